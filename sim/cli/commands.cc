@@ -1,0 +1,258 @@
+#include "sim/cli/commands.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+
+#include "sim/cli/runner.h"
+#include "sim/explore/replay_strategy.h"
+#include "sim/trace/json_reader.h"
+
+namespace lockstep::cli {
+namespace {
+
+namespace jr = lockstep::json;
+using nlohmann::json;
+
+void Fail(const std::string& message) { std::cerr << "lockstep: " << message << "\n"; }
+
+json Summary(const trace::Trace& t, const scenario::Scenario& s) {
+  json j = {{"verdict", t.violation ? "violation" : "no_violation"},
+            {"steps", t.steps.size() - 1},
+            {"end", t.end},
+            {"schedule", t.schedule},
+            {"expect", s.expect.Text()}};
+  bool matches = t.violation ? (!s.expect.safe && s.expect.property == t.violation->property)
+                             : s.expect.safe;
+  j["matches_expectation"] = matches;
+  if (t.violation) {
+    j["violation"] = {{"property", t.violation->property},
+                      {"clients", t.violation->clients},
+                      {"step", t.violation->step},
+                      {"message", t.violation->message}};
+  } else {
+    j["violation"] = nullptr;
+  }
+  return j;
+}
+
+// Prints the result and writes the trace; returns the exit code.
+int Report(const trace::Trace& t, const scenario::Scenario& s, const OutputOptions& out) {
+  if (!out.trace_out.empty()) {
+    std::string error;
+    if (!WriteFileAtomically(out.trace_out, trace::ToJsonText(t), &error)) {
+      Fail(error);
+      return kExitBadInput;
+    }
+  }
+  if (out.json) {
+    std::cout << Summary(t, s).dump(2) << "\n";
+  } else {
+    std::cout << trace::Timeline(t);
+    std::cout << "expected: " << s.expect.Text() << "\n";
+    if (!out.trace_out.empty()) std::cout << "trace written to " << out.trace_out << "\n";
+  }
+  return t.violation ? kExitViolation : kExitSafe;
+}
+
+// Replays a saved trace and checks that it reproduces exactly.
+int ReplayTrace(const std::string& file, const std::string& text, const json& doc,
+                const OutputOptions& out) {
+  std::string error;
+  std::optional<trace::Trace> saved = trace::FromJson(doc, &error);
+  if (!saved) {
+    Fail(file + ": " + error);
+    return kExitBadInput;
+  }
+  scenario::Scenario s = scenario::LoadScenario(saved->scenario, file, "/scenario");
+  s.world.seed = saved->seed;
+  std::vector<std::string> names;
+  for (const auto& c : s.world.clients) names.push_back(c.name);
+  if (saved->clients.size() != names.size() ||
+      !std::equal(names.begin(), names.end(), saved->clients.begin(),
+                  [](const std::string& n, const trace::ClientInfo& c) { return n == c.name; })) {
+    Fail(file + ": at /clients: the clients do not match the embedded scenario's");
+    return kExitBadInput;
+  }
+  s.schedule.clear();
+  for (size_t i = 0; i < saved->schedule.size(); ++i) {
+    auto a = world::ParseAction(saved->schedule[i], names, &error);
+    if (!a) {
+      Fail(file + ": at /schedule/" + std::to_string(i) + ": " + error);
+      return kExitBadInput;
+    }
+    s.schedule.push_back(*a);
+  }
+  s.has_schedule = true;
+  trace::Trace replayed;
+  try {
+    replayed = ReplaySchedule(s);
+  } catch (const explore::ScheduleError& e) {
+    Fail(file + ": at /schedule/" + std::to_string(e.position) + ": " + e.what());
+    return kExitBadInput;
+  }
+  json again = trace::ToJson(replayed);
+  if (again != doc) {
+    // Name the first place where the file and the replay disagree.
+    std::string where = "/";
+    const json& a = doc.contains("steps") ? doc["steps"] : json();
+    const json& b = again["steps"];
+    for (size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
+      if (i >= a.size() || i >= b.size() || a[i] != b[i]) {
+        where = "/steps/" + std::to_string(i);
+        break;
+      }
+    }
+    if (where == "/") {
+      for (auto it = again.begin(); it != again.end(); ++it) {
+        if (!doc.contains(it.key()) || doc[it.key()] != it.value()) {
+          where = "/" + it.key();
+          break;
+        }
+      }
+    }
+    Fail(file + ": at " + where +
+         ": the trace contradicts its scenario: replaying its schedule gives a "
+         "different record here");
+    return kExitBadInput;
+  }
+  int code = Report(replayed, s, out);
+  if (!out.json) {
+    std::cout << (trace::ToJsonText(replayed) == text
+                      ? "replay reproduces the trace byte for byte\n"
+                      : "replay reproduces the trace's content (its formatting differs)\n");
+  }
+  return code;
+}
+
+}  // namespace
+
+std::string DefaultScenarioDir() {
+  if (std::filesystem::is_directory("scenarios")) return "scenarios";
+  return std::string(LOCKSTEP_SOURCE_DIR) + "/scenarios";
+}
+
+int Replay(const std::string& file, const OutputOptions& out) {
+  try {
+    std::string text = scenario::ReadFile(file);
+    json doc;
+    try {
+      doc = jr::Parse(text);
+    } catch (const jr::JsonError& e) {
+      Fail(file + ": " + e.what());
+      return kExitBadInput;
+    }
+    if (doc.is_object() && doc.contains("format")) return ReplayTrace(file, text, doc, out);
+    scenario::Scenario s = scenario::LoadScenario(doc, file);
+    if (!s.has_schedule) {
+      Fail(file + ": at /: missing field \"schedule\" (replay needs a schedule; "
+                  "use `lockstep run " + file + " --seed N` for a random one)");
+      return kExitBadInput;
+    }
+    try {
+      return Report(ReplaySchedule(s), s, out);
+    } catch (const explore::ScheduleError& e) {
+      Fail(file + ": at /schedule/" + std::to_string(e.position) + ": " + e.what());
+      return kExitBadInput;
+    }
+  } catch (const scenario::ScenarioError& e) {
+    Fail(e.what());
+    return kExitBadInput;
+  }
+}
+
+int Run(const std::string& file, uint64_t seed, std::optional<int> max_steps,
+        const OutputOptions& out) {
+  try {
+    scenario::Scenario s = scenario::LoadScenarioFile(file);
+    s.world.seed = seed;
+    return Report(RunSeeded(s, seed, max_steps.value_or(s.max_steps)), s, out);
+  } catch (const scenario::ScenarioError& e) {
+    Fail(e.what());
+    return kExitBadInput;
+  }
+}
+
+int List(const std::string& dir, bool as_json) {
+  json algos = json::array();
+  for (const auto& a : algo::Algorithms()) {
+    algos.push_back({{"name", a.name}, {"summary", a.summary}});
+  }
+  json scenarios = json::array();
+  std::vector<std::filesystem::path> files;
+  if (std::filesystem::is_directory(dir)) {
+    for (const auto& e : std::filesystem::directory_iterator(dir)) {
+      if (e.path().extension() == ".json") files.push_back(e.path());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  for (const auto& f : files) {
+    try {
+      scenario::Scenario s = scenario::LoadScenarioFile(f.string());
+      scenarios.push_back({{"file", f.string()},
+                           {"name", s.name},
+                           {"expect", s.expect.Text()},
+                           {"has_schedule", s.has_schedule},
+                           {"description", s.description}});
+    } catch (const scenario::ScenarioError& e) {
+      scenarios.push_back({{"file", f.string()}, {"error", e.message}});
+    }
+  }
+  if (as_json) {
+    std::cout << json{{"algorithms", algos}, {"scenarios", scenarios}}.dump(2) << "\n";
+    return kExitSafe;
+  }
+  std::cout << "Algorithms:\n";
+  for (const auto& a : algos) {
+    std::cout << "  " << a["name"].get<std::string>() << "\n      "
+              << a["summary"].get<std::string>() << "\n";
+  }
+  std::cout << "Scenarios (" << dir << "):\n";
+  for (const auto& s : scenarios) {
+    std::cout << "  " << s["file"].get<std::string>();
+    if (s.contains("error")) {
+      std::cout << "\n      ERROR: " << s["error"].get<std::string>() << "\n";
+      continue;
+    }
+    std::cout << "  [expect " << s["expect"].get<std::string>()
+              << (s["has_schedule"].get<bool>() ? ", with schedule" : "") << "]\n      "
+              << s["description"].get<std::string>() << "\n";
+  }
+  return kExitSafe;
+}
+
+int Demo(const std::string& dir) {
+  struct Part {
+    const char* file;
+    const char* title;
+  };
+  const Part parts[] = {
+      {"setnx-docs-race.json",
+       "1. The race in the SETNX documentation: naive takeover with DEL + SETNX"},
+      {"getset-docs-fix.json", "2. The documented fix: takeover with GETSET"},
+  };
+  bool all_as_expected = true;
+  for (const Part& p : parts) {
+    std::string file = dir + "/" + p.file;
+    std::cout << "\n=== " << p.title << " ===\n";
+    try {
+      scenario::Scenario s = scenario::LoadScenarioFile(file);
+      std::cout << s.description << "\n\n";
+      trace::Trace t = ReplaySchedule(s);
+      std::cout << trace::Timeline(t);
+      bool matches = t.violation ? (!s.expect.safe && t.violation->property == s.expect.property)
+                                 : s.expect.safe;
+      std::cout << "expected " << s.expect.Text() << ": "
+                << (matches ? "as expected" : "NOT AS EXPECTED") << "\n";
+      all_as_expected = all_as_expected && matches;
+    } catch (const std::exception& e) {
+      Fail(e.what());
+      return kExitBadInput;
+    }
+  }
+  std::cout << "\nReplay either one yourself: lockstep replay " << dir
+            << "/setnx-docs-race.json\n";
+  return all_as_expected ? kExitSafe : kExitViolation;
+}
+
+}  // namespace lockstep::cli

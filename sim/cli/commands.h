@@ -1,0 +1,31 @@
+// The `lockstep` subcommands. Each returns the process exit code:
+// 0 no violation, 1 violation found, 2 bad input or usage, 3 search stopped
+// at a bound before finishing.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace lockstep::cli {
+
+inline constexpr int kExitSafe = 0;
+inline constexpr int kExitViolation = 1;
+inline constexpr int kExitBadInput = 2;
+inline constexpr int kExitBound = 3;
+
+struct OutputOptions {
+  bool json = false;       // print a machine-readable summary instead
+  std::string trace_out;   // write the trace here if non-empty
+};
+
+int Replay(const std::string& file, const OutputOptions& out);
+int Run(const std::string& file, uint64_t seed, std::optional<int> max_steps,
+        const OutputOptions& out);
+int List(const std::string& scenario_dir, bool json);
+int Demo(const std::string& scenario_dir);
+
+// Where the scenarios are: ./scenarios if it exists, else the source tree's.
+std::string DefaultScenarioDir();
+
+}  // namespace lockstep::cli

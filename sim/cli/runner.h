@@ -1,0 +1,30 @@
+// Running a scenario into a trace: the glue between the scenario, explore
+// and trace layers that the CLI and the tests share.
+#pragma once
+
+#include <string>
+
+#include "sim/explore/execution.h"
+#include "sim/scenario/scenario.h"
+#include "sim/trace/trace.h"
+
+namespace lockstep::cli {
+
+// Runs one execution of `s` chosen by `strategy` and records it.
+// Throws explore::ScheduleError for a schedule that does not fit.
+trace::Trace RunToTrace(const scenario::Scenario& s, explore::Strategy& strategy,
+                        int max_steps);
+
+// Replays the scenario's own schedule. REQUIRES: s.has_schedule
+trace::Trace ReplaySchedule(const scenario::Scenario& s);
+
+// One random execution from `seed`.
+trace::Trace RunSeeded(const scenario::Scenario& s, uint64_t seed, int max_steps);
+
+// Writes `content` to `path` through a temporary file in the same folder
+// and a rename, so that no reader ever sees a partial file. Returns false,
+// with the reason in *error, iff it could not.
+bool WriteFileAtomically(const std::string& path, const std::string& content,
+                         std::string* error);
+
+}  // namespace lockstep::cli

@@ -1,0 +1,18 @@
+#include "sim/explore/replay_strategy.h"
+
+namespace lockstep::explore {
+
+std::optional<world::Action> ReplayStrategy::Next(
+    const world::World& w, const std::vector<world::Action>&) {
+  if (next_ >= schedule_.size()) return std::nullopt;
+  const world::Action& a = schedule_[next_];
+  std::string why;
+  if (!w.IsEnabled(a, &why)) {
+    throw ScheduleError(next_, "'" + world::FormatAction(a, w.client_names()) +
+                                   "' is not possible here: " + why);
+  }
+  ++next_;
+  return a;
+}
+
+}  // namespace lockstep::explore

@@ -1,0 +1,32 @@
+// Replays a given schedule action by action; ends the execution when the
+// schedule ends. An action that is not enabled where the schedule puts it is
+// a ScheduleError naming the position and the reason.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "sim/explore/strategy.h"
+
+namespace lockstep::explore {
+
+struct ScheduleError : std::runtime_error {
+  ScheduleError(size_t position_in, const std::string& what)
+      : std::runtime_error(what), position(position_in) {}
+  size_t position;  // 0-based index into the schedule
+};
+
+class ReplayStrategy final : public Strategy {
+ public:
+  explicit ReplayStrategy(std::vector<world::Action> schedule)
+      : schedule_(std::move(schedule)) {}
+  std::optional<world::Action> Next(
+      const world::World& w, const std::vector<world::Action>& enabled) override;
+
+ private:
+  std::vector<world::Action> schedule_;
+  size_t next_ = 0;
+};
+
+}  // namespace lockstep::explore

@@ -1,0 +1,84 @@
+#include "sim/kv/command_table.h"
+
+#include <array>
+
+#include "sim/kv/commands.h"
+#include "sim/kv/int_parse.h"
+
+namespace lockstep::kv {
+namespace {
+
+struct Row {
+  CommandSpec spec;
+  internal::CommandFn fn;
+};
+
+// Arity, flags and key specs as in Redis 7.0's src/commands/*.json.
+constexpr std::array<Row, 19> kRows = {{
+    {{"GET", 2, Access::kRead, 1, 1, 1}, internal::GetCommand},
+    {{"SET", -3, Access::kWrite, 1, 1, 1}, internal::SetCommand},
+    {{"SETNX", 3, Access::kWrite, 1, 1, 1}, internal::SetnxCommand},
+    {{"GETSET", 3, Access::kWrite, 1, 1, 1}, internal::GetsetCommand},
+    {{"DEL", -2, Access::kWrite, 1, -1, 1}, internal::DelCommand},
+    {{"EXISTS", -2, Access::kRead, 1, -1, 1}, internal::ExistsCommand},
+    {{"INCR", 2, Access::kWrite, 1, 1, 1}, internal::IncrCommand},
+    {{"INCRBY", 3, Access::kWrite, 1, 1, 1}, internal::IncrbyCommand},
+    {{"DECR", 2, Access::kWrite, 1, 1, 1}, internal::DecrCommand},
+    {{"DECRBY", 3, Access::kWrite, 1, 1, 1}, internal::DecrbyCommand},
+    {{"EXPIRE", -3, Access::kWrite, 1, 1, 1}, internal::ExpireCommand},
+    {{"PEXPIRE", -3, Access::kWrite, 1, 1, 1}, internal::PexpireCommand},
+    {{"EXPIREAT", -3, Access::kWrite, 1, 1, 1}, internal::ExpireatCommand},
+    {{"PEXPIREAT", -3, Access::kWrite, 1, 1, 1}, internal::PexpireatCommand},
+    {{"TTL", 2, Access::kRead, 1, 1, 1}, internal::TtlCommand},
+    {{"PTTL", 2, Access::kRead, 1, 1, 1}, internal::PttlCommand},
+    {{"RPUSH", -3, Access::kWrite, 1, 1, 1}, internal::RpushCommand},
+    {{"LLEN", 2, Access::kRead, 1, 1, 1}, internal::LlenCommand},
+    {{"TYPE", 2, Access::kRead, 1, 1, 1}, internal::TypeCommand},
+}};
+
+constexpr std::array<CommandSpec, kRows.size()> MakeSpecs() {
+  std::array<CommandSpec, kRows.size()> specs{};
+  for (size_t i = 0; i < kRows.size(); ++i) specs[i] = kRows[i].spec;
+  return specs;
+}
+
+constexpr std::array<CommandSpec, kRows.size()> kSpecs = MakeSpecs();
+
+}  // namespace
+
+std::span<const CommandSpec> CommandTable() { return kSpecs; }
+
+const CommandSpec* FindCommand(std::string_view name) {
+  // Linear: the table is small, and comparing lengths first rejects most rows.
+  for (const CommandSpec& spec : kSpecs) {
+    if (EqualsUpper(name, spec.name)) return &spec;
+  }
+  return nullptr;
+}
+
+bool ArityOk(const CommandSpec& spec, size_t argc) {
+  // server.c: (arity > 0 && arity != argc) || (argc < -arity) is an error.
+  if (spec.arity > 0) return argc == static_cast<size_t>(spec.arity);
+  return argc >= static_cast<size_t>(-spec.arity);
+}
+
+std::vector<std::string> CommandKeys(const CommandSpec& spec,
+                                     const std::vector<std::string>& argv) {
+  std::vector<std::string> keys;
+  if (spec.first_key <= 0) return keys;
+  const int argc = static_cast<int>(argv.size());
+  // A negative last_key counts back from the end (-1 is the last argument).
+  const int last = spec.last_key < 0 ? argc + spec.last_key : spec.last_key;
+  const int step = spec.key_step > 0 ? spec.key_step : 1;
+  for (int i = spec.first_key; i <= last && i < argc; i += step) {
+    keys.push_back(argv[static_cast<size_t>(i)]);
+  }
+  return keys;
+}
+
+namespace internal {
+
+CommandFn HandlerAt(size_t index) { return kRows[index].fn; }
+
+}  // namespace internal
+}  // namespace lockstep::kv

@@ -1,0 +1,46 @@
+// Command metadata as data, in the shape of Redis's src/commands/*.json:
+// name, arity, whether the command writes, and where its keys are.
+//
+// The explorer's dependence relation (which steps commute) is decided here,
+// next to the command table, from these fields.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lockstep::kv {
+
+enum class Access { kRead, kWrite };
+
+struct CommandSpec {
+  std::string_view name;  // upper case, e.g. "SETNX"
+  // Redis's convention: arity counts the command name; a negative arity -n
+  // means "at least n".
+  int arity;
+  Access access;
+  // Key positions in argv (argv[0] is the name). last_key == -1 means "up to
+  // the last argument"; key_step is the distance between keys. first_key == 0
+  // means the command takes no keys.
+  int first_key;
+  int last_key;
+  int key_step;
+};
+
+// Every command the model implements, in a fixed order.
+std::span<const CommandSpec> CommandTable();
+
+// Case-insensitive lookup. Returns nullptr iff the model has no such command.
+const CommandSpec* FindCommand(std::string_view name);
+
+// Returns true iff argv's length satisfies spec's arity.
+bool ArityOk(const CommandSpec& spec, size_t argc);
+
+// The keys argv names, per spec's key positions.
+// REQUIRES: ArityOk(spec, argv.size())
+std::vector<std::string> CommandKeys(const CommandSpec& spec,
+                                     const std::vector<std::string>& argv);
+
+}  // namespace lockstep::kv

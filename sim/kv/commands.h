@@ -1,0 +1,78 @@
+// Internal to sim/kv: the command implementations and the per-call context
+// they run in. Other layers use Keyspace::Execute, never these.
+//
+// Each handler is called only after the command was found and its arity
+// checked, so it may index argv up to the arity without further checks.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/kv/keyspace.h"
+#include "sim/kv/reply.h"
+
+namespace lockstep::kv::internal {
+
+// One command's view of the keyspace at one instant: Redis's lookupKey* and
+// dbAdd/dbDelete, with lazy expiry and effect bookkeeping.
+class Db {
+ public:
+  Db(std::vector<Entry>& entries, Millis now, Effect& effect)
+      : entries_(entries), now_(now), effect_(effect) {}
+
+  Millis now() const { return now_; }
+
+  // The live entry for key, or nullptr. An entry expired at now is removed
+  // here (Redis's expireIfNeeded) and noted in Effect::saw_expired.
+  Entry* Lookup(std::string_view key);
+
+  // Adds an entry for key. REQUIRES: Lookup(key) == nullptr just before.
+  // Invalidates other Entry pointers.
+  Entry& Add(const std::string& key);
+
+  // Removes e. Invalidates Entry pointers.
+  void Remove(const Entry& e);
+
+  // Records that the command wrote (Redis's server.dirty++).
+  void MarkWrote() { effect_.wrote = true; }
+
+ private:
+  std::vector<Entry>& entries_;
+  Millis now_;
+  Effect& effect_;
+};
+
+using Argv = std::vector<std::string>;
+using CommandFn = Reply (*)(Db& db, const Argv& argv);
+
+// string_commands.cc
+Reply GetCommand(Db& db, const Argv& argv);
+Reply SetCommand(Db& db, const Argv& argv);
+Reply SetnxCommand(Db& db, const Argv& argv);
+Reply GetsetCommand(Db& db, const Argv& argv);
+Reply IncrCommand(Db& db, const Argv& argv);
+Reply IncrbyCommand(Db& db, const Argv& argv);
+Reply DecrCommand(Db& db, const Argv& argv);
+Reply DecrbyCommand(Db& db, const Argv& argv);
+
+// key_commands.cc
+Reply DelCommand(Db& db, const Argv& argv);
+Reply ExistsCommand(Db& db, const Argv& argv);
+Reply TypeCommand(Db& db, const Argv& argv);
+Reply RpushCommand(Db& db, const Argv& argv);
+Reply LlenCommand(Db& db, const Argv& argv);
+
+// expire_commands.cc
+Reply ExpireCommand(Db& db, const Argv& argv);
+Reply PexpireCommand(Db& db, const Argv& argv);
+Reply ExpireatCommand(Db& db, const Argv& argv);
+Reply PexpireatCommand(Db& db, const Argv& argv);
+Reply TtlCommand(Db& db, const Argv& argv);
+Reply PttlCommand(Db& db, const Argv& argv);
+
+// The handler for CommandTable()[index].
+CommandFn HandlerAt(size_t index);
+
+}  // namespace lockstep::kv::internal

@@ -1,0 +1,61 @@
+// DEL, EXISTS, TYPE (src/db.c) and RPUSH, LLEN (src/t_list.c). Lists exist
+// only so that WRONGTYPE can arise; they never become empty, since the model
+// has no pops.
+#include "sim/kv/commands.h"
+#include "sim/kv/error_text.h"
+
+namespace lockstep::kv::internal {
+
+// delGenericCommand: an expired key is purged first and then not counted.
+Reply DelCommand(Db& db, const Argv& argv) {
+  int64_t deleted = 0;
+  for (size_t j = 1; j < argv.size(); ++j) {
+    if (const Entry* entry = db.Lookup(argv[j])) {
+      db.Remove(*entry);
+      db.MarkWrote();
+      ++deleted;
+    }
+  }
+  return Reply::Integer(deleted);
+}
+
+// Repeated keys count each time, as in Redis.
+Reply ExistsCommand(Db& db, const Argv& argv) {
+  int64_t count = 0;
+  for (size_t j = 1; j < argv.size(); ++j) {
+    if (db.Lookup(argv[j]) != nullptr) ++count;
+  }
+  return Reply::Integer(count);
+}
+
+Reply TypeCommand(Db& db, const Argv& argv) {
+  const Entry* entry = db.Lookup(argv[1]);
+  if (entry == nullptr) return Reply::Status("none");
+  return Reply::Status(entry->kind == Entry::Kind::kString ? "string" : "list");
+}
+
+// pushGenericCommand (tail). Keeps the key's TTL.
+Reply RpushCommand(Db& db, const Argv& argv) {
+  Entry* entry = db.Lookup(argv[1]);
+  if (entry != nullptr && entry->kind != Entry::Kind::kList) {
+    return Reply::Error(std::string(kWrongType));
+  }
+  if (entry == nullptr) {
+    entry = &db.Add(argv[1]);
+    entry->kind = Entry::Kind::kList;
+  }
+  entry->list.insert(entry->list.end(), argv.begin() + 2, argv.end());
+  db.MarkWrote();
+  return Reply::Integer(static_cast<int64_t>(entry->list.size()));
+}
+
+Reply LlenCommand(Db& db, const Argv& argv) {
+  const Entry* entry = db.Lookup(argv[1]);
+  if (entry == nullptr) return Reply::Integer(0);
+  if (entry->kind != Entry::Kind::kList) {
+    return Reply::Error(std::string(kWrongType));
+  }
+  return Reply::Integer(static_cast<int64_t>(entry->list.size()));
+}
+
+}  // namespace lockstep::kv::internal

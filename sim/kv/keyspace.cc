@@ -1,0 +1,148 @@
+#include "sim/kv/keyspace.h"
+
+#include <algorithm>
+
+#include "sim/kv/command_table.h"
+#include "sim/kv/commands.h"
+#include "sim/kv/error_text.h"
+
+namespace lockstep::kv {
+namespace {
+
+bool ExpiredAt(const Entry& e, Millis now) {
+  return e.deadline.has_value() && now > *e.deadline;
+}
+
+auto LowerBound(std::vector<Entry>& entries, std::string_view key) {
+  return std::lower_bound(
+      entries.begin(), entries.end(), key,
+      [](const Entry& e, std::string_view k) { return e.key < k; });
+}
+
+auto LowerBound(const std::vector<Entry>& entries, std::string_view key) {
+  return std::lower_bound(
+      entries.begin(), entries.end(), key,
+      [](const Entry& e, std::string_view k) { return e.key < k; });
+}
+
+// FNV-1a 64: fixed by its definition, so hashes agree across machines.
+class Fnv1a {
+ public:
+  void Bytes(const void* data, size_t n) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    for (size_t i = 0; i < n; ++i) {
+      h_ ^= p[i];
+      h_ *= 0x100000001b3ULL;
+    }
+  }
+  // Little-endian regardless of the host, for a stable value.
+  void U64(uint64_t v) {
+    unsigned char b[8];
+    for (int i = 0; i < 8; ++i) b[i] = static_cast<unsigned char>(v >> (8 * i));
+    Bytes(b, sizeof(b));
+  }
+  // Length-prefixed, so field boundaries cannot be confused.
+  void Str(const std::string& s) {
+    U64(s.size());
+    Bytes(s.data(), s.size());
+  }
+  uint64_t value() const { return h_; }
+
+ private:
+  uint64_t h_ = 0xcbf29ce484222325ULL;
+};
+
+}  // namespace
+
+namespace internal {
+
+Entry* Db::Lookup(std::string_view key) {
+  auto it = LowerBound(entries_, key);
+  if (it == entries_.end() || it->key != key) return nullptr;
+  if (ExpiredAt(*it, now_)) {
+    entries_.erase(it);
+    effect_.saw_expired = true;
+    return nullptr;
+  }
+  return &*it;
+}
+
+Entry& Db::Add(const std::string& key) {
+  auto it = LowerBound(entries_, key);
+  it = entries_.insert(it, Entry{});
+  it->key = key;
+  return *it;
+}
+
+void Db::Remove(const Entry& e) {
+  entries_.erase(entries_.begin() + (&e - entries_.data()));
+}
+
+}  // namespace internal
+
+Reply Keyspace::Execute(const std::vector<std::string>& argv, Millis now,
+                        Effect* effect) {
+  Effect local;
+  Effect& eff = effect != nullptr ? *effect : local;
+  eff = Effect{};
+  if (argv.empty()) return Reply::Error(UnknownCommandError(argv));
+  const CommandSpec* spec = FindCommand(argv[0]);
+  if (spec == nullptr) return Reply::Error(UnknownCommandError(argv));
+  if (!ArityOk(*spec, argv.size())) {
+    return Reply::Error(WrongArityError(spec->name));
+  }
+  internal::Db db(entries_, now, eff);
+  const auto index = static_cast<size_t>(spec - CommandTable().data());
+  return internal::HandlerAt(index)(db, argv);
+}
+
+void Keyspace::PutString(const std::string& key, const std::string& value,
+                         std::optional<Millis> deadline) {
+  auto it = LowerBound(entries_, key);
+  if (it == entries_.end() || it->key != key) {
+    it = entries_.insert(it, Entry{});
+    it->key = key;
+  }
+  it->kind = Entry::Kind::kString;
+  it->value = value;
+  it->list.clear();
+  it->deadline = deadline;
+}
+
+const Entry* Keyspace::Find(std::string_view key, Millis now) const {
+  auto it = LowerBound(entries_, key);
+  if (it == entries_.end() || it->key != key || ExpiredAt(*it, now)) {
+    return nullptr;
+  }
+  return &*it;
+}
+
+std::vector<Entry> Keyspace::Live(Millis now) const {
+  std::vector<Entry> live;
+  live.reserve(entries_.size());
+  for (const Entry& e : entries_) {
+    if (!ExpiredAt(e, now)) live.push_back(e);
+  }
+  return live;
+}
+
+void Keyspace::PurgeExpired(Millis now) {
+  std::erase_if(entries_, [now](const Entry& e) { return ExpiredAt(e, now); });
+}
+
+uint64_t Keyspace::Hash() const {
+  Fnv1a h;
+  h.U64(entries_.size());
+  for (const Entry& e : entries_) {
+    h.Str(e.key);
+    h.U64(e.kind == Entry::Kind::kString ? 0 : 1);
+    h.Str(e.value);
+    h.U64(e.list.size());
+    for (const std::string& item : e.list) h.Str(item);
+    h.U64(e.deadline.has_value() ? 1 : 0);
+    h.U64(static_cast<uint64_t>(e.deadline.value_or(0)));
+  }
+  return h.value();
+}
+
+}  // namespace lockstep::kv

@@ -1,0 +1,80 @@
+// The model Redis server's data: a keyspace of string (and, so that
+// WRONGTYPE can happen, list) values with deadlines on virtual time.
+//
+// Time is an argument to every operation: the keyspace has no clock of its
+// own. Expiry follows Redis 7: a key with deadline d is expired at time now
+// iff now > d, and an expired key is absent for every command.
+//
+// Contents are kept in key order, so dumps, hashes and comparisons are
+// deterministic.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/kv/reply.h"
+
+namespace lockstep::kv {
+
+using Millis = int64_t;  // one virtual tick is one millisecond
+
+struct Entry {
+  enum class Kind { kString, kList };
+  std::string key;
+  Kind kind = Kind::kString;
+  std::string value;                // kString
+  std::vector<std::string> list;    // kList, head first
+  std::optional<Millis> deadline;   // absolute, on the server's clock
+
+  friend bool operator==(const Entry&, const Entry&) = default;
+};
+
+// What a command did to the keyspace, for traces and dependence analysis.
+struct Effect {
+  // Some key's value or deadline was written. As Redis counts writes
+  // (server.dirty), this is set even if the new value equals the old one; it
+  // is not set for merely removing an already expired key.
+  bool wrote = false;
+  bool saw_expired = false;  // some key the command named was expired at now
+};
+
+class Keyspace {
+ public:
+  // Executes one command atomically at time `now`. Never throws for bad
+  // input: unknown commands, wrong arity, syntax and type errors come back as
+  // Redis's error replies.
+  Reply Execute(const std::vector<std::string>& argv, Millis now,
+                Effect* effect = nullptr);
+
+  // Sets up state directly (scenario initial keyspaces); not a Redis command.
+  void PutString(const std::string& key, const std::string& value,
+                 std::optional<Millis> deadline);
+
+  // The entry for key if it is live at `now`, else nullptr. Does not purge.
+  const Entry* Find(std::string_view key, Millis now) const;
+
+  // The entries that are live at `now`, in key order.
+  std::vector<Entry> Live(Millis now) const;
+
+  // Removes every entry expired at `now`, so that two keyspaces with the same
+  // live contents compare and hash equal. Execute calls this for the keys it
+  // touches; the explorer calls it before hashing.
+  void PurgeExpired(Millis now);
+
+  // Stable 64-bit hash of every stored entry (call PurgeExpired first for a
+  // canonical value). Equal contents give equal hashes on every machine.
+  uint64_t Hash() const;
+
+  size_t size() const { return entries_.size(); }
+  const std::vector<Entry>& entries() const { return entries_; }
+
+  friend bool operator==(const Keyspace&, const Keyspace&) = default;
+
+ private:
+  std::vector<Entry> entries_;  // sorted by key
+};
+
+}  // namespace lockstep::kv

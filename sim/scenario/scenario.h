@@ -1,0 +1,68 @@
+// Scenario files: JSON documents in scenarios/ that describe one simulated
+// system (clients and their algorithms, the lock's settings, the initial
+// keyspace, the clock, the assumptions, the fault budget), the outcome
+// expected, and optionally a schedule to replay.
+//
+// Loading validates every field: a bad file is a ScenarioError naming the
+// file, the JSON pointer and what was expected there. The field reference is
+// kFieldReference below (also printed by `lockstep list --fields`).
+#pragma once
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/algo/algorithm.h"
+#include "sim/world/world.h"
+
+namespace lockstep::scenario {
+
+// "scenarios/x.json: at /clients/1/algorithm: expected one of ..."
+struct ScenarioError : std::runtime_error {
+  ScenarioError(const std::string& file_in, const std::string& message_in)
+      : std::runtime_error(file_in + ": " + message_in),
+        file(file_in),
+        message(message_in) {}
+  std::string file;
+  std::string message;
+};
+
+struct Expectation {
+  bool safe = true;      // false: a violation of `property` is expected
+  std::string property;  // when !safe
+  std::string Text() const { return safe ? "safe" : "violation:" + property; }
+};
+
+struct Scenario {
+  std::string file;         // where it was read from, for messages
+  std::string name;
+  std::string description;
+  nlohmann::json document;  // the scenario as written, without "schedule"
+  world::WorldConfig world;
+  std::vector<std::string> algorithms;  // per client; "" if crashed at start
+  std::vector<std::string> properties;
+  Expectation expect;
+  std::vector<std::string> schedule_text;  // empty if none given
+  std::vector<world::Action> schedule;
+  bool has_schedule = false;
+  int max_steps = 10000;
+};
+
+// Reads and validates a scenario file. Throws ScenarioError.
+Scenario LoadScenarioFile(const std::string& path);
+
+// Validates a scenario document. `file` and `pointer_prefix` locate it in
+// messages (a trace embeds its scenario at "/scenario"). Throws ScenarioError.
+Scenario LoadScenario(const nlohmann::json& document, const std::string& file,
+                      const std::string& pointer_prefix = "");
+
+// Reads a whole file; throws ScenarioError if it cannot be read or is larger
+// than 16 MiB.
+std::string ReadFile(const std::string& path);
+
+extern const char* const kFieldReference;
+
+}  // namespace lockstep::scenario

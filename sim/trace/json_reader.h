@@ -1,0 +1,67 @@
+// Reading JSON documents with errors that say where and what: every read
+// names its JSON pointer ("/clients/1/skew") and what was expected there.
+// Used by the trace and scenario loaders.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace lockstep::json {
+
+using nlohmann::json;
+
+// "at /clients/1/skew: expected an integer in [-1000000, 1000000], got 1e99"
+struct JsonError : std::runtime_error {
+  JsonError(const std::string& pointer_in, const std::string& expected)
+      : std::runtime_error("at " + (pointer_in.empty() ? "/" : pointer_in) +
+                           ": " + expected),
+        pointer(pointer_in) {}
+  std::string pointer;
+};
+
+// A short rendering of a value for error messages.
+std::string Describe(const json& j);
+
+class ObjectReader {
+ public:
+  // Throws JsonError unless `j` is an object.
+  ObjectReader(const json& j, std::string pointer);
+
+  const std::string& pointer() const { return pointer_; }
+  std::string PointerOf(const std::string& key) const;
+  bool Has(const std::string& key) const { return j_.contains(key); }
+  const json& Raw(const std::string& key) const;  // REQUIRES: Has(key)
+
+  std::string String(const std::string& key) const;
+  std::optional<std::string> OptString(const std::string& key) const;
+  int64_t Int(const std::string& key, int64_t min, int64_t max) const;
+  std::optional<int64_t> OptInt(const std::string& key, int64_t min,
+                                int64_t max) const;
+  bool Bool(const std::string& key, bool fallback) const;
+  ObjectReader Object(const std::string& key) const;
+  const json& Array(const std::string& key) const;
+
+  // Throws JsonError naming the first key that is not in `known`.
+  void RejectUnknown(std::initializer_list<const char*> known) const;
+
+ private:
+  const json& Need(const std::string& key, const char* what) const;
+  const json& j_;
+  std::string pointer_;
+};
+
+// Integer checks on a bare value at `pointer`.
+int64_t ReadInt(const json& j, const std::string& pointer, int64_t min,
+                int64_t max);
+std::string ReadString(const json& j, const std::string& pointer);
+
+// Parses text; on a syntax error throws JsonError with the line and column
+// in its message. Rejects nesting deeper than `max_depth`.
+json Parse(const std::string& text, int max_depth = 64);
+
+}  // namespace lockstep::json

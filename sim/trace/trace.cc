@@ -1,0 +1,257 @@
+#include "sim/trace/trace.h"
+
+#include "sim/trace/json_reader.h"
+
+namespace lockstep::trace {
+namespace {
+
+using nlohmann::json;
+namespace jr = lockstep::json;
+
+json ReplyJson(const kv::Reply& r) {
+  json j = {{"type", kv::TypeName(r.type)}};
+  switch (r.type) {
+    case kv::Reply::Type::kInteger: j["value"] = r.integer; break;
+    case kv::Reply::Type::kBulk:
+    case kv::Reply::Type::kStatus:
+    case kv::Reply::Type::kError: j["value"] = r.text; break;
+    case kv::Reply::Type::kArray: {
+      json elements = json::array();
+      for (const auto& e : r.elements) elements.push_back(ReplyJson(e));
+      j["elements"] = elements;
+      break;
+    }
+    case kv::Reply::Type::kNil: break;
+  }
+  return j;
+}
+
+kv::Reply ReplyFromJson(const json& j, const std::string& ptr) {
+  jr::ObjectReader o(j, ptr);
+  std::string type = o.String("type");
+  if (type == "integer") return kv::Reply::Integer(o.Int("value", INT64_MIN, INT64_MAX));
+  if (type == "bulk") return kv::Reply::Bulk(o.String("value"));
+  if (type == "status") return kv::Reply::Status(o.String("value"));
+  if (type == "error") return kv::Reply::Error(o.String("value"));
+  if (type == "nil") return kv::Reply::Nil();
+  if (type == "array") {
+    std::vector<kv::Reply> elements;
+    const json& a = o.Array("elements");
+    for (size_t i = 0; i < a.size(); ++i) {
+      elements.push_back(ReplyFromJson(a[i], o.PointerOf("elements") + "/" + std::to_string(i)));
+    }
+    return kv::Reply::Array(std::move(elements));
+  }
+  throw jr::JsonError(o.PointerOf("type"),
+                        "expected one of integer, bulk, status, error, nil, array; got " +
+                            jr::Describe(j.at("type")));
+}
+
+json StepJson(const world::StepRecord& r, const std::vector<ClientInfo>& clients) {
+  std::vector<std::string> names;
+  for (const auto& c : clients) names.push_back(c.name);
+  json keyspace = json::array();
+  for (const kv::Entry& e : r.keyspace) {
+    json entry = {{"key", e.key}};
+    if (e.kind == kv::Entry::Kind::kList) {
+      entry["list"] = e.list;
+    } else {
+      entry["value"] = e.value;
+    }
+    entry["deadline"] = e.deadline ? json(*e.deadline) : json(nullptr);
+    auto w = r.writers.find(e.key);
+    entry["writer"] = w != r.writers.end() ? json(w->second) : json(nullptr);
+    keyspace.push_back(entry);
+  }
+  json clocks = json::object();
+  for (size_t i = 0; i < r.client_clocks.size() && i < names.size(); ++i) {
+    clocks[names[i]] = r.client_clocks[i];
+  }
+  json j = {
+      {"index", r.index},
+      {"actor", r.actor},
+      {"command", r.command},
+      {"reply", r.reply ? ReplyJson(*r.reply) : json(nullptr)},
+      {"events", r.events},
+      {"clock", r.global_time},
+      {"client_clocks", clocks},
+      {"keyspace", keyspace},
+      {"in_critical_section", r.in_critical_section},
+      {"holding", r.holding},
+  };
+  if (r.index > 0) j["action"] = world::FormatAction(r.action, names);
+  return j;
+}
+
+std::vector<std::string> StringList(const json& j, const std::string& ptr) {
+  if (!j.is_array()) throw jr::JsonError(ptr, "expected an array of strings, got " + jr::Describe(j));
+  std::vector<std::string> out;
+  for (size_t i = 0; i < j.size(); ++i) {
+    out.push_back(jr::ReadString(j[i], ptr + "/" + std::to_string(i)));
+  }
+  return out;
+}
+
+world::StepRecord StepFromJson(const json& j, const std::string& ptr,
+                               const std::vector<std::string>& names, int expected_index) {
+  jr::ObjectReader o(j, ptr);
+  o.RejectUnknown({"index", "action", "actor", "command", "reply", "events", "clock",
+                   "client_clocks", "keyspace", "in_critical_section", "holding"});
+  world::StepRecord r;
+  r.index = static_cast<int>(o.Int("index", expected_index, expected_index));
+  if (expected_index > 0) {
+    std::string error;
+    auto a = world::ParseAction(o.String("action"), names, &error);
+    if (!a) throw jr::JsonError(o.PointerOf("action"), error);
+    r.action = *a;
+  }
+  r.actor = o.String("actor");
+  r.command = StringList(o.Array("command"), o.PointerOf("command"));
+  if (!o.Raw("reply").is_null()) r.reply = ReplyFromJson(o.Raw("reply"), o.PointerOf("reply"));
+  r.events = StringList(o.Array("events"), o.PointerOf("events"));
+  r.global_time = o.Int("clock", INT64_MIN / 4, INT64_MAX / 4);
+  jr::ObjectReader clocks = o.Object("client_clocks");
+  for (const std::string& n : names) {
+    r.client_clocks.push_back(clocks.Int(n, INT64_MIN / 4, INT64_MAX / 4));
+  }
+  const json& ks = o.Array("keyspace");
+  for (size_t i = 0; i < ks.size(); ++i) {
+    jr::ObjectReader e(ks[i], o.PointerOf("keyspace") + "/" + std::to_string(i));
+    kv::Entry entry;
+    entry.key = e.String("key");
+    if (e.Has("list")) {
+      entry.kind = kv::Entry::Kind::kList;
+      entry.list = StringList(e.Raw("list"), e.PointerOf("list"));
+    } else {
+      entry.value = e.String("value");
+    }
+    entry.deadline = e.OptInt("deadline", INT64_MIN / 4, INT64_MAX / 4);
+    if (e.Has("writer") && !e.Raw("writer").is_null()) r.writers[entry.key] = e.String("writer");
+    r.keyspace.push_back(entry);
+  }
+  r.in_critical_section = StringList(o.Array("in_critical_section"), o.PointerOf("in_critical_section"));
+  r.holding = StringList(o.Array("holding"), o.PointerOf("holding"));
+  return r;
+}
+
+}  // namespace
+
+json ToJson(const Trace& t) {
+  json clients = json::array();
+  for (const ClientInfo& c : t.clients) {
+    clients.push_back({{"name", c.name},
+                       {"algorithm", c.algorithm},
+                       {"skew", c.skew},
+                       {"crashed_at_start", c.crashed_at_start}});
+  }
+  json steps = json::array();
+  for (const auto& r : t.steps) steps.push_back(StepJson(r, t.clients));
+  json violation = nullptr;
+  if (t.violation) {
+    violation = {{"property", t.violation->property},
+                 {"clients", t.violation->clients},
+                 {"step", t.violation->step},
+                 {"message", t.violation->message}};
+  }
+  return {{"format", kFormat},  {"scenario", t.scenario}, {"seed", t.seed},
+          {"clients", clients}, {"schedule", t.schedule}, {"steps", steps},
+          {"end", t.end},       {"violation", violation}};
+}
+
+std::string ToJsonText(const Trace& t) { return ToJson(t).dump(2) + "\n"; }
+
+std::optional<Trace> FromJson(const json& j, std::string* error) {
+  try {
+    jr::ObjectReader o(j, "");
+    std::string format = o.String("format");
+    if (format != kFormat) {
+      throw jr::JsonError("/format", std::string("expected \"") + kFormat +
+                                           "\", got \"" + format + "\"");
+    }
+    o.RejectUnknown({"format", "scenario", "seed", "clients", "schedule", "steps", "end", "violation"});
+    Trace t;
+    jr::ObjectReader(o.Raw("scenario"), "/scenario");  // must be an object
+    t.scenario = o.Raw("scenario");
+    t.seed = static_cast<uint64_t>(o.Int("seed", 0, INT64_MAX));
+    const json& clients = o.Array("clients");
+    std::vector<std::string> names;
+    for (size_t i = 0; i < clients.size(); ++i) {
+      jr::ObjectReader c(clients[i], "/clients/" + std::to_string(i));
+      ClientInfo info;
+      info.name = c.String("name");
+      info.algorithm = c.String("algorithm");
+      info.skew = c.Int("skew", INT64_MIN / 4, INT64_MAX / 4);
+      info.crashed_at_start = c.Bool("crashed_at_start", false);
+      names.push_back(info.name);
+      t.clients.push_back(info);
+    }
+    t.schedule = StringList(o.Array("schedule"), "/schedule");
+    const json& steps = o.Array("steps");
+    for (size_t i = 0; i < steps.size(); ++i) {
+      t.steps.push_back(StepFromJson(steps[i], "/steps/" + std::to_string(i), names,
+                                     static_cast<int>(i)));
+    }
+    t.end = o.String("end");
+    if (!o.Raw("violation").is_null()) {
+      jr::ObjectReader v = o.Object("violation");
+      check::Violation viol;
+      viol.property = v.String("property");
+      viol.clients = StringList(v.Array("clients"), v.PointerOf("clients"));
+      viol.step = static_cast<int>(v.Int("step", 0, INT32_MAX));
+      viol.message = v.String("message");
+      t.violation = viol;
+    }
+    return t;
+  } catch (const jr::JsonError& e) {
+    *error = e.what();
+    return std::nullopt;
+  }
+}
+
+std::string CompactReply(const kv::Reply& r) {
+  switch (r.type) {
+    case kv::Reply::Type::kInteger: return std::to_string(r.integer);
+    case kv::Reply::Type::kBulk: return "\"" + r.text + "\"";
+    case kv::Reply::Type::kNil: return "nil";
+    case kv::Reply::Type::kStatus: return r.text;
+    case kv::Reply::Type::kError: return r.text;
+    case kv::Reply::Type::kArray: {
+      std::string s = "[";
+      for (size_t i = 0; i < r.elements.size(); ++i) {
+        s += (i ? ", " : "") + CompactReply(r.elements[i]);
+      }
+      return s + "]";
+    }
+  }
+  return "?";
+}
+
+std::string StepLine(const world::StepRecord& r) {
+  switch (r.action.kind) {
+    case world::Action::Kind::kTick: return "tick";
+    case world::Action::Kind::kCrash: return "crash " + r.actor;
+    case world::Action::Kind::kStep: break;
+  }
+  if (r.command.empty()) return r.actor + " leaves";
+  std::string s = r.actor;
+  for (const auto& arg : r.command) s += " " + arg;
+  if (r.reply) s += " -> " + CompactReply(*r.reply);
+  return s;
+}
+
+std::string OneLine(const Trace& t) {
+  std::string s;
+  for (size_t i = 1; i < t.steps.size(); ++i) {
+    s += (i > 1 ? "; " : "") + StepLine(t.steps[i]);
+  }
+  if (t.violation) {
+    s += " !" + t.violation->property + "(";
+    for (size_t i = 0; i < t.violation->clients.size(); ++i) {
+      s += (i ? "," : "") + t.violation->clients[i];
+    }
+    s += ")@" + std::to_string(t.violation->step);
+  }
+  return s;
+}
+
+}  // namespace lockstep::trace

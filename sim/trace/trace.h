@@ -1,0 +1,59 @@
+// The record of one execution: the scenario it ran, the schedule, every step
+// with the state after it, and the violation if any. Its JSON form
+// ("format": "lockstep-trace/1") is what `--trace-out` writes, what the
+// viewer reads, and what `lockstep replay` checks byte for byte.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/check/property.h"
+#include "sim/world/world.h"
+
+namespace lockstep::trace {
+
+inline constexpr const char* kFormat = "lockstep-trace/1";
+
+struct ClientInfo {
+  std::string name;
+  std::string algorithm;  // empty for a client that crashed before the run
+  world::Millis skew = 0;
+  bool crashed_at_start = false;
+};
+
+struct Trace {
+  nlohmann::json scenario;           // the scenario, as loaded, without schedule
+  uint64_t seed = 0;
+  std::vector<ClientInfo> clients;
+  std::vector<std::string> schedule;      // actions in text form
+  std::vector<world::StepRecord> steps;   // steps[0] is the initial state
+  std::string end;                        // why the execution ended
+  std::optional<check::Violation> violation;
+};
+
+nlohmann::json ToJson(const Trace& t);
+// The JSON text written to files: stable key order, two-space indent,
+// trailing newline. Byte-identical for identical traces.
+std::string ToJsonText(const Trace& t);
+
+// Reads a trace. Returns nullopt with "at /json/pointer: what was expected"
+// in *error iff `j` is not a lockstep-trace/1 document.
+std::optional<Trace> FromJson(const nlohmann::json& j, std::string* error);
+
+// The step as one short line for tests: "C1 SETNX lock.foo 13 -> 1",
+// "clock tick", "C2 leaves", "crash C3".
+std::string StepLine(const world::StepRecord& r);
+// The whole execution on one line: steps joined by "; ", then
+// " !mutual_exclusion(C1,C2)@8" if violated.
+std::string OneLine(const Trace& t);
+// A reply as compactly as a test wants it: 1, "13", nil, OK, ERR ...
+std::string CompactReply(const kv::Reply& r);
+
+// A step-by-step timeline for a terminal: one column per client, the clock,
+// and the keyspace after each step; the violating step marked.
+std::string Timeline(const Trace& t);
+
+}  // namespace lockstep::trace

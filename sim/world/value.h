@@ -1,0 +1,45 @@
+// An argument of a command a client sends: either a literal string, or a
+// timestamp "my clock + offset".
+//
+// A timestamp is read from the client's clock when the command's arguments
+// are computed. That moment is part of the schedule (see world.h): with a
+// delay bound of 0 it is the command's own step, as in SPIN's reference
+// model; with a larger bound the arguments may be up to that many ticks old
+// when the command executes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "sim/kv/keyspace.h"
+
+namespace lockstep::world {
+
+using kv::Millis;
+
+class Value {
+ public:
+  Value(std::string literal) : literal_(std::move(literal)) {}  // NOLINT
+  Value(const char* literal) : literal_(literal) {}              // NOLINT
+  Value(int64_t number) : literal_(std::to_string(number)) {}    // NOLINT
+  Value(int number) : literal_(std::to_string(number)) {}        // NOLINT
+
+  // The client's clock plus `offset`, read when the arguments are computed.
+  static Value ClockPlus(Millis offset) {
+    Value v("");
+    v.is_clock_ = true;
+    v.offset_ = offset;
+    return v;
+  }
+
+  bool is_clock() const { return is_clock_; }
+  Millis offset() const { return offset_; }
+  const std::string& literal() const { return literal_; }
+
+ private:
+  std::string literal_;
+  bool is_clock_ = false;
+  Millis offset_ = 0;
+};
+
+}  // namespace lockstep::world

@@ -1,0 +1,132 @@
+// Every class of bad input: exit code 2 and one message naming the file,
+// the JSON location and what was expected; no output file left behind.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/test_util.h"
+
+namespace lockstep {
+namespace {
+
+using nlohmann::json;
+using testing::RunLockstep;
+using testing::TempDir;
+
+json Valid() {
+  return json::parse(testing::ReadText(testing::ScenarioPath("setnx-docs-race.json")));
+}
+
+struct Case {
+  const char* what;
+  std::function<std::string()> file;  // the file's content
+  const char* message;                // expected after "lockstep: FILE: "
+};
+
+TEST_CASE("bad scenarios are refused with exit 2, the file, the place and what was expected") {
+  const std::vector<Case> cases = {
+      {"malformed JSON", [] { return std::string("{\"clients\": [}"); },
+       "at /: malformed JSON: parse error at line 1, column 14: syntax error while parsing "
+       "value - unexpected '}'; expected '[', '{', or a literal"},
+      {"not an object", [] { return std::string("[1, 2]"); },
+       "at /: expected an object, got an array"},
+      {"missing field", [] { json j = Valid(); j.erase("clock"); return j.dump(); },
+       "at /: missing field \"clock\" (expected an object)"},
+      {"mistyped field", [] { json j = Valid(); j["clock"]["horizon"] = "20"; return j.dump(); },
+       "at /clock/horizon: expected an integer in [10, 10000010], got string \"20\""},
+      {"unknown field", [] { json j = Valid(); j["horizn"] = 3; return j.dump(); },
+       "at /horizn: unknown field \"horizn\""},
+      {"unknown algorithm", [] { json j = Valid(); j["clients"][1]["algorithm"] = "redlock9"; return j.dump(); },
+       "at /clients/1/algorithm: expected one of setnx-naive, setnx-getset; got \"redlock9\""},
+      {"unknown action", [] { json j = Valid(); j["schedule"][2] = "jump C1"; return j.dump(); },
+       "at /schedule/2: expected \"tick\", \"crash NAME\", \"NAME\" or \"NAME~AGE\" with a "
+       "client name (C1, C2, C3), got 'jump C1'"},
+      {"unknown client", [] { json j = Valid(); j["schedule"][0] = "C9"; return j.dump(); },
+       "at /schedule/0: expected \"tick\""},
+      {"client that cannot run there", [] { json j = Valid(); j["schedule"][0] = "C3"; return j.dump(); },
+       "at /schedule/0: 'C3' is not possible here: C3 cannot run: it is crashed"},
+      {"tick past the horizon", [] { json j = Valid(); j["clock"]["horizon"] = 10; j["schedule"] = {"tick"}; return j.dump(); },
+       "at /schedule/0: 'tick' is not possible here: the clock is at the horizon (10)"},
+      {"huge number", [] { json j = Valid(); j["clock"]["start"] = 1e30; return j.dump(); },
+       "at /clock/start: expected an integer in [0, 1000000000000], got number 1e+30"},
+      {"negative time", [] { json j = Valid(); j["clock"]["start"] = -5; return j.dump(); },
+       "at /clock/start: expected an integer in [0, 1000000000000], got number -5"},
+      {"empty client list", [] { json j = Valid(); j["clients"] = json::array(); return j.dump(); },
+       "at /clients: expected 1 to 8 clients, got 0"},
+      {"duplicate client", [] { json j = Valid(); j["clients"][1]["name"] = "C1"; return j.dump(); },
+       "at /clients/1/name: duplicate client name \"C1\""},
+      {"bad expectation", [] { json j = Valid(); j["expect"] = "violation:deadlock"; return j.dump(); },
+       "at /expect: expected \"safe\", \"violation:mutual_exclusion\"; got \"violation:deadlock\""},
+      {"negative skew out of range", [] { json j = Valid(); j["clients"][0]["skew"] = -20000000; return j.dump(); },
+       "at /clients/0/skew: expected an integer in [-10000000, 10000000]"},
+      {"deep nesting", [] { return std::string(200, '[') + std::string(200, ']'); },
+       "at /: JSON nested deeper than 64 levels"},
+  };
+  TempDir tmp;
+  for (const Case& c : cases) {
+    INFO(c.what);
+    std::string file = tmp.Write("bad.json", c.file());
+    std::string out = tmp.File("trace.json");
+    auto r = RunLockstep({"replay", file, "--trace-out", out});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("lockstep: " + file + ": " + c.message) == 0);
+    CHECK(r.err.find('\n') == r.err.size() - 1);  // one message, one line
+    CHECK_FALSE(std::filesystem::exists(out));
+  }
+}
+
+TEST_CASE("a missing file, a scenario without schedule and unknown options exit 2") {
+  auto r = RunLockstep({"replay", "/nonexistent/x.json"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err == "lockstep: /nonexistent/x.json: cannot open the file for reading\n");
+
+  TempDir tmp;
+  json j = Valid();
+  j.erase("schedule");
+  std::string file = tmp.Write("noschedule.json", j.dump());
+  r = RunLockstep({"replay", file});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("at /: missing field \"schedule\"") != std::string::npos);
+
+  r = RunLockstep({"replay", testing::ScenarioPath("setnx-docs-race.json"), "--frobnicate"});
+  CHECK(r.exit_code == 2);
+  r = RunLockstep({"launch"});
+  CHECK(r.exit_code == 2);
+  r = RunLockstep({"run", testing::ScenarioPath("setnx-docs-race.json")});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("--seed is required") != std::string::npos);
+}
+
+TEST_CASE("a trace whose steps contradict its scenario is refused at the first differing step") {
+  TempDir tmp;
+  std::string trace = tmp.File("race.json");
+  REQUIRE(RunLockstep({"replay", testing::ScenarioPath("setnx-docs-race.json"), "--trace-out",
+                       trace}).exit_code == 1);
+  json j = json::parse(testing::ReadText(trace));
+  j["steps"][4]["reply"]["value"] = "8";
+  std::string edited = tmp.Write("edited.json", j.dump(2));
+  auto r = RunLockstep({"replay", edited});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err == "lockstep: " + edited + ": at /steps/4: the trace contradicts its scenario: "
+                 "replaying its schedule gives a different record here\n");
+
+  j = json::parse(testing::ReadText(trace));
+  j["format"] = "lockstep-trace/0";
+  std::string old = tmp.Write("old.json", j.dump(2));
+  r = RunLockstep({"replay", old});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err == "lockstep: " + old + ": at /format: expected \"lockstep-trace/1\", got "
+                 "\"lockstep-trace/0\"\n");
+}
+
+TEST_CASE("a trace that cannot be written leaves nothing behind and exits 2") {
+  auto r = RunLockstep({"replay", testing::ScenarioPath("setnx-docs-race.json"), "--trace-out",
+                        "/nonexistent-dir/t.json"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("cannot create a file next to /nonexistent-dir/t.json") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace lockstep

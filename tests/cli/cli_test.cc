@@ -1,0 +1,98 @@
+// The lockstep program as a user runs it.
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/test_util.h"
+
+namespace lockstep {
+namespace {
+
+using nlohmann::json;
+using testing::RunLockstep;
+using testing::ScenarioPath;
+
+TEST_CASE("replaying the documented race exits 1 naming mutual exclusion, C1, C2 and the step") {
+  auto r = RunLockstep({"replay", ScenarioPath("setnx-docs-race.json")});
+  CHECK(r.exit_code == 1);
+  CHECK(r.out.find("VIOLATION of mutual_exclusion at step 8: C1 and C2 are in the critical "
+                   "section at once") != std::string::npos);
+
+  r = RunLockstep({"replay", ScenarioPath("setnx-docs-race.json"), "--json"});
+  CHECK(r.exit_code == 1);
+  json j = json::parse(r.out);
+  CHECK(j["verdict"] == "violation");
+  CHECK(j["steps"] == 8);
+  CHECK(j["violation"]["property"] == "mutual_exclusion");
+  CHECK(j["violation"]["clients"] == json({"C1", "C2"}));
+  CHECK(j["violation"]["step"] == 8);
+  CHECK(j["matches_expectation"] == true);
+}
+
+TEST_CASE("replaying the documented GETSET fix exits 0") {
+  auto r = RunLockstep({"replay", ScenarioPath("getset-docs-fix.json")});
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("no violation (schedule finished, 14 steps)") != std::string::npos);
+}
+
+TEST_CASE("a saved trace replays byte for byte") {
+  testing::TempDir tmp;
+  for (const char* name : {"setnx-docs-race.json", "getset-docs-fix.json"}) {
+    std::string first = tmp.File(std::string("first-") + name);
+    std::string second = tmp.File(std::string("second-") + name);
+    int code = RunLockstep({"replay", ScenarioPath(name), "--trace-out", first}).exit_code;
+    auto r = RunLockstep({"replay", first, "--trace-out", second});
+    CHECK(r.exit_code == code);
+    CHECK(r.out.find("replay reproduces the trace byte for byte") != std::string::npos);
+    CHECK(testing::ReadText(first) == testing::ReadText(second));
+  }
+}
+
+TEST_CASE("run --seed gives the same trace in separate processes") {
+  testing::TempDir tmp;
+  for (int seed : {1, 2, 3, 42, 1000}) {
+    std::string a = tmp.File("a.json"), b = tmp.File("b.json");
+    auto ra = RunLockstep({"run", ScenarioPath("setnx-docs-race.json"), "--seed",
+                           std::to_string(seed), "--trace-out", a, "--json"});
+    auto rb = RunLockstep({"run", ScenarioPath("setnx-docs-race.json"), "--seed",
+                           std::to_string(seed), "--trace-out", b, "--json"});
+    CHECK(ra.exit_code == rb.exit_code);
+    CHECK((ra.exit_code == 0 || ra.exit_code == 1));
+    CHECK(testing::ReadText(a) == testing::ReadText(b));
+    CHECK(ra.out == rb.out);
+    // And the saved run replays to itself.
+    auto replay = RunLockstep({"replay", a});
+    CHECK(replay.exit_code == ra.exit_code);
+    CHECK(replay.out.find("byte for byte") != std::string::npos);
+  }
+}
+
+TEST_CASE("list names the algorithms and every scenario with its expectation") {
+  auto r = RunLockstep({"list", "--json", "--dir", testing::SourceDir() + "/scenarios"});
+  CHECK(r.exit_code == 0);
+  json j = json::parse(r.out);
+  CHECK(j["algorithms"][0]["name"] == "setnx-naive");
+  CHECK(j["algorithms"][1]["name"] == "setnx-getset");
+  bool found = false;
+  for (const auto& s : j["scenarios"]) {
+    CHECK_FALSE(s.contains("error"));
+    if (s["name"] == "setnx-docs-race") {
+      found = true;
+      CHECK(s["expect"] == "violation:mutual_exclusion");
+    }
+  }
+  CHECK(found);
+}
+
+TEST_CASE("demo shows the race and the fix, each as expected") {
+  auto r = RunLockstep({"demo", "--dir", testing::SourceDir() + "/scenarios"});
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("VIOLATION of mutual_exclusion at step 8") != std::string::npos);
+  size_t first = r.out.find("as expected");
+  CHECK(first != std::string::npos);
+  CHECK(r.out.find("as expected", first + 1) != std::string::npos);
+  CHECK(r.out.find("NOT AS EXPECTED") == std::string::npos);
+}
+
+}  // namespace
+}  // namespace lockstep

@@ -1,0 +1,45 @@
+// Helpers shared by the tests: paths, temporary folders, running the
+// lockstep binary as a user would.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace lockstep::testing {
+
+// The source tree (scenarios/ lives there).
+inline std::string SourceDir() { return LOCKSTEP_SOURCE_DIR; }
+inline std::string ScenarioPath(const std::string& name) {
+  return SourceDir() + "/scenarios/" + name;
+}
+
+// A fresh temporary folder, removed when the object goes away.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+  std::string File(const std::string& name) const { return (path_ / name).string(); }
+  // Writes `content` to `name` inside the folder; returns its path.
+  std::string Write(const std::string& name, const std::string& content) const;
+
+ private:
+  std::filesystem::path path_;
+};
+
+struct ProcessResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+// Runs the lockstep binary with `args` (no shell quoting is applied: pass
+// plain words).
+ProcessResult RunLockstep(const std::vector<std::string>& args);
+
+std::string ReadText(const std::string& path);
+
+}  // namespace lockstep::testing
