@@ -21,6 +21,9 @@ struct LockSettings {
   Millis timeout = 2;      // T: a lock taken at time t stores t + T + 1
   int rounds = 1;          // how many times the client takes the lock
   Millis retry_delay = 1;  // the sleep before retrying a lock that is held
+  // Leave the critical section and release in one step (the SPIN reference
+  // model's release); otherwise leaving is a step and the release another.
+  bool release_with_leave = false;
 };
 
 using Body = std::function<void(world::Client&)>;

@@ -6,9 +6,12 @@ namespace lockstep::algo {
 namespace {
 
 // Takes the lock; returns the timestamp this client wrote.
-Millis Acquire(world::Client& c, const LockSettings& s, Takeover takeover) {
+Millis Acquire(world::Client& c, const LockSettings& s, Takeover takeover, int round) {
   const world::Value stamp = world::Client::ClockPlus(s.timeout + 1);
   for (;;) {
+    // Each retry starts afresh: only the round matters from here.
+    c.ForgetHistory("acquire", {round});
+
     // "SETNX lock.foo <current Unix time + lock timeout + 1>"
     if (c.SetNx(s.key, stamp)) return c.SentTimestamp();
 
@@ -21,6 +24,8 @@ Millis Acquire(world::Client& c, const LockSettings& s, Takeover takeover) {
       c.Sleep(s.retry_delay);
       continue;
     }
+    // The decision is taken: what was seen no longer matters.
+    c.ForgetHistory("take over", {round});
 
     if (takeover == Takeover::kNaive) {
       // The race the documentation warns about: DEL, then SETNX.
@@ -32,20 +37,27 @@ Millis Acquire(world::Client& c, const LockSettings& s, Takeover takeover) {
     // "GETSET lock.foo <current Unix timestamp + lock timeout + 1>": the
     // lock is ours iff the old value is still an expired timestamp.
     std::optional<std::string> old = c.GetSet(s.key, stamp);
-    Millis mine = c.SentTimestamp();
     if (old) {
       std::optional<Millis> old_stamp = ParseTimestamp(*old);
-      if (old_stamp && TimestampExpired(*old_stamp, c.Now())) return mine;
+      if (old_stamp && TimestampExpired(*old_stamp, c.Now())) return c.SentTimestamp();
     }
     // Another client was faster: "retry with the first step".
   }
 }
 
 void Release(world::Client& c, const LockSettings& s, Millis mine) {
-  c.LeaveCriticalSection();
   // Delete the lock only while our own timestamp has not expired: after
   // that another client may legitimately hold it.
-  if (!TimestampExpired(mine, c.Now())) c.Del(s.key);
+  if (s.release_with_leave) {
+    std::string key = s.key;
+    c.LeaveCriticalSection([key, mine](Millis now) {
+      return TimestampExpired(mine, now) ? std::vector<std::string>{}
+                                         : std::vector<std::string>{"DEL", key};
+    });
+  } else {
+    c.LeaveCriticalSection();
+    if (!TimestampExpired(mine, c.Now())) c.Del(s.key);
+  }
   c.ForgetLock();
 }
 
@@ -53,7 +65,9 @@ void Release(world::Client& c, const LockSettings& s, Millis mine) {
 
 void RunSetnxLock(world::Client& c, const LockSettings& s, Takeover takeover) {
   for (int round = 0; round < s.rounds; ++round) {
-    Millis mine = Acquire(c, s, takeover);
+    Millis mine = Acquire(c, s, takeover, round);
+    // Holding: only the round and our timestamp matter.
+    c.ForgetHistory("hold", {round, mine});
     c.EnterCriticalSection(mine);
     Release(c, s, mine);
   }

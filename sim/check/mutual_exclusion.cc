@@ -2,14 +2,17 @@
 
 namespace lockstep::check {
 
-std::optional<Violation> MutualExclusion::Check(
-    const world::World& w, const world::StepRecord& r) const {
-  if (r.in_critical_section.size() <= 1) return std::nullopt;
-  (void)w;
+std::optional<Violation> MutualExclusion::Check(const world::Model& m,
+                                                const world::WorldState& s, int step) const {
+  int inside = 0;
+  for (const auto& c : s.clients) inside += c.in_critical_section;
+  if (inside <= 1) return std::nullopt;
   Violation v;
   v.property = std::string(name());
-  v.clients = r.in_critical_section;
-  v.step = r.index;
+  v.step = step;
+  for (int i = 0; i < m.client_count(); ++i) {
+    if (s.clients[i].in_critical_section) v.clients.push_back(m.client_names()[i]);
+  }
   std::string who;
   for (size_t i = 0; i < v.clients.size(); ++i) {
     if (i > 0) who += i + 1 == v.clients.size() ? " and " : ", ";

@@ -9,11 +9,10 @@ std::unique_ptr<Property> MakeProperty(std::string_view name) {
   return nullptr;
 }
 
-std::optional<Violation> CheckAll(
-    const std::vector<std::unique_ptr<Property>>& properties,
-    const world::World& w, const world::StepRecord& r) {
+std::optional<Violation> CheckAll(const std::vector<std::unique_ptr<Property>>& properties,
+                                  const world::Model& m, const world::WorldState& s, int step) {
   for (const auto& p : properties) {
-    if (auto v = p->Check(w, r)) return v;
+    if (auto v = p->Check(m, s, step)) return v;
   }
   return std::nullopt;
 }

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/world/world.h"
+#include "sim/world/model.h"
 
 namespace lockstep::check {
 
@@ -26,18 +26,18 @@ class Property {
  public:
   virtual ~Property() = default;
   virtual std::string_view name() const = 0;
-  // Returns a violation iff the world, just after step `r`, violates the
-  // property.
-  virtual std::optional<Violation> Check(const world::World& w,
-                                         const world::StepRecord& r) const = 0;
+  // Returns a violation iff state `s`, reached by step number `step`,
+  // violates the property.
+  virtual std::optional<Violation> Check(const world::Model& m, const world::WorldState& s,
+                                         int step) const = 0;
 };
 
 // At most one client is inside the critical section.
 class MutualExclusion final : public Property {
  public:
   std::string_view name() const override { return "mutual_exclusion"; }
-  std::optional<Violation> Check(const world::World& w,
-                                 const world::StepRecord& r) const override;
+  std::optional<Violation> Check(const world::Model& m, const world::WorldState& s,
+                                 int step) const override;
 };
 
 // Every property lockstep knows, by name.
@@ -46,8 +46,7 @@ std::vector<std::string> PropertyNames();
 std::unique_ptr<Property> MakeProperty(std::string_view name);
 
 // Runs each property in order; returns the first violation.
-std::optional<Violation> CheckAll(
-    const std::vector<std::unique_ptr<Property>>& properties,
-    const world::World& w, const world::StepRecord& r);
+std::optional<Violation> CheckAll(const std::vector<std::unique_ptr<Property>>& properties,
+                                  const world::Model& m, const world::WorldState& s, int step);
 
 }  // namespace lockstep::check

@@ -12,13 +12,10 @@
 
 namespace lockstep::cli {
 
-trace::Trace RunToTrace(const scenario::Scenario& s, explore::Strategy& strategy,
-                        int max_steps) {
-  std::vector<std::unique_ptr<check::Property>> properties;
-  for (const auto& p : s.properties) properties.push_back(check::MakeProperty(p));
-  explore::ExecutionResult r =
-      explore::RunExecution(s.world, strategy, properties, max_steps);
-
+trace::Trace RecordTrace(const scenario::Scenario& s,
+                         const std::vector<world::Action>& schedule, const std::string& end) {
+  explore::Properties properties = explore::MakeProperties(s.properties);
+  world::World w(s.world);
   trace::Trace t;
   t.scenario = s.document;
   t.seed = s.world.seed;
@@ -26,13 +23,31 @@ trace::Trace RunToTrace(const scenario::Scenario& s, explore::Strategy& strategy
     const auto& c = s.world.clients[i];
     t.clients.push_back({c.name, s.algorithms[i], c.skew, c.crashed});
   }
-  std::vector<std::string> names;
-  for (const auto& c : s.world.clients) names.push_back(c.name);
-  for (const auto& a : r.schedule) t.schedule.push_back(world::FormatAction(a, names));
-  t.steps = std::move(r.steps);
-  t.end = explore::EndReasonText(r.end);
-  t.violation = std::move(r.violation);
+  t.steps.push_back(w.Initial());
+  t.end = end;
+  for (const world::Action& a : schedule) {
+    std::string why;
+    if (!w.IsEnabled(a, &why)) {
+      throw explore::ScheduleError(t.schedule.size(), "'" + world::FormatAction(a, w.client_names()) +
+                                                          "' is not possible here: " + why);
+    }
+    t.schedule.push_back(world::FormatAction(a, w.client_names()));
+    t.steps.push_back(w.Apply(a));
+    if (auto v = check::CheckAll(properties, w.model(), w.state(), w.steps())) {
+      t.violation = std::move(v);
+      t.end = explore::EndReasonText(explore::EndReason::kViolation);
+      break;
+    }
+  }
   return t;
+}
+
+trace::Trace RunToTrace(const scenario::Scenario& s, explore::Strategy& strategy,
+                        int max_steps) {
+  world::Model model(s.world, /*use_forget_history=*/false);
+  explore::ExecutionResult r = explore::RunExecution(
+      model, strategy, explore::MakeProperties(s.properties), max_steps);
+  return RecordTrace(s, r.schedule, explore::EndReasonText(r.end));
 }
 
 trace::Trace ReplaySchedule(const scenario::Scenario& s) {

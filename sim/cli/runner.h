@@ -5,10 +5,17 @@
 #include <string>
 
 #include "sim/explore/execution.h"
+#include "sim/explore/replay_strategy.h"
 #include "sim/scenario/scenario.h"
 #include "sim/trace/trace.h"
 
 namespace lockstep::cli {
+
+// Replays `schedule` on `s`, recording every step, up to the end of the
+// schedule or the first violation. `end` says why the execution ended.
+// Throws explore::ScheduleError for an action that is not enabled.
+trace::Trace RecordTrace(const scenario::Scenario& s,
+                         const std::vector<world::Action>& schedule, const std::string& end);
 
 // Runs one execution of `s` chosen by `strategy` and records it.
 // Throws explore::ScheduleError for a schedule that does not fit.

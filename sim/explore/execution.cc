@@ -12,15 +12,19 @@ const char* EndReasonText(EndReason r) {
   return "?";
 }
 
-ExecutionResult RunExecution(
-    const world::WorldConfig& config, Strategy& strategy,
-    const std::vector<std::unique_ptr<check::Property>>& properties,
-    int max_steps) {
-  world::World w(config);
+Properties MakeProperties(const std::vector<std::string>& names) {
+  Properties out;
+  for (const auto& n : names) out.push_back(check::MakeProperty(n));
+  return out;
+}
+
+ExecutionResult RunExecution(world::Model& model, Strategy& strategy,
+                             const Properties& properties, int max_steps) {
+  world::WorldState s = model.Initial();
   ExecutionResult result;
-  result.steps.push_back(w.Initial());
+  std::vector<world::Action> enabled;
   for (;;) {
-    std::vector<world::Action> enabled = w.EnabledActions();
+    model.EnabledActions(s, &enabled);
     if (enabled.empty()) {
       result.end = EndReason::kQuiescent;
       break;
@@ -29,14 +33,15 @@ ExecutionResult RunExecution(
       result.end = EndReason::kStepBound;
       break;
     }
-    std::optional<world::Action> next = strategy.Next(w, enabled);
+    std::optional<world::Action> next = strategy.Next(model, s, enabled);
     if (!next) {
       result.end = EndReason::kStrategyDone;
       break;
     }
     result.schedule.push_back(*next);
-    result.steps.push_back(w.Apply(*next));
-    if (auto v = check::CheckAll(properties, w, result.steps.back())) {
+    model.Apply(s, *next, nullptr);
+    int step = static_cast<int>(result.schedule.size());
+    if (auto v = check::CheckAll(properties, model, s, step)) {
       result.violation = std::move(v);
       result.end = EndReason::kViolation;
       break;

@@ -1,5 +1,5 @@
-// Runs one execution: a world, a strategy choosing its actions, and the
-// properties checked after every step.
+// Runs one execution: a model's initial state, a strategy choosing its
+// actions, and the properties checked after every step.
 #pragma once
 
 #include <memory>
@@ -8,7 +8,7 @@
 
 #include "sim/check/property.h"
 #include "sim/explore/strategy.h"
-#include "sim/world/world.h"
+#include "sim/world/model.h"
 
 namespace lockstep::explore {
 
@@ -22,16 +22,18 @@ enum class EndReason {
 const char* EndReasonText(EndReason r);
 
 struct ExecutionResult {
-  std::vector<world::Action> schedule;   // the actions applied, in order
-  std::vector<world::StepRecord> steps;  // steps[0] is the initial state
+  std::vector<world::Action> schedule;  // the actions applied, in order
   std::optional<check::Violation> violation;
   EndReason end = EndReason::kQuiescent;
 };
 
-// REQUIRES: max_steps >= 0. Throws what the strategy throws (ScheduleError).
-ExecutionResult RunExecution(
-    const world::WorldConfig& config, Strategy& strategy,
-    const std::vector<std::unique_ptr<check::Property>>& properties,
-    int max_steps);
+using Properties = std::vector<std::unique_ptr<check::Property>>;
+Properties MakeProperties(const std::vector<std::string>& names);
+
+// Runs from model.Initial() until the end. The model may be shared by many
+// executions (its clients' learned behaviour is reused). Throws what the
+// strategy throws (ScheduleError). REQUIRES: max_steps >= 0
+ExecutionResult RunExecution(world::Model& model, Strategy& strategy,
+                             const Properties& properties, int max_steps);
 
 }  // namespace lockstep::explore

@@ -35,8 +35,8 @@ class SplitMix64 {
 class RandomStrategy final : public Strategy {
  public:
   explicit RandomStrategy(uint64_t seed) : rng_(seed) {}
-  std::optional<world::Action> Next(
-      const world::World&, const std::vector<world::Action>& enabled) override {
+  std::optional<world::Action> Next(const world::Model&, const world::WorldState&,
+                                    const std::vector<world::Action>& enabled) override {
     return enabled[rng_.Below(enabled.size())];
   }
 

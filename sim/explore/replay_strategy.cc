@@ -2,13 +2,14 @@
 
 namespace lockstep::explore {
 
-std::optional<world::Action> ReplayStrategy::Next(
-    const world::World& w, const std::vector<world::Action>&) {
+std::optional<world::Action> ReplayStrategy::Next(const world::Model& m,
+                                                  const world::WorldState& s,
+                                                  const std::vector<world::Action>&) {
   if (next_ >= schedule_.size()) return std::nullopt;
   const world::Action& a = schedule_[next_];
   std::string why;
-  if (!w.IsEnabled(a, &why)) {
-    throw ScheduleError(next_, "'" + world::FormatAction(a, w.client_names()) +
+  if (!m.IsEnabled(s, a, &why)) {
+    throw ScheduleError(next_, "'" + world::FormatAction(a, m.client_names()) +
                                    "' is not possible here: " + why);
   }
   ++next_;

@@ -21,8 +21,8 @@ class ReplayStrategy final : public Strategy {
  public:
   explicit ReplayStrategy(std::vector<world::Action> schedule)
       : schedule_(std::move(schedule)) {}
-  std::optional<world::Action> Next(
-      const world::World& w, const std::vector<world::Action>& enabled) override;
+  std::optional<world::Action> Next(const world::Model& m, const world::WorldState& s,
+                                    const std::vector<world::Action>& enabled) override;
 
  private:
   std::vector<world::Action> schedule_;

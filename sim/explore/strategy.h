@@ -6,7 +6,7 @@
 #include <optional>
 #include <vector>
 
-#include "sim/world/world.h"
+#include "sim/world/model.h"
 
 namespace lockstep::explore {
 
@@ -15,8 +15,8 @@ class Strategy {
   virtual ~Strategy() = default;
   // Picks one of `enabled` (never empty), or returns nullopt to end the
   // execution here.
-  virtual std::optional<world::Action> Next(
-      const world::World& w, const std::vector<world::Action>& enabled) = 0;
+  virtual std::optional<world::Action> Next(const world::Model& m, const world::WorldState& s,
+                                            const std::vector<world::Action>& enabled) = 0;
 };
 
 }  // namespace lockstep::explore

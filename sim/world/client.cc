@@ -1,23 +1,58 @@
 #include "sim/world/client.h"
 
 #include "sim/world/fiber_scheduler.h"
-#include "sim/world/world.h"
+#include "sim/world/hash.h"
 
 namespace lockstep::world {
+namespace {
+// Tags keep observations of different kinds apart in the history hash.
+enum Tag : uint64_t { kReply = 1, kClock, kStamp, kRandom, kForget, kLive, kWake };
 
-Client::Client(World* world, int index, std::string name, uint64_t seed)
-    : world_(world), index_(index), name_(std::move(name)), seed_(seed) {}
+uint64_t HashReply(const kv::Reply& r) {
+  uint64_t h = HashCombine(static_cast<uint64_t>(r.type) + 1, static_cast<uint64_t>(r.integer));
+  h = HashBytes(h, r.text);
+  for (const auto& e : r.elements) h = HashCombine(h, HashReply(e));
+  return h;
+}
+}  // namespace
+
+Client::Client(int index, uint64_t seed, FiberScheduler* scheduler,
+               boost::fibers::context* driver)
+    : index_(index), seed_(seed), scheduler_(scheduler), driver_(driver) {
+  concrete_ = abstract_ = HashCombine(0x6c6f636b73746570ULL, 0);
+}
+
+void Client::Observe(uint64_t v) {
+  concrete_ = HashCombine(concrete_, v);
+  abstract_ = HashCombine(abstract_, v);
+}
 
 void Client::Park() {
-  world_->scheduler_->SwitchTo(world_->driver_);
+  scheduler_->SwitchTo(driver_);
   if (stop_) throw ClientStopped{};
 }
 
+std::vector<GhostEvent> Client::Resume(const Input& input) {
+  input_ = input;
+  events_.clear();
+  read_clock_ = false;
+  scheduler_->SwitchTo(fiber_);
+  return std::move(events_);
+}
+
+void Client::Finish(std::string error) {
+  request_ = Request{};
+  request_.kind = Request::Kind::kDone;
+  request_.error = std::move(error);
+}
+
 kv::Reply Client::Call(std::vector<Value> argv) {
-  request_ = Request::kCommand;
-  argv_ = std::move(argv);
+  request_ = Request{};
+  request_.kind = Request::Kind::kCommand;
+  request_.argv = std::move(argv);
   Park();
-  return reply_;
+  Observe(HashCombine(kReply, HashReply(input_.reply)));
+  return input_.reply;
 }
 
 bool Client::SetNx(const std::string& key, Value value) {
@@ -31,8 +66,7 @@ std::optional<std::string> Client::Get(const std::string& key) {
   return r.text;
 }
 
-std::optional<std::string> Client::GetSet(const std::string& key,
-                                          Value value) {
+std::optional<std::string> Client::GetSet(const std::string& key, Value value) {
   kv::Reply r = Call({"GETSET", key, std::move(value)});
   if (r.type != kv::Reply::Type::kBulk) return std::nullopt;
   return r.text;
@@ -43,34 +77,55 @@ int64_t Client::Del(const std::string& key) {
   return r.type == kv::Reply::Type::kInteger ? r.integer : 0;
 }
 
-Millis Client::Now() { return clock_; }
+Millis Client::Now() {
+  read_clock_ = true;
+  Observe(HashCombine(kClock, static_cast<uint64_t>(input_.clock)));
+  return input_.clock;
+}
+
+Millis Client::SentTimestamp() {
+  Observe(HashCombine(kStamp, static_cast<uint64_t>(input_.sent_timestamp)));
+  return input_.sent_timestamp;
+}
 
 void Client::Sleep(Millis ticks) {
   if (ticks <= 0) return;
-  request_ = Request::kSleep;
-  sleep_ticks_ = ticks;
+  request_ = Request{};
+  request_.kind = Request::Kind::kSleep;
+  request_.sleep_ticks = ticks;
   Park();
+  Observe(kWake);  // every scheduling point moves the history on
 }
 
 uint64_t Client::Random() {
-  // splitmix64 over (seed, client, count): deterministic and independent of
-  // the order in which clients draw.
-  uint64_t z = seed_ + 0x9e3779b97f4a7c15ULL * (static_cast<uint64_t>(index_) + 1) +
-               0xbf58476d1ce4e5b9ULL * ++random_count_;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
+  // From (seed, client, count): independent of the order in which clients draw.
+  uint64_t v = Mix64(seed_ + 0x9e3779b97f4a7c15ULL * (static_cast<uint64_t>(index_) + 1) +
+                     0xbf58476d1ce4e5b9ULL * ++random_count_);
+  Observe(HashCombine(kRandom, v));
+  return v;
 }
 
 void Client::EnterCriticalSection(Millis valid_until) {
-  world_->OnEnter(index_, valid_until);
+  events_.push_back({GhostEvent::Kind::kEnter, valid_until});
 }
 
-void Client::LeaveCriticalSection() {
-  request_ = Request::kLeave;
+kv::Reply Client::LeaveCriticalSection(CommandAtClock release) {
+  request_ = Request{};
+  request_.kind = Request::Kind::kLeave;
+  request_.make = std::move(release);
   Park();
+  Observe(HashCombine(kReply, HashReply(input_.reply)));
+  return input_.reply;
 }
 
-void Client::ForgetLock() { world_->OnForget(index_); }
+void Client::ForgetLock() { events_.push_back({GhostEvent::Kind::kForget, 0}); }
+
+void Client::ForgetHistory(std::string_view label, std::initializer_list<int64_t> live) {
+  // The random counter is hidden state: it must survive the forgetting.
+  uint64_t h = HashBytes(HashCombine(kForget, random_count_), label);
+  for (int64_t v : live) h = HashCombine(h, HashCombine(kLive, static_cast<uint64_t>(v)));
+  abstract_ = h;
+  concrete_ = HashCombine(concrete_, h);
+}
 
 }  // namespace lockstep::world

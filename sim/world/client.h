@@ -6,33 +6,41 @@
 // the call returns only after the world has chosen to run this client's
 // step. Code between two commands is local and runs without interruption;
 // Now() read there gives this client's clock at the step that resumed it.
+//
+// Algorithms must be deterministic: what they do may depend only on what
+// this API gives them. The client keeps a hash of everything it observed
+// (replies, clock readings, random numbers); the explorer identifies a
+// client's state by it.
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <boost/fiber/context.hpp>
 
 #include "sim/kv/reply.h"
+#include "sim/world/request.h"
 #include "sim/world/value.h"
 
 namespace lockstep::world {
 
-class World;
 class FiberScheduler;
 
-// Thrown inside a client's fiber when the world ends; algorithms must let it
-// pass (a `catch (...)` in an algorithm must rethrow).
+// Thrown inside a client's fiber when its run is abandoned; algorithms must
+// let it pass (a `catch (...)` in an algorithm must rethrow).
 struct ClientStopped {};
 
 class Client {
  public:
+  Client(int index, uint64_t seed, FiberScheduler* scheduler,
+         boost::fibers::context* driver);
   Client(const Client&) = delete;
   Client& operator=(const Client&) = delete;
 
-  const std::string& name() const { return name_; }
   int index() const { return index_; }
 
   // --- Commands: each one is a step. ---
@@ -52,8 +60,8 @@ class Client {
   // An argument "my clock + offset", read when the command's arguments are
   // computed (see value.h).
   static Value ClockPlus(Millis offset) { return Value::ClockPlus(offset); }
-  // The value the last ClockPlus argument of the last command took.
-  Millis SentTimestamp() const { return sent_timestamp_; }
+  // The value the last ClockPlus argument took.
+  Millis SentTimestamp();
   // Waits until this client's clock has advanced by `ticks`. Not a step:
   // the client is simply not runnable until the clock gets there.
   void Sleep(Millis ticks);
@@ -66,37 +74,56 @@ class Client {
   // clock passes `valid_until`. Call it in the local code right after the
   // reply that gave the lock: entering is part of that step.
   void EnterCriticalSection(Millis valid_until);
-  // Leaves the critical section. This is a step of its own.
-  void LeaveCriticalSection();
+  // Leaves the critical section. This is a step of its own; if `release` is
+  // given, the command it builds from the clock (read as for timestamp
+  // arguments) is sent in the same step, and its reply returned.
+  kv::Reply LeaveCriticalSection(CommandAtClock release = nullptr);
   // The client no longer believes it holds the lock (after its release).
   void ForgetLock();
 
+  // --- State identity for the explorer. ---
+  // Declares that from here on this client's behaviour depends only on
+  // `label`, `live` and what it observes next: everything observed before
+  // is forgotten. Lets the explorer recognise a client that comes back to
+  // the same place with the same live values (a loop's head). It is a
+  // promise: forgetting something that matters makes the explorer merge
+  // states that differ (the tests compare against plain enumeration).
+  void ForgetHistory(std::string_view label, std::initializer_list<int64_t> live);
+
+  // --- For the driver (ClientAutomaton), not for algorithms. ---
+  const Request& request() const { return request_; }
+  uint64_t concrete_history() const { return concrete_; }
+  uint64_t abstract_history() const { return abstract_; }
+  // Gives `input` to the parked client and runs it to its next scheduling
+  // point. Returns the ghost events of that stretch of local code.
+  std::vector<GhostEvent> Resume(const Input& input);
+  bool read_clock() const { return read_clock_; }  // during the last Resume
+  void Stop() { stop_ = true; }
+  // The input the client sees before its first request (its starting clock).
+  void Prime(const Input& input) { input_ = input; }
+  void Finish(std::string error);  // the body returned (or threw `error`)
+  void set_fiber(boost::fibers::context* fiber) { fiber_ = fiber; }
+  boost::fibers::context* fiber() const { return fiber_; }
+
  private:
-  friend class World;
-
-  enum class Request { kNone, kCommand, kLeave, kSleep, kDone };
-
-  Client(World* world, int index, std::string name, uint64_t seed);
-  // Gives control back to the world and waits to be resumed.
+  // Gives control back to the driver and waits to be resumed.
   void Park();
+  void Observe(uint64_t v);
 
-  World* world_;
   int index_;
-  std::string name_;
   uint64_t seed_;
+  FiberScheduler* scheduler_;
+  boost::fibers::context* driver_;
   boost::fibers::context* fiber_ = nullptr;
 
-  // What the client asks of the world at its scheduling point.
-  Request request_ = Request::kNone;
-  std::vector<Value> argv_;
-  Millis sleep_ticks_ = 0;
-
-  // What the world gives back when it resumes the client.
-  kv::Reply reply_;
-  Millis clock_ = 0;
-  Millis sent_timestamp_ = 0;
+  Request request_;
+  Input input_;
+  std::vector<GhostEvent> events_;
   bool stop_ = false;
+  bool read_clock_ = false;
 
+  uint64_t concrete_;  // hash of everything observed since the start
+  uint64_t abstract_;  // the same since the last ForgetHistory
   uint64_t random_count_ = 0;
 };
 

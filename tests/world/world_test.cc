@@ -44,7 +44,7 @@ TEST_CASE("clients park at their first command and steps run in the order chosen
   CHECK(r.reply->ToString() == "OK");
   CHECK(log.back() == "C1 after SET");  // local code ran inside the step
   CHECK(r.events == std::vector<std::string>{"C1 finishes"});
-  CHECK(w.state(0).status == ClientStatus::kDone);
+  CHECK(w.client(0).status == ClientStatus::kDone);
 
   w.Apply(Action::Step(1));
   CHECK(log.back() == "C2 read one");
@@ -188,15 +188,15 @@ TEST_CASE("a sleeping client is not runnable until the clock wakes it") {
     c.Get("k");
   }));
   World w(cfg);
-  CHECK(w.state(0).status == ClientStatus::kSleeping);
+  CHECK(w.client(0).status == ClientStatus::kSleeping);
   std::string why;
   CHECK_FALSE(w.IsEnabled(Action::Step(0), &why));
   CHECK(why == "C1 cannot run: it is sleeping until the clock reaches 2");
   w.Apply(Action::Tick());
-  CHECK(w.state(0).status == ClientStatus::kSleeping);
+  CHECK(w.client(0).status == ClientStatus::kSleeping);
   StepRecord r = w.Apply(Action::Tick());
   CHECK(r.events == std::vector<std::string>{"C1 wakes"});
-  CHECK(w.state(0).status == ClientStatus::kReady);
+  CHECK(w.client(0).status == ClientStatus::kReady);
 }
 
 TEST_CASE("a crashed client never runs again and the crash budget is counted") {
@@ -212,7 +212,7 @@ TEST_CASE("a crashed client never runs again and the crash budget is counted") {
   CHECK(Texts(w, w.EnabledActions()) ==
         std::vector<std::string>{"C1", "C2", "tick", "crash C1", "crash C2"});
   w.Apply(Action::Crash(0));
-  CHECK(w.state(0).status == ClientStatus::kCrashed);
+  CHECK(w.client(0).status == ClientStatus::kCrashed);
   CHECK(Texts(w, w.EnabledActions()) == std::vector<std::string>{"C2", "tick"});
   std::string why;
   CHECK_FALSE(w.IsEnabled(Action::Crash(1), &why));

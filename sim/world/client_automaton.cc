@@ -1,0 +1,187 @@
+#include "sim/world/client_automaton.h"
+
+#include <boost/fiber/fiber.hpp>
+#include <boost/fiber/fixedsize_stack.hpp>
+#include <stdexcept>
+
+#include "sim/world/fiber_scheduler.h"
+#include "sim/world/hash.h"
+
+namespace lockstep::world {
+namespace {
+
+constexpr size_t kMaxParked = 64;  // fibers kept parked for later learning
+
+uint64_t HashReplyValue(uint64_t h, const kv::Reply& r) {
+  h = HashCombine(h, static_cast<uint64_t>(r.type) + 1);
+  h = HashCombine(h, static_cast<uint64_t>(r.integer));
+  h = HashBytes(h, r.text);
+  for (const auto& e : r.elements) h = HashReplyValue(h, e);
+  return h;
+}
+
+}  // namespace
+
+uint64_t HashInput(const Input& in) {
+  uint64_t h = HashReplyValue(0x696e707574ULL, in.reply);
+  h = HashCombine(h, static_cast<uint64_t>(in.clock));
+  return HashCombine(h, static_cast<uint64_t>(in.sent_timestamp));
+}
+
+// A client fiber and the Client object it runs against.
+struct ClientAutomaton::Live {
+  Live(int index, uint64_t seed, const std::function<void(Client&)>& body, const Input& initial)
+      : client(index, seed, &ThisThreadFiberScheduler(), boost::fibers::context::active()) {
+    client.Prime(initial);
+    // launch::dispatch runs the fiber at once, up to its first request.
+    fiber = boost::fibers::fiber(
+        boost::fibers::launch::dispatch, std::allocator_arg,
+        boost::fibers::fixedsize_stack(64 * 1024), [this, &body] {
+          client.set_fiber(boost::fibers::context::active());
+          std::string error;
+          try {
+            body(client);
+          } catch (const ClientStopped&) {
+            return;  // abandoned: unwind quietly
+          } catch (const std::exception& e) {
+            error = e.what();
+          } catch (...) {
+            error = "an exception that is not a std::exception";
+          }
+          client.Finish(std::move(error));
+        });
+  }
+  ~Live() {
+    if (client.request().kind != Request::Kind::kDone) {
+      client.Stop();
+      client.Resume(Input{});
+    }
+    if (fiber.joinable()) fiber.join();
+  }
+  Client client;
+  boost::fibers::fiber fiber;
+};
+
+ClientAutomaton::ClientAutomaton(std::string name, int index, uint64_t seed,
+                                 std::function<void(Client&)> body, bool use_forget_history)
+    : name_(std::move(name)),
+      index_(index),
+      seed_(seed),
+      body_(std::move(body)),
+      use_forget_history_(use_forget_history) {}
+
+ClientAutomaton::~ClientAutomaton() {
+  parked_.clear();
+  ThisThreadFiberScheduler().ReleaseFinishedFibers();
+}
+
+LocalState ClientAutomaton::Id(const Client& c) const {
+  return use_forget_history_ ? c.abstract_history() : c.concrete_history();
+}
+
+std::unique_ptr<ClientAutomaton::Live> ClientAutomaton::Spawn() {
+  return std::make_unique<Live>(index_, seed_, body_, start_input_);
+}
+
+void ClientAutomaton::Record(LocalState s, const Client& c, LocalState parent, const Input& via,
+                             bool start) {
+  auto [it, fresh] = nodes_.try_emplace(s);
+  if (!fresh) {
+    // Same state reached again: the request must be the same.
+    const Request& a = it->second.request;
+    const Request& b = c.request();
+    bool same = a.kind == b.kind && a.argv.size() == b.argv.size() &&
+                a.sleep_ticks == b.sleep_ticks && bool(a.make) == bool(b.make);
+    for (size_t i = 0; same && i < a.argv.size(); ++i) {
+      same = a.argv[i].literal() == b.argv[i].literal() &&
+             a.argv[i].is_clock() == b.argv[i].is_clock() &&
+             a.argv[i].offset() == b.argv[i].offset();
+    }
+    if (!same) {
+      throw std::runtime_error(
+          "the algorithm of " + name_ +
+          " makes different requests in what it declared to be the same state: it is not "
+          "deterministic, or a ForgetHistory call forgets something that matters");
+    }
+    return;
+  }
+  it->second.request = c.request();
+  it->second.parent = parent;
+  it->second.via = via;
+  it->second.is_start = start;
+}
+
+LocalState ClientAutomaton::Start(const Input& initial) {
+  if (started_ && !(initial == start_input_)) {
+    throw std::logic_error("a client automaton serves one initial input");
+  }
+  if (!started_) {
+    start_input_ = initial;
+    std::unique_ptr<Live> live = Spawn();
+    start_ = Id(live->client);
+    Record(start_, live->client, 0, Input{}, true);
+    if (!live->client.request().error.empty()) {
+      throw std::runtime_error("the algorithm of " + name_ + " threw: " + live->client.request().error);
+    }
+    Keep(start_, std::move(live));
+    started_ = true;
+  }
+  return start_;
+}
+
+const Request& ClientAutomaton::RequestAt(LocalState s) const { return nodes_.at(s).request; }
+
+void ClientAutomaton::Keep(LocalState s, std::unique_ptr<Live> live) {
+  if (live->client.request().kind == Request::Kind::kDone) return;  // nothing left to learn
+  auto [it, fresh] = parked_.try_emplace(s);
+  it->second = std::move(live);
+  if (fresh) parked_order_.push_back(s);
+  while (parked_.size() > kMaxParked) {
+    parked_.erase(parked_order_.front());
+    parked_order_.erase(parked_order_.begin());
+  }
+}
+
+std::unique_ptr<ClientAutomaton::Live> ClientAutomaton::LiveAt(LocalState s) {
+  if (auto it = parked_.find(s); it != parked_.end()) {
+    std::unique_ptr<Live> live = std::move(it->second);
+    parked_.erase(it);
+    parked_order_.erase(std::find(parked_order_.begin(), parked_order_.end(), s));
+    return live;
+  }
+  // Replay the first path that reached s on a new fiber.
+  std::vector<const Input*> path;
+  for (LocalState at = s; !nodes_.at(at).is_start; at = nodes_.at(at).parent) {
+    path.push_back(&nodes_.at(at).via);
+  }
+  std::unique_ptr<Live> live = Spawn();
+  for (auto it = path.rbegin(); it != path.rend(); ++it) live->client.Resume(**it);
+  if (Id(live->client) != s) {
+    throw std::runtime_error("the algorithm of " + name_ +
+                             " did not reach the same state when given the same inputs again: "
+                             "it is not deterministic");
+  }
+  return live;
+}
+
+const Transition& ClientAutomaton::Resume(LocalState s, const Input& input) {
+  const uint64_t h = HashInput(input);
+  std::vector<Memo>& bucket = memo_[Key{s, h}];
+  for (const Memo& m : bucket) {
+    if (m.input == input) return m.transition;
+  }
+  std::unique_ptr<Live> live = LiveAt(s);
+  Transition t;
+  t.ghost = live->client.Resume(input);
+  t.read_clock = live->client.read_clock();
+  t.next = Id(live->client);
+  Record(t.next, live->client, s, input, false);
+  const std::string& error = live->client.request().error;
+  if (!error.empty()) throw std::runtime_error("the algorithm of " + name_ + " threw: " + error);
+  ++learned_;
+  Keep(t.next, std::move(live));
+  bucket.push_back(Memo{input, std::move(t)});
+  return bucket.back().transition;
+}
+
+}  // namespace lockstep::world

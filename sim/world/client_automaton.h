@@ -1,0 +1,107 @@
+// One client's behaviour as a transition system, learned from its fiber.
+//
+// A deterministic client is a function of what it has observed. So its
+// state can be named by a hash of its observations (a LocalState), and its
+// behaviour is a table: (state, input) -> (ghost events, next state), with
+// the request it makes in each state. The automaton fills this table lazily
+// by running the client's real fiber, and memoises it, so that exploring
+// millions of interleavings runs the algorithm's code only once per distinct
+// (state, input).
+//
+// To run a transition it has not seen, it needs a fiber parked in that
+// state: it keeps the fibers it has advanced, and otherwise starts a new
+// fiber and feeds it the inputs of the first path that reached the state.
+//
+// With `use_forget_history`, states are named by what was observed since
+// the algorithm's last ForgetHistory (see client.h); without it, by
+// everything observed since the start (always sound).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "sim/world/client.h"
+#include "sim/world/request.h"
+
+namespace lockstep::world {
+
+using LocalState = uint64_t;
+
+struct Transition {
+  LocalState next = 0;
+  std::vector<GhostEvent> ghost;
+  bool read_clock = false;  // the client's local code read its clock
+};
+
+class ClientAutomaton {
+ public:
+  ClientAutomaton(std::string name, int index, uint64_t seed,
+                  std::function<void(Client&)> body, bool use_forget_history);
+  ~ClientAutomaton();
+  ClientAutomaton(const ClientAutomaton&) = delete;
+  ClientAutomaton& operator=(const ClientAutomaton&) = delete;
+
+  // The state in which the client makes its first request; `initial` is
+  // what it sees before it (its clock at the start).
+  LocalState Start(const Input& initial);
+  // The request the client makes in `s`. REQUIRES: s was returned by Start
+  // or Resume.
+  const Request& RequestAt(LocalState s) const;
+  // The client in `s`, given `input`. Throws std::runtime_error if the
+  // algorithm threw, or turned out not to be deterministic.
+  const Transition& Resume(LocalState s, const Input& input);
+
+  // How many transitions were learned by running the fiber.
+  uint64_t learned() const { return learned_; }
+  size_t states() const { return nodes_.size(); }
+
+ private:
+  struct Live;  // a fiber parked in some state
+  struct Node {
+    Request request;
+    LocalState parent = 0;
+    Input via;  // the input that led from parent here (first time)
+    bool is_start = false;
+  };
+  struct Key {
+    LocalState state;
+    uint64_t input_hash;
+    friend bool operator==(const Key&, const Key&) = default;
+  };
+  struct KeyHash {
+    size_t operator()(const Key& k) const { return k.state ^ (k.input_hash * 0x9e3779b97f4a7c15ULL); }
+  };
+  struct Memo {
+    Input input;
+    Transition transition;
+  };
+
+  std::unique_ptr<Live> Spawn();
+  std::unique_ptr<Live> LiveAt(LocalState s);
+  LocalState Id(const Client& c) const;
+  void Record(LocalState s, const Client& c, LocalState parent, const Input& via, bool start);
+  void Keep(LocalState s, std::unique_ptr<Live> live);
+
+  std::string name_;
+  int index_;
+  uint64_t seed_;
+  std::function<void(Client&)> body_;
+  bool use_forget_history_;
+  std::unordered_map<LocalState, Node> nodes_;
+  std::unordered_map<Key, std::vector<Memo>, KeyHash> memo_;
+  std::unordered_map<LocalState, std::unique_ptr<Live>> parked_;
+  std::vector<LocalState> parked_order_;
+  LocalState start_ = 0;
+  Input start_input_;
+  bool started_ = false;
+  uint64_t learned_ = 0;
+};
+
+// A stable hash of an input, for memo keys.
+uint64_t HashInput(const Input& in);
+
+}  // namespace lockstep::world

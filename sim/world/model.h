@@ -1,0 +1,131 @@
+// The semantics of one simulated system, over states that are plain values.
+//
+// A WorldState holds everything that decides the future: the keyspace, the
+// global clock, and per client its automaton state, status and ghost state.
+// The Model lists the actions enabled in a state and applies one to it. A
+// single run (World) and the explorer's millions of states share this code.
+//
+// Semantics (DESIGN.md): one command is one atomic step at the server; a
+// client's local code between two commands runs inside the step that resumed
+// it; the global clock moves only by tick actions, up to the horizon; a
+// client's clock is global time plus its skew.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/kv/keyspace.h"
+#include "sim/world/action.h"
+#include "sim/world/client_automaton.h"
+
+namespace lockstep::world {
+
+struct ClientSetup {
+  std::string name;       // "C1".."C5"
+  std::string algorithm;  // a label for traces and symmetry; the body is what runs
+  std::string settings;   // a label of its settings, for symmetry
+  Millis skew = 0;        // this client's clock = global time + skew
+  bool crashed = false;   // crashed before the run: never runs at all
+  std::function<void(Client&)> body;
+};
+
+// The partly synchronous world that timeout-based locks rely on, stated as
+// bounds the clock respects (DESIGN.md, "Assumptions are explicit").
+struct Assumptions {
+  // Largest age, in ticks, of a command's clock-based arguments when it
+  // executes. 0: the clock is read in the command's own step. nullopt: no
+  // bound (any time since the client's previous step).
+  std::optional<Millis> max_arg_delay = 0;
+  // The clock never passes a holder's own validity (the `valid_until` it
+  // gave EnterCriticalSection) while that client still holds the lock.
+  bool holders_release_in_time = false;
+  // The clock never moves more than this many ticks past a holder's
+  // acquisition while it still holds the lock.
+  std::optional<Millis> max_hold_ticks;
+};
+
+struct FaultBudget {
+  int crash = 0;  // crash actions the scheduler may take
+};
+
+struct WorldConfig {
+  std::vector<ClientSetup> clients;
+  std::vector<kv::Entry> initial_keyspace;
+  // Ghost: which client wrote each initial value (key -> client name).
+  std::map<std::string, std::string> initial_writers;
+  Millis start_time = 0;
+  Millis horizon = 0;  // the global clock never exceeds this
+  Assumptions assumptions;
+  FaultBudget faults;
+  uint64_t seed = 0;
+};
+
+enum class ClientStatus : uint8_t { kReady, kSleeping, kDone, kCrashed };
+const char* StatusName(ClientStatus s);
+
+struct ClientSlot {
+  LocalState local = 0;  // the automaton's state (0 once done or crashed)
+  ClientStatus status = ClientStatus::kReady;
+  bool in_critical_section = false;
+  bool holding = false;    // believes it holds the lock
+  Millis ready_since = 0;  // global time its pending request was made
+  Millis wake_at = 0;      // kSleeping: global time it becomes ready
+  Millis valid_until = 0;  // its own clock's deadline for the lock it holds
+  Millis acquired_at = 0;  // global time it entered the critical section
+};
+
+struct WorldState {
+  kv::Keyspace keyspace;
+  Millis now = 0;
+  int crashes_used = 0;
+  std::vector<ClientSlot> clients;
+};
+
+// What one applied action did, for traces.
+struct StepEffects {
+  std::vector<std::string> command;  // argv as executed; empty if none
+  std::optional<kv::Reply> reply;
+  std::vector<std::string> events;   // "C1 enters the critical section", ...
+  kv::Effect effect;                 // on the keyspace
+};
+
+class Model {
+ public:
+  // `use_forget_history`: see ClientAutomaton.
+  Model(WorldConfig config, bool use_forget_history);
+
+  WorldState Initial();
+
+  // Every action enabled in `s`, in a fixed order: client steps by client
+  // index (and argument age), then tick, then crashes.
+  void EnabledActions(const WorldState& s, std::vector<Action>* out) const;
+  // Returns true iff `a` is enabled in `s`; otherwise says why in *why.
+  bool IsEnabled(const WorldState& s, const Action& a, std::string* why) const;
+  // Applies `a` to `s`. Fills *effects if given. REQUIRES: IsEnabled(s, a)
+  void Apply(WorldState& s, const Action& a, StepEffects* effects);
+
+  const WorldConfig& config() const { return config_; }
+  const std::vector<std::string>& client_names() const { return names_; }
+  int client_count() const { return static_cast<int>(names_.size()); }
+  Millis ClientClock(const WorldState& s, int i) const { return s.now + config_.clients[i].skew; }
+  // The request client i makes in `s`. REQUIRES: its status is kReady.
+  const Request& RequestOf(const WorldState& s, int i) const {
+    return automata_[i]->RequestAt(s.clients[i].local);
+  }
+  const ClientAutomaton& automaton(int i) const { return *automata_[i]; }
+
+ private:
+  Millis MaxArgAge(const WorldState& s, int i) const;
+  bool TickAllowed(const WorldState& s, std::string* why) const;
+  void Resume(WorldState& s, int i, const Input& input, StepEffects* effects);
+
+  WorldConfig config_;
+  std::vector<std::string> names_;
+  std::vector<std::unique_ptr<ClientAutomaton>> automata_;
+};
+
+}  // namespace lockstep::world

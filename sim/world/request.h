@@ -1,0 +1,49 @@
+// What passes between a client and the world at a scheduling point: the
+// client's request (the command it wants to send, leaving its critical
+// section, sleeping, or being done), and what the world gives back when it
+// resumes the client.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "sim/kv/reply.h"
+#include "sim/world/value.h"
+
+namespace lockstep::world {
+
+// A command built from the client's clock, read when its arguments are
+// computed; an empty result sends nothing.
+using CommandAtClock = std::function<std::vector<std::string>(Millis clock)>;
+
+struct Request {
+  enum class Kind { kCommand, kLeave, kSleep, kDone };
+  Kind kind = Kind::kDone;
+  std::vector<Value> argv;  // kCommand
+  CommandAtClock make;      // kLeave: optionally a command sent in the same step
+  Millis sleep_ticks = 0;   // kSleep
+  std::string error;        // kDone: the algorithm threw this
+
+  // Returns true iff the request's arguments depend on the client's clock.
+  bool ReadsClock() const;
+};
+
+// What the world hands a client when it resumes it.
+struct Input {
+  kv::Reply reply;            // of its command; nil when none was sent
+  Millis clock = 0;           // the client's clock at this step
+  Millis sent_timestamp = 0;  // the value its last ClockPlus argument took
+
+  friend bool operator==(const Input&, const Input&) = default;
+};
+
+// Ghost effects of the client's local code during one step.
+struct GhostEvent {
+  enum class Kind { kEnter, kForget };
+  Kind kind;
+  Millis valid_until = 0;  // kEnter
+};
+
+}  // namespace lockstep::world
