@@ -25,7 +25,7 @@ std::string AlgorithmNames() {
 }
 
 algo::LockSettings ReadLock(const jr::ObjectReader& o, algo::LockSettings s) {
-  o.RejectUnknown({"key", "timeout", "rounds", "retry_delay"});
+  o.RejectUnknown({"key", "timeout", "rounds", "retry_delay", "release_with_leave"});
   if (auto key = o.OptString("key")) {
     if (key->empty()) throw jr::JsonError(o.PointerOf("key"), "expected a non-empty key name");
     s.key = *key;
@@ -33,6 +33,7 @@ algo::LockSettings ReadLock(const jr::ObjectReader& o, algo::LockSettings s) {
   if (auto v = o.OptInt("timeout", 0, kMaxSpan)) s.timeout = *v;
   if (auto v = o.OptInt("rounds", 1, 1000)) s.rounds = static_cast<int>(*v);
   if (auto v = o.OptInt("retry_delay", 0, kMaxSpan)) s.retry_delay = *v;
+  s.release_with_leave = o.Bool("release_with_leave", s.release_with_leave);
   return s;
 }
 
@@ -111,6 +112,9 @@ Scenario Load(const json& doc, const std::string& file, const std::string& prefi
       algo::LockSettings mine = lock;
       if (c.Has("lock")) mine = ReadLock(c.Object("lock"), mine);
       setup.algorithm = name;
+      setup.settings = json{{"key", mine.key}, {"timeout", mine.timeout}, {"rounds", mine.rounds},
+                            {"retry_delay", mine.retry_delay},
+                            {"release_with_leave", mine.release_with_leave}}.dump();
       setup.body = info->make(mine);
     }
     s.algorithms.push_back(setup.algorithm);
@@ -236,11 +240,13 @@ const char* const kFieldReference = R"(Scenario fields (JSON object; unknown fie
     skew          integer      client clock = global clock + skew; |skew| <= 10000000
     crashed       boolean      crashed before the run: never runs (default false)
     lock          object       per-client override of the top-level lock settings
-  lock            object       {key?, timeout?, rounds?, retry_delay?}
+  lock            object       {key?, timeout?, rounds?, retry_delay?, release_with_leave?}
     key           string       default "lock.foo"
     timeout       integer      T in ticks, 0..10000000; a lock stores now+T+1 (default 2)
     rounds        integer      acquisitions per client, 1..1000 (default 1)
     retry_delay   integer      sleep before retrying a held lock, 0..10000000 (default 1)
+    release_with_leave boolean leave the critical section and release in one step,
+                               the clock read in that step (SPIN's model; default false)
   keyspace        array        initial entries {key, value, deadline?, writer?}; keys unique
   clock           object       {start?, horizon}
     start         integer      0..10^12 (default 0)

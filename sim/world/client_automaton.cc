@@ -106,6 +106,7 @@ void ClientAutomaton::Record(LocalState s, const Client& c, LocalState parent, c
     return;
   }
   it->second.request = c.request();
+  it->second.abstract = c.abstract_history();
   it->second.parent = parent;
   it->second.via = via;
   it->second.is_start = start;

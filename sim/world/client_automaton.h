@@ -55,6 +55,12 @@ class ClientAutomaton {
   // algorithm threw, or turned out not to be deterministic.
   const Transition& Resume(LocalState s, const Input& input);
 
+  // The state's name by what was observed since the last ForgetHistory
+  // (itself when the automaton already names states so); 0 stays 0.
+  LocalState AbstractOf(LocalState s) const {
+    return s == 0 || use_forget_history_ ? s : nodes_.at(s).abstract;
+  }
+
   // How many transitions were learned by running the fiber.
   uint64_t learned() const { return learned_; }
   size_t states() const { return nodes_.size(); }
@@ -64,6 +70,7 @@ class ClientAutomaton {
   struct Node {
     Request request;
     LocalState parent = 0;
+    LocalState abstract = 0;
     Input via;  // the input that led from parent here (first time)
     bool is_start = false;
   };

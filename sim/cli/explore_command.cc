@@ -1,0 +1,263 @@
+#include "sim/cli/explore_command.h"
+
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/cli/commands.h"
+#include "sim/cli/runner.h"
+#include "sim/explore/pct_strategy.h"
+#include "sim/explore/random_strategy.h"
+#include "sim/world/hash.h"
+
+namespace lockstep::cli {
+namespace {
+
+using nlohmann::json;
+
+std::atomic<bool> interrupted{false};
+extern "C" void OnInterrupt(int) { interrupted.store(true); }
+
+void Fail(const std::string& message) { std::cerr << "lockstep: " << message << "\n"; }
+
+std::string Thousands(uint64_t n) {
+  std::string s = std::to_string(n);
+  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<size_t>(i), ",");
+  return s;
+}
+
+// Applies --clients, --horizon and --max-arg-delay; returns an error message or "".
+std::string Override(const ExploreOptions& o, scenario::Scenario& s) {
+  world::WorldConfig& w = s.world;
+  if (o.clients) {
+    int contenders = 0;
+    for (const auto& c : w.clients) contenders += !c.crashed;
+    if (*o.clients < 1 || *o.clients > contenders) {
+      return "--clients " + std::to_string(*o.clients) + ": the scenario has " +
+             std::to_string(contenders) + " contending clients";
+    }
+    std::vector<world::ClientSetup> kept;
+    std::vector<std::string> algos;
+    int taken = 0;
+    for (size_t i = 0; i < w.clients.size(); ++i) {
+      if (w.clients[i].crashed || taken < *o.clients) {
+        taken += !w.clients[i].crashed;
+        kept.push_back(w.clients[i]);
+        algos.push_back(s.algorithms[i]);
+      }
+    }
+    w.clients = std::move(kept);
+    s.algorithms = std::move(algos);
+  }
+  if (o.horizon) {
+    if (*o.horizon < w.start_time) {
+      return "--horizon " + std::to_string(*o.horizon) + ": the clock starts at " +
+             std::to_string(w.start_time);
+    }
+    w.horizon = *o.horizon;
+  }
+  if (o.max_arg_delay) {
+    if (*o.max_arg_delay == "none") {
+      w.assumptions.max_arg_delay = std::nullopt;
+    } else {
+      try {
+        size_t used = 0;
+        long long d = std::stoll(*o.max_arg_delay, &used);
+        if (used != o.max_arg_delay->size() || d < 0) throw std::invalid_argument("");
+        w.assumptions.max_arg_delay = d;
+      } catch (const std::exception&) {
+        return "--max-arg-delay: expected a non-negative integer or \"none\", got \"" +
+               *o.max_arg_delay + "\"";
+      }
+    }
+  }
+  // The trace must describe the configuration that was searched.
+  json& doc = s.document;
+  if (o.clients) {
+    json clients = json::array();
+    for (const auto& c : doc["clients"]) {
+      for (const auto& kept : w.clients) {
+        if (c["name"] == kept.name) clients.push_back(c);
+      }
+    }
+    doc["clients"] = clients;
+  }
+  if (o.horizon) doc["clock"]["horizon"] = w.horizon;
+  if (o.max_arg_delay) {
+    doc["assumptions"]["max_arg_delay"] =
+        w.assumptions.max_arg_delay ? json(*w.assumptions.max_arg_delay) : json(nullptr);
+  }
+  return "";
+}
+
+std::string SafeName(std::string s) {
+  for (char& c : s) {
+    if (!isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_') c = '-';
+  }
+  return s.empty() ? "scenario" : s;
+}
+
+}  // namespace
+
+int Explore(const ExploreOptions& o) {
+  scenario::Scenario s;
+  try {
+    s = scenario::LoadScenarioFile(o.file);
+  } catch (const scenario::ScenarioError& e) {
+    Fail(e.what());
+    return kExitBadInput;
+  }
+  if (std::string error = Override(o, s); !error.empty()) {
+    Fail(error);
+    return kExitBadInput;
+  }
+  if (o.strategy != "dfs" && o.strategy != "random" && o.strategy != "pct") {
+    Fail("--strategy: expected dfs, random or pct, got \"" + o.strategy + "\"");
+    return kExitBadInput;
+  }
+  explore::Properties properties = explore::MakeProperties(s.properties);
+
+  explore::SearchOptions options;
+  options.reductions = o.reductions;
+  if (!options.reductions.cache) options.reductions.por = options.reductions.por && false;
+  options.bounds.max_steps = o.max_steps;
+  options.bounds.preemptions = o.preemptions;
+  options.jobs = o.jobs;
+  options.interrupted = &interrupted;
+  const bool live = !o.json && isatty(STDERR_FILENO);
+  if (live) {
+    options.progress = [](const explore::SearchStats& st) {
+      if (st.elapsed_s < 1.0) return;
+      std::fprintf(stderr, "\r  %s executions/s  %s states  %s transitions  depth %d  %.1f s   ",
+                   Thousands(static_cast<uint64_t>(st.executions / st.elapsed_s)).c_str(),
+                   Thousands(st.states).c_str(), Thousands(st.transitions).c_str(), st.max_depth,
+                   st.elapsed_s);
+      std::fflush(stderr);
+    };
+  }
+  interrupted.store(false);
+  std::signal(SIGINT, OnInterrupt);
+
+  explore::SearchResult r;
+  const int max_steps = o.max_steps.value_or(s.max_steps);
+  if (o.strategy == "dfs") {
+    r = explore::DepthFirstSearch(s.world, properties, options);
+  } else {
+    const int n = static_cast<int>(s.world.clients.size());
+    const uint64_t seed = o.seed;
+    const int depth = o.depth;
+    const bool pct = o.strategy == "pct";
+    r = explore::SampleExecutions(
+        s.world, properties,
+        [=](uint64_t i, int longest) -> std::unique_ptr<explore::Strategy> {
+          uint64_t exec_seed = world::Mix64(seed + 0x9e3779b97f4a7c15ULL * (i + 1));
+          // PCT's k, the steps over which change points are drawn: the
+          // longest execution so far (20 before the first).
+          int k = std::min(max_steps, longest > 0 ? longest : 20);
+          if (pct) return std::make_unique<explore::PctStrategy>(exec_seed, n, depth, k);
+          return std::make_unique<explore::RandomStrategy>(exec_seed);
+        },
+        o.executions, max_steps, options);
+  }
+  std::signal(SIGINT, SIG_DFL);
+  if (live) std::fprintf(stderr, "\r%80s\r", "");
+
+  json report = {{"scenario", o.file},
+                 {"strategy", o.strategy},
+                 {"verdict", explore::VerdictText(r.verdict)},
+                 {"clients", json::array()},
+                 {"bounds",
+                  {{"horizon", s.world.horizon},
+                   {"max_steps", o.max_steps ? json(*o.max_steps) : json(nullptr)},
+                   {"preemptions", o.preemptions ? json(*o.preemptions) : json(nullptr)},
+                   {"max_arg_delay", s.world.assumptions.max_arg_delay
+                                         ? json(*s.world.assumptions.max_arg_delay)
+                                         : json(nullptr)},
+                   {"holders_release_in_time", s.world.assumptions.holders_release_in_time},
+                   {"max_hold_ticks", s.world.assumptions.max_hold_ticks
+                                          ? json(*s.world.assumptions.max_hold_ticks)
+                                          : json(nullptr)}}},
+                 {"reductions",
+                  {{"cache", options.reductions.cache},
+                   {"symmetry", options.reductions.symmetry},
+                   {"por", options.reductions.por}}},
+                 {"executions", r.stats.executions},
+                 {"states", r.stats.states},
+                 {"transitions", r.stats.transitions},
+                 {"max_depth", r.stats.max_depth},
+                 {"elapsed_s", r.stats.elapsed_s},
+                 {"jobs", o.jobs}};
+  for (const auto& c : s.world.clients) report["clients"].push_back(c.name);
+  if (o.strategy != "dfs") report["executions_requested"] = o.executions;
+  if (r.verdict == explore::Verdict::kIncomplete) report["incomplete"] = r.incomplete;
+
+  std::ostringstream text;
+  std::string names;
+  for (const auto& c : s.world.clients) names += (names.empty() ? "" : ",") + c.name;
+  text << "explore " << o.file << ": strategy " << o.strategy << ", clients " << names
+       << ", horizon " << s.world.horizon << "\n";
+  text << "search: " << Thousands(r.stats.executions) << " executions, "
+       << Thousands(r.stats.states) << " distinct states, " << Thousands(r.stats.transitions)
+       << " transitions, max depth " << r.stats.max_depth << ", " << r.stats.elapsed_s << " s\n";
+
+  int code = kExitSafe;
+  if (r.verdict == explore::Verdict::kViolation) {
+    code = kExitViolation;
+    std::vector<world::Action> schedule = r.counterexample;
+    size_t found = schedule.size();
+    std::string how = "as found";
+    if (auto shortest = explore::ShortestCounterexample(s.world, properties,
+                                                        static_cast<int>(found), 2'000'000)) {
+      schedule = shortest->counterexample;
+      how = "shortest, by breadth-first search";
+    }
+    trace::Trace t = RecordTrace(s, schedule, explore::EndReasonText(explore::EndReason::kViolation));
+    std::error_code ec;
+    std::filesystem::create_directories(o.out, ec);
+    std::string base = SafeName(s.name.empty() ? std::filesystem::path(o.file).stem().string() : s.name);
+    std::string path = o.out + "/" + base + "-" + t.violation->property + "-" +
+                       std::to_string(s.world.clients.size()) + "clients.json";
+    std::string error;
+    if (!WriteFileAtomically(path, trace::ToJsonText(t), &error)) {
+      Fail(error);
+      return kExitBadInput;
+    }
+    report["counterexample"] = {{"steps", schedule.size()},
+                                {"found_steps", found},
+                                {"shrunk", how},
+                                {"schedule", t.schedule},
+                                {"file", path},
+                                {"replay", "lockstep replay " + path},
+                                {"violation",
+                                 {{"property", t.violation->property},
+                                  {"clients", t.violation->clients},
+                                  {"step", t.violation->step},
+                                  {"message", t.violation->message}}}};
+    text << "VIOLATION of " << t.violation->property << ": " << t.violation->message << "\n";
+    text << "counterexample: " << schedule.size() << " steps (" << how << "; the search found "
+         << found << ")\n\n";
+    text << trace::Timeline(t) << "\nsaved " << path << "\nreplay it: lockstep replay " << path
+         << "\n";
+  } else if (r.verdict == explore::Verdict::kSafe) {
+    text << "SAFE: no violation of ";
+    for (size_t i = 0; i < s.properties.size(); ++i) text << (i ? ", " : "") << s.properties[i];
+    text << " in any schedule within these bounds (horizon " << s.world.horizon << ")\n";
+  } else {
+    code = kExitBound;
+    text << "INCOMPLETE: " << r.incomplete << "; no violation found so far\n";
+  }
+  if (o.json) {
+    std::cout << report.dump(2) << "\n";
+  } else {
+    std::cout << text.str();
+  }
+  return code;
+}
+
+}  // namespace lockstep::cli

@@ -1,0 +1,31 @@
+// `lockstep explore`: search a scenario's schedules for a violation.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "sim/explore/search.h"
+
+namespace lockstep::cli {
+
+struct ExploreOptions {
+  std::string file;
+  std::string strategy = "dfs";  // dfs, random, pct
+  std::optional<int> clients;
+  std::optional<int> max_steps;
+  std::optional<int64_t> horizon;
+  std::optional<int> preemptions;
+  std::optional<std::string> max_arg_delay;  // integer or "none"
+  int jobs = 1;
+  uint64_t executions = 10000;  // random, pct
+  int depth = 3;                // pct
+  uint64_t seed = 0;            // random, pct
+  bool json = false;
+  std::string out = "counterexamples";
+  explore::Reductions reductions;
+};
+
+int Explore(const ExploreOptions& o);
+
+}  // namespace lockstep::cli

@@ -1,0 +1,46 @@
+#include "sim/explore/dependence.h"
+
+#include <optional>
+
+#include "sim/kv/command_table.h"
+#include "sim/kv/conflicts.h"
+
+namespace lockstep::explore {
+namespace {
+
+// The command a step will send, if it is known before the step: nullopt
+// means "unknown"; an empty vector means "no command".
+std::optional<std::vector<std::string>> KnownCommand(const world::Request& r) {
+  if (r.kind == world::Request::Kind::kLeave) {
+    if (r.make) return std::nullopt;
+    return std::vector<std::string>{};
+  }
+  static const std::string kClock = "\x01clock";
+  std::vector<std::string> argv;
+  for (const world::Value& v : r.argv) argv.push_back(v.is_clock() ? kClock : v.literal());
+  // A key read from the clock is not known in advance.
+  if (const kv::CommandSpec* spec = kv::FindCommand(argv.empty() ? "" : argv[0])) {
+    if (kv::ArityOk(*spec, argv.size())) {
+      for (const auto& key : kv::CommandKeys(*spec, argv)) {
+        if (key == kClock) return std::nullopt;
+      }
+    }
+  }
+  return argv;
+}
+
+}  // namespace
+
+bool Independent(const world::Model& m, const world::WorldState& s, const world::Action& x,
+                 const world::Action& y) {
+  using world::Action;
+  if (x.kind != Action::Kind::kStep || y.kind != Action::Kind::kStep) return false;
+  if (x.client == y.client) return false;
+  auto cx = KnownCommand(m.RequestOf(s, x.client));
+  auto cy = KnownCommand(m.RequestOf(s, y.client));
+  if (!cx || !cy) return false;
+  if (cx->empty() || cy->empty()) return true;
+  return kv::CommandsCommute(*cx, *cy);
+}
+
+}  // namespace lockstep::explore

@@ -1,0 +1,97 @@
+#include "sim/explore/fingerprint.h"
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <tuple>
+
+#include "sim/world/hash.h"
+
+namespace lockstep::explore {
+namespace {
+
+constexpr int kClientWords = 6;
+using ClientWords = std::array<uint64_t, kClientWords>;
+
+// A second, independent 64-bit mix for the other half of the fingerprint.
+inline uint64_t HashCombine2(uint64_t h, uint64_t v) {
+  uint64_t z = (h ^ v) * 0xff51afd7ed558ccdULL + 0xc4ceb9fe1a85ec53ULL;
+  z ^= z >> 33;
+  z *= 0xc4ceb9fe1a85ec53ULL;
+  return z ^ (z >> 29);
+}
+
+}  // namespace
+
+Fingerprinter::Fingerprinter(const world::Model& model, bool symmetry, bool abstract)
+    : model_(model), abstract_(abstract) {
+  const world::WorldConfig& c = model.config();
+  // The time a request was made matters only when arguments may be old.
+  use_ready_since_ = !c.assumptions.max_arg_delay || *c.assumptions.max_arg_delay > 0;
+  use_acquired_at_ = c.assumptions.max_hold_ticks.has_value();
+  class_of_.assign(c.clients.size(), -1);
+  if (!symmetry) return;
+  std::map<std::tuple<std::string, std::string, world::Millis, bool>, std::vector<int>> groups;
+  for (size_t i = 0; i < c.clients.size(); ++i) {
+    const auto& cl = c.clients[i];
+    if (cl.crashed) continue;  // crashed from the start: a lane, never a peer
+    groups[{cl.algorithm, cl.settings, cl.skew, cl.crashed}].push_back(static_cast<int>(i));
+  }
+  for (auto& [key, members] : groups) {
+    if (members.size() < 2) continue;
+    for (int m : members) class_of_[m] = static_cast<int>(classes_.size());
+    classes_.push_back(members);
+  }
+}
+
+Fingerprint Fingerprinter::Of(const world::WorldState& s, const std::vector<uint64_t>& extra,
+                              std::vector<int>* canonical) const {
+  const int n = static_cast<int>(s.clients.size());
+  std::vector<ClientWords> words(n);
+  for (int i = 0; i < n; ++i) {
+    const world::ClientSlot& c = s.clients[i];
+    ClientWords& w = words[i];
+    w[0] = abstract_ ? model_.automaton(i).AbstractOf(c.local) : c.local;
+    w[1] = static_cast<uint64_t>(c.status) | (uint64_t{c.in_critical_section} << 8) |
+           (uint64_t{c.holding} << 9);
+    w[2] = use_ready_since_ && c.status == world::ClientStatus::kReady
+               ? static_cast<uint64_t>(c.ready_since) : 0;
+    w[3] = c.status == world::ClientStatus::kSleeping ? static_cast<uint64_t>(c.wake_at) : 0;
+    w[4] = c.holding ? static_cast<uint64_t>(c.valid_until) : 0;
+    w[5] = c.holding && use_acquired_at_ ? static_cast<uint64_t>(c.acquired_at) : 0;
+  }
+  std::vector<int> order(n);
+  for (int i = 0; i < n; ++i) order[i] = i;
+  for (const auto& cls : classes_) {
+    // Sort the members' slots by their words; ties keep index order.
+    std::vector<int> members = cls;
+    std::stable_sort(members.begin(), members.end(),
+                     [&](int x, int y) { return words[x] < words[y]; });
+    for (size_t k = 0; k < cls.size(); ++k) order[cls[k]] = members[k];
+  }
+  if (canonical) {
+    canonical->assign(n, 0);
+    for (int pos = 0; pos < n; ++pos) (*canonical)[order[pos]] = pos;
+  }
+  uint64_t a = 0x5eed0001, b = 0x5eed0002;
+  auto feed = [&](uint64_t v) {
+    a = world::HashCombine(a, v);
+    b = HashCombine2(b, v);
+  };
+  feed(static_cast<uint64_t>(s.now));
+  feed(static_cast<uint64_t>(s.crashes_used));
+  for (const kv::Entry& e : s.keyspace.entries()) {
+    feed(world::HashBytes(1, e.key));
+    feed(world::HashBytes(2, e.value));
+    feed(static_cast<uint64_t>(e.kind));
+    for (const auto& item : e.list) feed(world::HashBytes(3, item));
+    feed(e.deadline ? static_cast<uint64_t>(*e.deadline) : 0x8000000000000000ULL);
+  }
+  for (int pos = 0; pos < n; ++pos) {
+    for (uint64_t w : words[order[pos]]) feed(w);
+  }
+  for (uint64_t x : extra) feed(x);
+  return {a, b};
+}
+
+}  // namespace lockstep::explore

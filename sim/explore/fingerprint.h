@@ -1,0 +1,52 @@
+// A state's identity for state caching: a 128-bit fingerprint of everything
+// that decides the future (DESIGN.md): the keyspace, the clock, the crash
+// budget used, and per client its automaton state, status and ghost state.
+//
+// With symmetry, clients in the same class (same algorithm, settings and
+// skew) are interchangeable: their parts are sorted before hashing, so
+// states that differ only by a permutation of such clients share one
+// fingerprint. The permutation used is returned, so that per-client data
+// stored with the state (sleep sets) can be kept in canonical numbering.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "sim/world/model.h"
+
+namespace lockstep::explore {
+
+struct Fingerprint {
+  uint64_t a = 0, b = 0;
+  friend bool operator==(const Fingerprint&, const Fingerprint&) = default;
+};
+
+struct FingerprintHash {
+  size_t operator()(const Fingerprint& f) const { return f.a; }
+};
+
+class Fingerprinter {
+ public:
+  // `abstract`: name client states by what they observed since their last
+  // ForgetHistory, whatever the model's automata use.
+  Fingerprinter(const world::Model& model, bool symmetry, bool abstract);
+
+  // `extra` words are folded in (the explorer's own per-path state, such
+  // as preemption counts). canonical[i] receives client i's position in the
+  // canonical order (the identity without symmetry).
+  Fingerprint Of(const world::WorldState& s, const std::vector<uint64_t>& extra,
+                 std::vector<int>* canonical) const;
+
+  // Symmetry classes of size > 1 (client indices), for reports.
+  const std::vector<std::vector<int>>& classes() const { return classes_; }
+
+ private:
+  const world::Model& model_;
+  bool abstract_;
+  bool use_ready_since_;
+  bool use_acquired_at_;
+  std::vector<std::vector<int>> classes_;
+  std::vector<int> class_of_;  // -1: alone
+};
+
+}  // namespace lockstep::explore

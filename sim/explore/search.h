@@ -1,0 +1,87 @@
+// Searching the schedules of a scenario for a property violation.
+//
+// Exhaustive depth-first search (DepthFirstSearch) with switchable
+// reductions: state caching, symmetry among interchangeable clients, and
+// partial-order reduction by sleep sets with a Redis-aware dependence
+// relation. Sampling searches (random, PCT) run many single executions.
+// ShortestCounterexample finds a violation with the fewest steps by
+// breadth-first search; it is how counterexamples are shrunk.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/explore/execution.h"
+#include "sim/explore/fingerprint.h"
+#include "sim/world/model.h"
+
+namespace lockstep::explore {
+
+struct Reductions {
+  bool cache = true;     // state caching
+  bool symmetry = true;  // interchangeable clients (needs cache)
+  bool por = true;       // sleep sets
+  // Trust the algorithms' ForgetHistory declarations when naming client
+  // states; off: a client's state is everything it observed (always sound).
+  bool forget_history = true;
+};
+
+struct Bounds {
+  std::optional<int> max_steps;    // depth of an execution
+  std::optional<int> preemptions;  // switches away from a client that could go on
+};
+
+struct SearchStats {
+  uint64_t executions = 0;   // maximal paths explored (ends, revisits, cut-offs)
+  uint64_t states = 0;       // distinct states
+  uint64_t transitions = 0;  // actions applied
+  int max_depth = 0;
+  double elapsed_s = 0;
+  uint64_t memory_bytes = 0;  // visited-state table
+};
+
+enum class Verdict { kSafe, kViolation, kIncomplete };
+const char* VerdictText(Verdict v);
+
+struct SearchResult {
+  Verdict verdict = Verdict::kSafe;
+  SearchStats stats;
+  std::vector<world::Action> counterexample;  // kViolation
+  std::optional<check::Violation> violation;
+  std::string incomplete;                     // kIncomplete: which bound, why
+  std::vector<Fingerprint> states;            // if SearchOptions::collect_states
+};
+
+struct SearchOptions {
+  Reductions reductions;
+  Bounds bounds;
+  int jobs = 1;
+  bool collect_states = false;  // for soundness tests: every state's fingerprint
+  // Called now and then (every quarter second or so) from the search.
+  std::function<void(const SearchStats&)> progress;
+  const std::atomic<bool>* interrupted = nullptr;  // set (by Ctrl-C) to stop early
+};
+
+SearchResult DepthFirstSearch(const world::WorldConfig& config, const Properties& properties,
+                              const SearchOptions& options);
+
+// Random or PCT executions until one violates a property or `executions`
+// ran. `make_strategy(i, longest)` gives the strategy of execution i, told
+// the length of the longest execution so far (PCT's k).
+using StrategyFactory = std::function<std::unique_ptr<Strategy>(uint64_t index, int longest)>;
+SearchResult SampleExecutions(const world::WorldConfig& config, const Properties& properties,
+                              const StrategyFactory& make_strategy,
+                              uint64_t executions, int max_steps, const SearchOptions& options);
+
+// The violation reachable in the fewest steps, by breadth-first search over
+// states, up to `max_steps` steps and `max_states` states. Returns nullopt
+// if none is found within those limits.
+std::optional<SearchResult> ShortestCounterexample(const world::WorldConfig& config,
+                                                   const Properties& properties, int max_steps,
+                                                   uint64_t max_states);
+
+}  // namespace lockstep::explore

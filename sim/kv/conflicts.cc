@@ -1,0 +1,22 @@
+#include "sim/kv/conflicts.h"
+
+#include <algorithm>
+
+#include "sim/kv/command_table.h"
+
+namespace lockstep::kv {
+
+bool CommandsCommute(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  if (a.empty() || b.empty()) return false;
+  const CommandSpec* sa = FindCommand(a[0]);
+  const CommandSpec* sb = FindCommand(b[0]);
+  if (!sa || !sb || !ArityOk(*sa, a.size()) || !ArityOk(*sb, b.size())) return false;
+  if (sa->access == Access::kRead && sb->access == Access::kRead) return true;
+  std::vector<std::string> ka = CommandKeys(*sa, a), kb = CommandKeys(*sb, b);
+  for (const auto& k : ka) {
+    if (std::find(kb.begin(), kb.end(), k) != kb.end()) return false;
+  }
+  return true;
+}
+
+}  // namespace lockstep::kv

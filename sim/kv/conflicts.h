@@ -1,0 +1,20 @@
+// Which commands conflict: the dependence relation the explorer's
+// partial-order reduction uses, decided next to the command table.
+//
+// Two commands commute when running them in either order gives the same
+// replies and the same keyspace: commands on different keys do, and so do
+// two reads of the same key. A command that finds an expired key removes it,
+// so it counts as a write.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace lockstep::kv {
+
+// Returns true iff commands `a` and `b` (full argv, names first) commute in
+// every keyspace where neither finds an expired key. Unknown commands and
+// wrong arity conflict with everything.
+bool CommandsCommute(const std::vector<std::string>& a, const std::vector<std::string>& b);
+
+}  // namespace lockstep::kv
