@@ -4,6 +4,8 @@
 #include <CLI/CLI.hpp>
 
 #include "sim/cli/commands.h"
+#include "sim/cli/explore_command.h"
+#include "sim/cli/redis_replay.h"
 #include "sim/scenario/scenario.h"
 
 int main(int argc, char** argv) {
@@ -23,7 +25,15 @@ int main(int argc, char** argv) {
   auto* replay = app.add_subcommand("replay", "Replay a scenario's schedule or a saved trace, step by step");
   replay->add_option("FILE", file, "Scenario with a schedule, or a trace")->required();
   replay->add_option("--trace-out", out.trace_out, "Write the trace (JSON) here");
-  replay->add_flag("--json", out.json, "Print a machine-readable summary");
+  auto* replay_json = replay->add_flag("--json", out.json, "Print a machine-readable summary");
+  RedisReplayOptions redis;
+  auto* redis_opt = replay->add_option(
+      "--redis", redis.address,
+      "Replay the trace's commands on a real Redis server at HOST:PORT, one connection per client");
+  redis_opt->excludes(replay_json)->excludes("--trace-out");
+  replay->add_flag("--redis-flush", redis.flush,
+                   "With --redis: FLUSHALL first (else the database must be empty)")
+      ->needs(redis_opt);
 
   auto* run = app.add_subcommand("run", "Run one random schedule of a scenario from a seed");
   run->add_option("SCENARIO", file, "Scenario file")->required();
@@ -32,6 +42,33 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 10'000'000));
   run->add_option("--trace-out", out.trace_out, "Write the trace (JSON) here");
   run->add_flag("--json", out.json, "Print a machine-readable summary");
+
+  ExploreOptions ex;
+  bool no_cache = false, no_symmetry = false, no_por = false;
+  auto* explore = app.add_subcommand("explore", "Search a scenario's schedules for a violation");
+  explore->add_option("SCENARIO", ex.file, "Scenario file")->required();
+  explore->add_option("--strategy", ex.strategy, "dfs (exhaustive, default), random or pct")
+      ->check(CLI::IsMember({"dfs", "random", "pct"}));
+  explore->add_option("--clients", ex.clients, "Keep the first N contending clients")
+      ->check(CLI::Range(1, 8));
+  explore->add_option("--max-steps", ex.max_steps, "Bound on the steps of an execution")
+      ->check(CLI::Range(1, 10'000'000));
+  explore->add_option("--horizon", ex.horizon, "The clock never passes this")
+      ->check(CLI::Range(int64_t{0}, int64_t{1'000'000'000'000}));
+  explore->add_option("--preemptions", ex.preemptions, "Bound on preemptive switches (dfs)")
+      ->check(CLI::Range(0, 1000));
+  explore->add_option("--max-arg-delay", ex.max_arg_delay,
+                      "Largest age of clock-based arguments: an integer, or none");
+  explore->add_option("--jobs", ex.jobs, "Threads for the search")->check(CLI::Range(1, 64));
+  explore->add_option("--executions", ex.executions, "Executions (random, pct)")
+      ->check(CLI::Range(uint64_t{1}, uint64_t{1'000'000'000}));
+  explore->add_option("--depth", ex.depth, "PCT bug depth d")->check(CLI::Range(1, 100));
+  explore->add_option("--seed", ex.seed, "Seed (random, pct)");
+  explore->add_option("--out", ex.out, "Folder for counterexamples (default: counterexamples)");
+  explore->add_flag("--json", ex.json, "Print a machine-readable report");
+  explore->add_flag("--no-cache", no_cache, "Plain enumeration: no state caching");
+  explore->add_flag("--no-symmetry", no_symmetry, "No symmetry reduction");
+  explore->add_flag("--no-por", no_por, "No partial-order reduction");
 
   auto* list = app.add_subcommand("list", "List the algorithms and the scenarios");
   list->add_option("--dir", dir, "Scenario folder");
@@ -48,8 +85,14 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : kExitBadInput;
   }
 
-  if (*replay) return Replay(file, out);
+  if (*replay) return redis.address.empty() ? Replay(file, out) : ReplayOnRedis(file, redis);
   if (*run) return Run(file, seed, max_steps, out);
+  if (*explore) {
+    ex.reductions.cache = !no_cache;
+    ex.reductions.symmetry = !no_symmetry;
+    ex.reductions.por = !no_por;
+    return Explore(ex);
+  }
   if (*list) {
     if (fields) {
       std::cout << lockstep::scenario::kFieldReference;

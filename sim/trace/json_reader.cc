@@ -37,7 +37,7 @@ std::string ObjectReader::PointerOf(const std::string& key) const {
   return pointer_ + "/" + escaped;
 }
 
-const json& ObjectReader::Raw(const std::string& key) const { return j_.at(key); }
+const json& ObjectReader::Raw(const std::string& key) const { return Need(key, "a value"); }
 
 const json& ObjectReader::Need(const std::string& key, const char* what) const {
   auto it = j_.find(key);

@@ -35,7 +35,8 @@ class ObjectReader {
   const std::string& pointer() const { return pointer_; }
   std::string PointerOf(const std::string& key) const;
   bool Has(const std::string& key) const { return j_.contains(key); }
-  const json& Raw(const std::string& key) const;  // REQUIRES: Has(key)
+  // The value at `key`; throws JsonError if it is missing.
+  const json& Raw(const std::string& key) const;
 
   std::string String(const std::string& key) const;
   std::optional<std::string> OptString(const std::string& key) const;

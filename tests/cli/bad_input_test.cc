@@ -113,6 +113,13 @@ TEST_CASE("a trace whose steps contradict its scenario is refused at the first d
                  "replaying its schedule gives a different record here\n");
 
   j = json::parse(testing::ReadText(trace));
+  j.erase("scenario");
+  std::string headless = tmp.Write("headless.json", j.dump(2));
+  r = RunLockstep({"replay", headless});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err == "lockstep: " + headless + ": at /: missing field \"scenario\" (expected a value)\n");
+
+  j = json::parse(testing::ReadText(trace));
   j["format"] = "lockstep-trace/0";
   std::string old = tmp.Write("old.json", j.dump(2));
   r = RunLockstep({"replay", old});

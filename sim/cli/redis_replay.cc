@@ -1,0 +1,437 @@
+#include "sim/cli/redis_replay.h"
+
+#include <sys/time.h>
+
+#include <algorithm>
+#include <chrono>
+#include <iostream>
+#include <thread>
+
+#include <hiredis/hiredis.h>
+
+#include "sim/cli/commands.h"
+#include "sim/cli/runner.h"
+#include "sim/kv/int_parse.h"
+#include "sim/scenario/scenario.h"
+#include "sim/trace/json_reader.h"
+#include "sim/trace/trace.h"
+
+namespace lockstep::cli {
+namespace {
+
+namespace jr = lockstep::json;
+using nlohmann::json;
+using Argv = std::vector<std::string>;
+
+void Fail(const std::string& message) { std::cerr << "lockstep: " << message << "\n"; }
+
+kv::Reply FromHiredis(const redisReply& r) {
+  switch (r.type) {
+    case REDIS_REPLY_INTEGER: return kv::Reply::Integer(r.integer);
+    case REDIS_REPLY_STRING: return kv::Reply::Bulk(std::string(r.str, r.len));
+    case REDIS_REPLY_STATUS: return kv::Reply::Status(std::string(r.str, r.len));
+    case REDIS_REPLY_ERROR: return kv::Reply::Error(std::string(r.str, r.len));
+    case REDIS_REPLY_ARRAY: {
+      std::vector<kv::Reply> elements;
+      for (size_t i = 0; i < r.elements; ++i) elements.push_back(FromHiredis(*r.element[i]));
+      return kv::Reply::Array(std::move(elements));
+    }
+    default: return kv::Reply::Nil();
+  }
+}
+
+std::string Join(const Argv& argv) {
+  std::string s;
+  for (const auto& a : argv) s += (s.empty() ? "" : " ") + a;
+  return s;
+}
+
+std::string Pad(const std::string& s, size_t width) {
+  return s.size() >= width ? s : s + std::string(width - s.size(), ' ');
+}
+
+std::string PadLeft(const std::string& s, size_t width) {
+  return s.size() >= width ? s : std::string(width - s.size(), ' ') + s;
+}
+
+bool IsTimeOption(const std::string& arg) {
+  const std::string_view a = kv::AsCString(arg);
+  return kv::EqualsUpper(a, "EX") || kv::EqualsUpper(a, "PX") || kv::EqualsUpper(a, "EXAT") ||
+         kv::EqualsUpper(a, "PXAT");
+}
+
+// Whether any key in the trace has a deadline, or any command sets or reads
+// one: only then does the server's clock decide a reply.
+bool InvolvesExpiry(const trace::Trace& t) {
+  for (const world::StepRecord& r : t.steps) {
+    for (const kv::Entry& e : r.keyspace) {
+      if (e.deadline) return true;
+    }
+    if (r.command.empty()) continue;
+    const std::string_view name = r.command[0];
+    for (const char* c : {"EXPIRE", "PEXPIRE", "EXPIREAT", "PEXPIREAT", "TTL", "PTTL"}) {
+      if (kv::EqualsUpper(name, c)) return true;
+    }
+    if (kv::EqualsUpper(name, "SET")) {
+      for (size_t j = 3; j < r.command.size(); ++j) {
+        if (IsTimeOption(r.command[j])) return true;
+      }
+    }
+  }
+  return false;
+}
+
+// Adds `delta` to an integer argument; leaves anything else as it is, so that
+// what Redis rejects is still rejected.
+void Shift(std::string* arg, int64_t delta) {
+  int64_t v = 0;
+  if (kv::ParseInt64(*arg, &v) && !__builtin_add_overflow(v, delta, &v)) {
+    *arg = kv::FormatInt64(v);
+  }
+}
+
+// The command with its absolute times moved from virtual to real time.
+// offset_ms is a whole number of seconds, so second-based times move exactly.
+Argv Translate(Argv argv, int64_t offset_ms) {
+  const std::string_view name = argv[0];
+  if (kv::EqualsUpper(name, "EXPIREAT") && argv.size() > 2) Shift(&argv[2], offset_ms / 1000);
+  if (kv::EqualsUpper(name, "PEXPIREAT") && argv.size() > 2) Shift(&argv[2], offset_ms);
+  if (kv::EqualsUpper(name, "SET")) {
+    for (size_t j = 3; j + 1 < argv.size(); ++j) {
+      const std::string_view opt = kv::AsCString(argv[j]);
+      if (kv::EqualsUpper(opt, "EXAT")) Shift(&argv[j + 1], offset_ms / 1000);
+      if (kv::EqualsUpper(opt, "PXAT")) Shift(&argv[j + 1], offset_ms);
+      if (IsTimeOption(argv[j])) ++j;
+    }
+  }
+  return argv;
+}
+
+std::optional<trace::Trace> LoadTrace(const std::string& file) {
+  try {
+    const std::string text = scenario::ReadFile(file);
+    json doc;
+    try {
+      doc = jr::Parse(text);
+    } catch (const jr::JsonError& e) {
+      Fail(file + ": " + e.what());
+      return std::nullopt;
+    }
+    if (doc.is_object() && doc.contains("format")) {
+      std::string error;
+      std::optional<trace::Trace> t = trace::FromJson(doc, &error);
+      if (!t) Fail(file + ": " + error);
+      return t;
+    }
+    scenario::Scenario s = scenario::LoadScenario(doc, file);
+    if (!s.has_schedule) {
+      Fail(file + ": at /: missing field \"schedule\" (replay needs a schedule or a trace)");
+      return std::nullopt;
+    }
+    try {
+      return ReplaySchedule(s);
+    } catch (const explore::ScheduleError& e) {
+      Fail(file + ": at /schedule/" + std::to_string(e.position) + ": " + e.what());
+      return std::nullopt;
+    }
+  } catch (const scenario::ScenarioError& e) {
+    Fail(e.what());
+    return std::nullopt;
+  } catch (const std::exception& e) {
+    // A loader that missed a case must still not abort the program.
+    Fail(file + ": " + e.what());
+    return std::nullopt;
+  }
+}
+
+// The step in which `client` last entered the critical section, at or
+// before `step`; 0 if none.
+int EnteredAt(const trace::Trace& t, const std::string& client, int step) {
+  auto in = [&](int i) {
+    const auto& cs = t.steps[static_cast<size_t>(i)].in_critical_section;
+    return std::find(cs.begin(), cs.end(), client) != cs.end();
+  };
+  for (int i = std::min(step, static_cast<int>(t.steps.size()) - 1); i >= 1; --i) {
+    if (in(i) && !in(i - 1)) return i;
+  }
+  return 0;
+}
+
+// The server's clock as Unix milliseconds, from TIME.
+std::optional<int64_t> ServerMillis(RedisConnection& c, std::string* error) {
+  std::optional<kv::Reply> r = c.Command({"TIME"}, error);
+  if (!r) return std::nullopt;
+  int64_t s = 0, us = 0;
+  if (r->type != kv::Reply::Type::kArray || r->elements.size() != 2 ||
+      !kv::ParseInt64(r->elements[0].text, &s) || !kv::ParseInt64(r->elements[1].text, &us)) {
+    *error = "TIME answered " + r->ToString();
+    return std::nullopt;
+  }
+  return s * 1000 + us / 1000;
+}
+
+}  // namespace
+
+std::unique_ptr<RedisConnection> RedisConnection::Connect(const std::string& host, int port,
+                                                          int timeout_ms, std::string* error) {
+  timeval tv{};
+  tv.tv_sec = timeout_ms / 1000;
+  tv.tv_usec = (timeout_ms % 1000) * 1000;
+  redisContext* c = redisConnectWithTimeout(host.c_str(), port, tv);
+  if (c == nullptr) {
+    *error = "cannot allocate a connection";
+    return nullptr;
+  }
+  if (c->err != 0) {
+    *error = c->errstr;
+    redisFree(c);
+    return nullptr;
+  }
+  // The same bound for every reply, so a stuck server cannot hang a replay.
+  redisSetTimeout(c, tv);
+  return std::unique_ptr<RedisConnection>(new RedisConnection(c));
+}
+
+RedisConnection::~RedisConnection() { redisFree(context_); }
+
+std::optional<kv::Reply> RedisConnection::Command(const Argv& argv, std::string* error) {
+  auto replies = Pipeline({argv}, error);
+  if (!replies) return std::nullopt;
+  return std::move(replies->front());
+}
+
+std::optional<std::vector<kv::Reply>> RedisConnection::Pipeline(const std::vector<Argv>& commands,
+                                                                std::string* error) {
+  for (const Argv& argv : commands) {
+    std::vector<const char*> args;
+    std::vector<size_t> lens;
+    for (const auto& a : argv) {
+      args.push_back(a.data());
+      lens.push_back(a.size());
+    }
+    if (redisAppendCommandArgv(context_, static_cast<int>(args.size()), args.data(),
+                               lens.data()) != REDIS_OK) {
+      *error = context_->errstr;
+      return std::nullopt;
+    }
+  }
+  std::vector<kv::Reply> replies;
+  for (size_t i = 0; i < commands.size(); ++i) {
+    void* raw = nullptr;
+    if (redisGetReply(context_, &raw) != REDIS_OK || raw == nullptr) {
+      *error = context_->err != 0 ? context_->errstr : "no reply";
+      return std::nullopt;
+    }
+    replies.push_back(FromHiredis(*static_cast<redisReply*>(raw)));
+    freeReplyObject(raw);
+  }
+  return replies;
+}
+
+bool ParseHostPort(const std::string& text, std::string* host, int* port, std::string* error) {
+  const size_t colon = text.rfind(':');
+  int64_t p = 0;
+  if (colon == std::string::npos || colon == 0 ||
+      !kv::ParseInt64(std::string_view(text).substr(colon + 1), &p) || p < 1 || p > 65535) {
+    *error = "--redis: expected HOST:PORT with a port in 1..65535, got \"" + text + "\"";
+    return false;
+  }
+  *host = text.substr(0, colon);
+  *port = static_cast<int>(p);
+  return true;
+}
+
+int ReplayOnRedis(const std::string& file, const RedisReplayOptions& options) {
+  std::string host, error;
+  int port = 0;
+  if (!ParseHostPort(options.address, &host, &port, &error)) {
+    Fail(error);
+    return kExitBadInput;
+  }
+  std::optional<trace::Trace> loaded = LoadTrace(file);
+  if (!loaded) return kExitBadInput;
+  const trace::Trace& t = *loaded;
+  const std::string& addr = options.address;
+  auto lost = [&](const std::string& what) {
+    Fail(addr + ": " + what + ": " + error);
+    return kExitBadInput;
+  };
+
+  // One connection for setup, and one per simulated client.
+  constexpr int kTimeoutMs = 5000;
+  std::unique_ptr<RedisConnection> admin = RedisConnection::Connect(host, port, kTimeoutMs, &error);
+  if (!admin) return lost("cannot connect to the Redis server");
+  std::vector<std::unique_ptr<RedisConnection>> conns;
+  for (size_t i = 0; i < t.clients.size(); ++i) {
+    conns.push_back(RedisConnection::Connect(host, port, kTimeoutMs, &error));
+    if (!conns.back()) return lost("cannot connect to the Redis server");
+  }
+
+  std::optional<kv::Reply> r = admin->Command({options.flush ? "FLUSHALL" : "DBSIZE"}, &error);
+  if (!r) return lost("connection lost");
+  if (r->is_error()) {
+    Fail(addr + ": " + (options.flush ? "FLUSHALL" : "DBSIZE") + " answered " + r->ToString());
+    return kExitBadInput;
+  }
+  if (!options.flush && r->integer != 0) {
+    Fail(addr + ": database 0 holds " + std::to_string(r->integer) +
+         " keys; replay needs an empty database (pass --redis-flush to empty it first)");
+    return kExitBadInput;
+  }
+
+  std::cout << "redis: " << addr << ", one connection per client (";
+  for (size_t i = 0; i < t.clients.size(); ++i) std::cout << (i ? ", " : "") << t.clients[i].name;
+  std::cout << ")" << (options.flush ? ", database flushed first" : "") << "\n";
+
+  // Time: offset maps virtual ms to the server's Unix ms, a whole number of
+  // seconds so that EXAT and EXPIREAT move exactly; base pins the mapping to
+  // this process's steady clock, so steps are paced by the server's time.
+  const bool timed = InvolvesExpiry(t);
+  int64_t offset = 0;
+  auto base = std::chrono::steady_clock::now();
+  int64_t server_at_base = 0;
+  const world::Millis start = t.steps.empty() ? 0 : t.steps[0].global_time;
+  if (timed) {
+    std::optional<int64_t> server_now = ServerMillis(*admin, &error);
+    if (!server_now) return lost("reading the server's clock");
+    server_at_base = *server_now;
+    base = std::chrono::steady_clock::now();
+    // Room for the setup before step 0's mapped time.
+    const int64_t lead = 200;
+    offset = (server_at_base + lead - start + 999) / 1000 * 1000;
+    std::cout << "time: virtual time t is the server's Unix time t + " << offset
+              << " ms (the trace starts at " << start << ", i.e. " << start + offset
+              << "); absolute deadlines are translated and each step waits for its time\n";
+  } else {
+    std::cout << "time: no server-side expiry in this trace; virtual timestamps are sent as "
+                 "they are\n";
+  }
+
+  if (!t.steps.empty()) {
+    for (const kv::Entry& e : t.steps[0].keyspace) {
+      std::vector<Argv> setup;
+      if (e.kind == kv::Entry::Kind::kList) {
+        Argv push = {"RPUSH", e.key};
+        push.insert(push.end(), e.list.begin(), e.list.end());
+        setup.push_back(push);
+      } else {
+        setup.push_back({"SET", e.key, e.value});
+      }
+      if (e.deadline) setup.push_back({"PEXPIREAT", e.key, kv::FormatInt64(*e.deadline + offset)});
+      for (const Argv& argv : setup) {
+        r = admin->Command(argv, &error);
+        if (!r) return lost("connection lost during setup");
+        std::cout << "setup: " << Join(argv) << " -> " << trace::CompactReply(*r) << "\n";
+        if (r->is_error()) {
+          Fail(addr + ": the initial keyspace could not be written");
+          return kExitBadInput;
+        }
+      }
+    }
+  }
+
+  const int violation_step = t.violation ? t.violation->step : 0;
+  int first_diff = 0;
+  int64_t latest = 0;  // ms the latest step went out after its mapped time
+  std::vector<std::optional<kv::Reply>> real(t.steps.size());
+  std::vector<std::vector<std::string>> rows = {
+      {"", "step", "client", "command", "trace", "real", ""}};
+  for (size_t i = 1; i < t.steps.size(); ++i) {
+    const world::StepRecord& step = t.steps[i];
+    std::vector<std::string> row = {step.index == violation_step ? "!!" : "",
+                                    std::to_string(step.index), step.actor};
+    if (step.command.empty()) {
+      row.push_back("(" + trace::StepLine(step) + ")");
+      row.insert(row.end(), {"", "", ""});
+      rows.push_back(row);
+      continue;
+    }
+    auto client = std::find_if(t.clients.begin(), t.clients.end(),
+                               [&](const trace::ClientInfo& c) { return c.name == step.actor; });
+    if (client == t.clients.end()) {
+      Fail(file + ": at /steps/" + std::to_string(i) + "/actor: expected one of the trace's "
+           "clients, got \"" + step.actor + "\"");
+      return kExitBadInput;
+    }
+    Argv argv = step.command;
+    if (timed) {
+      argv = Translate(std::move(argv), offset);
+      const int64_t due = step.global_time + offset - server_at_base;
+      std::this_thread::sleep_until(base + std::chrono::milliseconds(due));
+      const int64_t sent = std::chrono::duration_cast<std::chrono::milliseconds>(
+                               std::chrono::steady_clock::now() - base).count();
+      latest = std::max(latest, sent - due);
+    }
+    RedisConnection& conn = *conns[static_cast<size_t>(client - t.clients.begin())];
+    r = conn.Command(argv, &error);
+    if (!r) return lost("connection lost at step " + std::to_string(step.index));
+    real[i] = r;
+    const bool same = step.reply.has_value() && *step.reply == *r;
+    if (!same && first_diff == 0) first_diff = step.index;
+    row.push_back(Join(argv));
+    row.push_back(step.reply ? trace::CompactReply(*step.reply) : "(none)");
+    row.push_back(trace::CompactReply(*r));
+    row.push_back(same ? "same" : "DIFFERS");
+    rows.push_back(row);
+  }
+
+  std::vector<size_t> widths(rows[0].size(), 0);
+  for (const auto& row : rows) {
+    for (size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], row[c].size());
+  }
+  for (const auto& row : rows) {
+    std::string line;
+    for (size_t c = 0; c < row.size(); ++c) {
+      line += (c == 1 ? PadLeft(row[c], widths[c]) : Pad(row[c], widths[c])) + "  ";
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    std::cout << line << "\n";
+  }
+
+  if (timed) {
+    std::cout << "time: the latest step went out " << latest
+              << " ms after its mapped time; a deadline closer than that to a step could be "
+                 "judged differently\n";
+  }
+  if (first_diff != 0) {
+    const world::StepRecord& d = t.steps[static_cast<size_t>(first_diff)];
+    std::cout << "real replies differ from the trace at step " << first_diff << " ("
+              << trace::StepLine(d) << " in the trace)\n";
+  }
+  if (!t.violation) {
+    std::cout << (first_diff == 0 ? "no violation in the trace, and every real reply matched it\n"
+                                  : "no violation in the trace\n");
+    return kExitSafe;
+  }
+  const check::Violation& v = *t.violation;
+  if (first_diff != 0 && first_diff <= v.step) {
+    std::cout << v.property << " not reproduced: the real replies differ from the trace at step "
+              << first_diff << ", before the violation at step " << v.step
+              << "; from there the clients would have acted on other replies, which a replay of "
+                 "the trace's commands cannot follow\n";
+    return kExitSafe;
+  }
+  // Each client's entry into the critical section came from one reply.
+  std::vector<std::string> how;
+  for (const std::string& c : v.clients) {
+    const int at = EnteredAt(t, c, v.step);
+    if (at == 0) continue;
+    const auto& reply = real[static_cast<size_t>(at)];
+    how.push_back(c + "'s " + Join(t.steps[static_cast<size_t>(at)].command) + " at step " +
+                  std::to_string(at) + " returned " +
+                  (reply ? trace::CompactReply(*reply) : "nothing"));
+  }
+  if (!how.empty()) {
+    std::string who;
+    for (size_t i = 0; i < how.size(); ++i) {
+      who += (i == 0 ? "" : i + 1 == how.size() ? " and " : ", ") + how[i];
+    }
+    std::cout << "on the real server " << who << ", as in the trace: "
+              << (how.size() == 2 ? "both" : "each") << " entered the critical section\n";
+  }
+  std::cout << v.property << " reproduced on the real server at step " << v.step << ": "
+            << v.message << "\n";
+  return kExitViolation;
+}
+
+}  // namespace lockstep::cli

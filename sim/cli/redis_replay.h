@@ -1,0 +1,78 @@
+// `lockstep replay --redis HOST:PORT FILE`: a trace's commands replayed on a
+// real Redis server, to show that a counterexample found in the model
+// happens on the real thing.
+//
+// Contract:
+// - FILE is a saved trace, or a scenario with a schedule (replayed in the
+//   model first). A trace is taken as recorded: its replies are what the real
+//   ones are compared with, so it is not re-simulated.
+// - The database must be empty, unless `flush` is set (then FLUSHALL runs
+//   first): a user's data is never wiped silently.
+// - The trace's initial keyspace (steps[0]) is written first; then one
+//   connection per client sends that client's commands, all in the trace's
+//   order, one at a time, each reply read before the next command goes out.
+// - Time: if nothing in the trace involves server-side expiry, arguments are
+//   sent as they are (lock timestamps are plain strings to Redis). Otherwise
+//   virtual time t maps to real Unix time t + offset: absolute deadlines
+//   (initial ones, EXAT, PXAT, EXPIREAT, PEXPIREAT) are translated and each
+//   step waits until its mapped time. The output says which, and how late
+//   any step went out.
+// - The property: who is in the critical section is a function of the
+//   replies each client saw, so the trace's violation holds on the real server
+//   iff every real reply up to the violating step equals the trace's.
+// - Exit codes: 1 the trace's violation reproduced; 0 otherwise (no
+//   violation in the trace, or real replies differing before it, which the
+//   output names by step); 2 bad input, usage, a non-empty database, or a
+//   connection failure (naming HOST:PORT).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/kv/reply.h"
+
+struct redisContext;  // hiredis
+
+namespace lockstep::cli {
+
+// One blocking connection to a real Redis server (hiredis, RESP2).
+class RedisConnection {
+ public:
+  // Returns nullptr, with the reason in *error, iff it cannot connect
+  // within timeout_ms.
+  static std::unique_ptr<RedisConnection> Connect(const std::string& host, int port,
+                                                  int timeout_ms, std::string* error);
+  ~RedisConnection();
+  RedisConnection(const RedisConnection&) = delete;
+  RedisConnection& operator=(const RedisConnection&) = delete;
+
+  // Sends one command and waits for its reply. Returns nullopt, with the
+  // reason in *error, iff the connection failed (a Redis error reply is a
+  // Reply, not a failure). REQUIRES: !argv.empty()
+  std::optional<kv::Reply> Command(const std::vector<std::string>& argv, std::string* error);
+
+  // Sends every command before reading any reply (pipelining), then returns
+  // the replies in order. Same failure rule as Command.
+  std::optional<std::vector<kv::Reply>> Pipeline(
+      const std::vector<std::vector<std::string>>& commands, std::string* error);
+
+ private:
+  explicit RedisConnection(redisContext* context) : context_(context) {}
+  redisContext* context_;
+};
+
+// Splits "HOST:PORT" (the port 1..65535). Returns false with the reason in
+// *error otherwise.
+bool ParseHostPort(const std::string& text, std::string* host, int* port, std::string* error);
+
+struct RedisReplayOptions {
+  std::string address;  // HOST:PORT
+  bool flush = false;   // FLUSHALL before replaying
+};
+
+// Runs the replay and prints it; returns the exit code (see above).
+int ReplayOnRedis(const std::string& file, const RedisReplayOptions& options);
+
+}  // namespace lockstep::cli

@@ -1,0 +1,207 @@
+// The model keyspace against a real redis-server: generated sequences must
+// get the same replies and leave the same keyspace on both.
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <set>
+
+#include "sim/kv/command_table.h"
+#include "tests/redis/conformance.h"
+#include "tests/redis/known_departures.h"
+#include "tests/redis/redis_server.h"
+
+namespace lockstep::conformance {
+namespace {
+
+// Seeds are split across test cases so that ctest can run them in parallel.
+constexpr uint64_t kSeedsPerCase = 2500;
+
+// The error kinds the sequences must provoke, by a piece of their text.
+const char* const kErrorKinds[] = {
+    "WRONGTYPE",          "ERR syntax error",    "ERR value is not an integer or out of range",
+    "would overflow",     "invalid expire time", "wrong number of arguments",
+    "unknown command",    "Unsupported option",  "are not compatible",
+};
+
+void RunSeeds(uint64_t first, uint64_t count) {
+  testing::RedisServer server;
+  auto redis = server.Connect();
+  Runner runner(*redis);
+  std::set<std::string> features, errors;
+  std::map<std::string, int> departures;
+  size_t commands = 0;
+  const auto start = std::chrono::steady_clock::now();
+  for (uint64_t seed = first; seed < first + count; ++seed) {
+    const Sequence s = Generate(seed);
+    const Outcome o = runner.Run(s);
+    if (!o.ok) {
+      const Sequence shrunk = Shrink(runner, s);
+      const Outcome again = runner.Run(shrunk);
+      FAIL("seed " << seed << ": the model and redis-server differ (shrunk from " << s.size()
+                   << " commands to " << shrunk.size() << ")\n"
+                   << Explain(shrunk, again.ok ? o : again));
+    }
+    commands += s.size();
+    for (const Command& c : s) features.insert(c.features.begin(), c.features.end());
+    for (const auto& [id, n] : o.departures) departures[id] += n;
+    for (const kv::Reply& e : o.real_errors) {
+      for (const char* kind : kErrorKinds) {
+        if (e.text.find(kind) != std::string::npos) errors.insert(kind);
+      }
+    }
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  INFO(count << " sequences, " << commands << " commands in " << seconds << " s");
+
+  // Coverage: every command, option and kind of trouble came up.
+  for (const kv::CommandSpec& spec : kv::CommandTable()) {
+    INFO(spec.name);
+    CHECK(features.count(std::string(spec.name)) == 1);
+  }
+  for (const char* f :
+       {"SET:NX", "SET:XX", "SET:GET", "SET:KEEPTTL", "SET:EX", "SET:PX", "SET:EXAT", "SET:PXAT",
+        "SET:unknown-option", "SET:missing-time", "EXPIRE:NX", "EXPIRE:XX", "EXPIRE:GT",
+        "EXPIRE:LT", "EXPIRE:unknown-option", "option-with-nul", "several-keys", "wrong-arity",
+        "unknown-command", "duration:future", "duration:non-positive", "unix-time:past",
+        "unix-time:future", "unix-time:epoch", "time:limits", "time:not-integer"}) {
+    INFO(f);
+    CHECK(features.count(f) == 1);
+  }
+  for (const char* kind : kErrorKinds) {
+    INFO(kind);
+    CHECK(errors.count(kind) == 1);
+  }
+  // Only listed departures were skipped.
+  for (const auto& [id, n] : departures) {
+    INFO(id);
+    CHECK(std::any_of(std::begin(kKnownDepartures), std::end(kKnownDepartures),
+                      [&](const Departure& d) { return d.id == id; }));
+  }
+}
+
+TEST_CASE("the generator has a builder for every command the model implements") {
+  for (const kv::CommandSpec& spec : kv::CommandTable()) {
+    INFO(spec.name);
+    CHECK(HasBuilder(spec.name));
+  }
+}
+
+TEST_CASE("the same seed generates the same sequence") {
+  for (uint64_t seed : {1, 2, 99}) {
+    const Sequence a = Generate(seed), b = Generate(seed);
+    REQUIRE(a.size() == b.size());
+    for (size_t i = 0; i < a.size(); ++i) CHECK(Render(a[i]) == Render(b[i]));
+  }
+}
+
+TEST_CASE("the model gives redis-server's replies and keyspace for seeds 1 to 2500") {
+  RunSeeds(1, kSeedsPerCase);
+}
+
+TEST_CASE("the model gives redis-server's replies and keyspace for seeds 2501 to 5000") {
+  RunSeeds(1 + kSeedsPerCase, kSeedsPerCase);
+}
+
+Command Plain(std::initializer_list<const char*> words) {
+  Command c;
+  for (const char* w : words) c.args.push_back(Arg{w, Arg::Base::kNone, 0});
+  return c;
+}
+
+TEST_CASE("a planted mismatch is shrunk to the two commands that show it") {
+  testing::RedisServer server;
+  auto redis = server.Connect();
+  // The fault: the model's INCR answers 3 where it should answer 2.
+  Runner runner(*redis, [](const Argv& argv, kv::Reply* reply) {
+    if (argv[0] == "INCR" && *reply == kv::Reply::Integer(2)) *reply = kv::Reply::Integer(3);
+  });
+  Sequence s = Generate(7);
+  const Sequence tail = Generate(8);
+  s.push_back(Plain({"SET", "k1", "1"}));
+  s.push_back(Plain({"INCR", "k1"}));
+  s.insert(s.end(), tail.begin(), tail.end());
+  REQUIRE_FALSE(runner.Run(s).ok);
+
+  const Sequence shrunk = Shrink(runner, s);
+  const Outcome o = runner.Run(shrunk);
+  INFO(Explain(shrunk, o));
+  REQUIRE(shrunk.size() == 2);
+  CHECK_FALSE(o.ok);
+  CHECK(o.at == 1);
+  CHECK(Render(shrunk[1]) == "INCR k1");
+  CHECK(Explain(shrunk, o).find("model: (integer) 3   redis: (integer) 2   <-- differs") !=
+        std::string::npos);
+}
+
+TEST_CASE("a command under a known departure is sent to neither side and counted") {
+  testing::RedisServer server;
+  auto redis = server.Connect();
+  Runner runner(*redis);
+  const Outcome o = runner.Run({Plain({"SET", "k1", "v"}), Command{}, Plain({"GET", "k1"})});
+  CHECK(o.ok);
+  CHECK(o.departures.at("empty-command") == 1);
+  REQUIRE(o.real.size() == 3);
+  CHECK_FALSE(o.real[1].has_value());
+  CHECK(o.real[2] == kv::Reply::Bulk("v"));
+}
+
+TEST_CASE("far-past and far-future deadlines expire or not on both sides alike") {
+  testing::RedisServer server;
+  auto redis = server.Connect();
+  Runner runner(*redis);
+  auto at = [](const char* cmd, const char* key, int64_t offset_ms) {
+    Command c = Plain({cmd, key});
+    c.args.push_back(Arg{"", Arg::Base::kNowMs, offset_ms});
+    return c;
+  };
+  Command set_past = Plain({"SET", "k1", "v", "PXAT"});
+  set_past.args.push_back(Arg{"", Arg::Base::kNowMs, -1'000'000'000});
+  const Sequence s = {set_past,
+                      Plain({"GET", "k1"}),
+                      Plain({"SETNX", "k1", "w"}),
+                      at("PEXPIREAT", "k1", 3'000'000'000),
+                      Plain({"PTTL", "k1"}),
+                      Plain({"SET", "k2", "x"}),
+                      at("PEXPIREAT", "k2", -1'000'000'000),
+                      Plain({"EXISTS", "k1", "k2"})};
+  const Outcome o = runner.Run(s);
+  INFO(Explain(s, o));
+  CHECK(o.ok);
+  REQUIRE(o.real.size() == s.size());
+  CHECK(o.real[1] == kv::Reply::Nil());
+  CHECK(o.real[2] == kv::Reply::Integer(1));
+  CHECK(o.real[7] == kv::Reply::Integer(1));
+}
+
+// The generated sequences keep deadlines far from now; this pins the instant
+// itself. A key whose deadline is the server's current millisecond is still
+// there (PTTL 0) and is gone a millisecond later (-2). The runner checks each
+// PTTL against the model at the instant the server ran it, so the outcome is
+// exact whichever millisecond each one lands in; the loop only waits until
+// the deadline's own millisecond has been hit.
+TEST_CASE("a key is live in its deadline's millisecond and expired after it on both sides") {
+  testing::RedisServer server;
+  auto redis = server.Connect();
+  Runner runner(*redis);
+  Command set = Plain({"SET", "k1", "v", "PXAT"});
+  set.args.push_back(Arg{"", Arg::Base::kNowMs, 1});
+  Sequence s = {set};
+  for (int i = 0; i < 200; ++i) s.push_back(Plain({"PTTL", "k1"}));
+  s.push_back(Plain({"DEL", "k1"}));  // the final keyspace must not depend on timing
+  bool saw_deadline = false, saw_expired = false;
+  for (int attempt = 0; attempt < 50 && !(saw_deadline && saw_expired); ++attempt) {
+    const Outcome o = runner.Run(s);
+    INFO(Explain(s, o));
+    REQUIRE(o.ok);
+    for (const auto& r : o.real) {
+      saw_deadline = saw_deadline || r == kv::Reply::Integer(0);
+      saw_expired = saw_expired || r == kv::Reply::Integer(-2);
+    }
+  }
+  CHECK(saw_deadline);
+  CHECK(saw_expired);
+}
+
+}  // namespace
+}  // namespace lockstep::conformance

@@ -1,0 +1,139 @@
+// `lockstep replay --redis`: traces from the model replayed on a real
+// redis-server, as a user runs it.
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/redis/redis_server.h"
+#include "tests/test_util.h"
+
+namespace lockstep {
+namespace {
+
+using nlohmann::json;
+using testing::RunLockstep;
+
+bool Has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// The model's trace of a scenario's schedule, saved in `tmp`.
+std::string SaveTrace(const testing::TempDir& tmp, const std::string& scenario) {
+  const std::string path = tmp.File(scenario);
+  RunLockstep({"replay", testing::ScenarioPath(scenario), "--trace-out", path});
+  REQUIRE(!testing::ReadText(path).empty());
+  return path;
+}
+
+TEST_CASE(
+    "the documented race reproduces on redis-server with both SETNX returning 1 at steps 6 and 8") {
+  testing::RedisServer server;
+  testing::TempDir tmp;
+  const std::string trace = SaveTrace(tmp, "setnx-docs-race.json");
+  auto r = RunLockstep({"replay", "--redis", server.address(), "--redis-flush", trace});
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 1);
+  CHECK(Has(r.out, "time: no server-side expiry in this trace; virtual timestamps are sent as "
+                   "they are"));
+  CHECK(Has(r.out, "setup: SET lock.foo 7 -> OK"));
+  CHECK(Has(r.out, "C1's SETNX lock.foo 13 at step 6 returned 1 and C2's SETNX lock.foo 13 at "
+                   "step 8 returned 1"));
+  CHECK(Has(r.out, "mutual_exclusion reproduced on the real server at step 8: C1 and C2 are in "
+                   "the critical section at once"));
+  CHECK_FALSE(Has(r.out, "DIFFERS"));
+}
+
+TEST_CASE("a scenario with a schedule replays on redis-server like its trace") {
+  testing::RedisServer server;
+  auto r = RunLockstep({"replay", "--redis", server.address(), "--redis-flush",
+                        testing::ScenarioPath("setnx-docs-race.json")});
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 1);
+  CHECK(Has(r.out, "mutual_exclusion reproduced on the real server at step 8"));
+}
+
+TEST_CASE("the documented GETSET fix replays on redis-server with every reply matching") {
+  testing::RedisServer server;
+  testing::TempDir tmp;
+  const std::string trace = SaveTrace(tmp, "getset-docs-fix.json");
+  auto r = RunLockstep({"replay", "--redis", server.address(), "--redis-flush", trace});
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(Has(r.out, "no violation in the trace, and every real reply matched it"));
+  CHECK_FALSE(Has(r.out, "DIFFERS"));
+}
+
+TEST_CASE("a trace whose reply differs from the real one is named at that step") {
+  testing::RedisServer server;
+  testing::TempDir tmp;
+  json doc = json::parse(testing::ReadText(SaveTrace(tmp, "setnx-docs-race.json")));
+  // Step 3 is C1's GET lock.foo, which really returns "7".
+  REQUIRE(doc["steps"][3]["command"] == json({"GET", "lock.foo"}));
+  doc["steps"][3]["reply"]["value"] = "8";
+  const std::string edited = tmp.Write("edited.json", doc.dump(2));
+  auto r = RunLockstep({"replay", "--redis", server.address(), "--redis-flush", edited});
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(Has(r.out, "real replies differ from the trace at step 3 (C1 GET lock.foo -> \"8\" in "
+                   "the trace)"));
+  CHECK(Has(r.out, "mutual_exclusion not reproduced: the real replies differ from the trace at "
+                   "step 3, before the violation at step 8"));
+}
+
+TEST_CASE("a trace with deadlines maps virtual time onto the server's clock") {
+  testing::RedisServer server;
+  testing::TempDir tmp;
+  json doc = json::parse(testing::ReadText(SaveTrace(tmp, "setnx-docs-race.json")));
+  // The crashed holder's key now also carries a deadline, far after the run.
+  doc["steps"][0]["keyspace"][0]["deadline"] = 100000;
+  const std::string edited = tmp.Write("deadline.json", doc.dump(2));
+  auto r = RunLockstep({"replay", "--redis", server.address(), "--redis-flush", edited});
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 1);
+  CHECK(Has(r.out, "time: virtual time t is the server's Unix time t + "));
+  CHECK(Has(r.out, "setup: PEXPIREAT lock.foo "));
+  CHECK(Has(r.out, "time: the latest step went out "));
+  CHECK(Has(r.out, "mutual_exclusion reproduced on the real server at step 8"));
+  CHECK_FALSE(Has(r.out, "DIFFERS"));
+}
+
+TEST_CASE("replay --redis refuses a non-empty database unless told to flush it") {
+  testing::RedisServer server;
+  auto c = server.Connect();
+  std::string error;
+  REQUIRE(c->Command({"SET", "precious", "data"}, &error));
+  auto r = RunLockstep({"replay", "--redis", server.address(),
+                        testing::ScenarioPath("setnx-docs-race.json")});
+  CHECK(r.exit_code == 2);
+  CHECK(Has(r.err, "lockstep: " + server.address() + ": database 0 holds 1 keys; replay needs an "
+                   "empty database (pass --redis-flush to empty it first)"));
+  CHECK(c->Command({"GET", "precious"}, &error) == kv::Reply::Bulk("data"));
+}
+
+TEST_CASE("replay --redis names HOST:PORT when it cannot connect and rejects a bad address") {
+  int port = 0;
+  {
+    testing::RedisServer gone;
+    port = gone.port();
+  }
+  const std::string address = "127.0.0.1:" + std::to_string(port);
+  const std::string race = testing::ScenarioPath("setnx-docs-race.json");
+  auto r = RunLockstep({"replay", "--redis", address, race});
+  CHECK(r.exit_code == 2);
+  CHECK(Has(r.err, "lockstep: " + address + ": cannot connect to the Redis server"));
+
+  r = RunLockstep({"replay", "--redis", "localhost", race});
+  CHECK(r.exit_code == 2);
+  CHECK(Has(r.err, "expected HOST:PORT"));
+}
+
+TEST_CASE("replay --redis reports bad input with the file and the JSON location") {
+  testing::TempDir tmp;
+  const std::string bad = tmp.Write("bad.json", R"({"format": "lockstep-trace/9"})");
+  auto r = RunLockstep({"replay", "--redis", "127.0.0.1:1", bad});
+  CHECK(r.exit_code == 2);
+  CHECK(Has(r.err, "lockstep: " + bad + ": at /format: expected \"lockstep-trace/1\""));
+}
+
+}  // namespace
+}  // namespace lockstep
