@@ -1,4 +1,5 @@
-// Exhaustive depth-first search with state caching, symmetry and sleep sets.
+// Exhaustive depth-first search with state caching, symmetry and sleep sets,
+// on one thread or several.
 //
 // Sleep sets (Godefroid, "Partial-Order Methods for the Verification of
 // Concurrent Systems", 1996) prune transitions, never states: after exploring
@@ -6,7 +7,14 @@
 // need not be explored again after t. With state caching, each visited state
 // keeps the sleep set it was explored with; a later visit with a smaller
 // sleep set explores exactly the transitions that were asleep before.
+//
+// With several jobs, one thread explores the first levels and leaves the
+// states at the split depth in a frontier; then every thread (each with its
+// own model, since fibers belong to their thread) takes frontier states in
+// turn and explores below them, sharing the visited-state table.
 #include <chrono>
+#include <mutex>
+#include <thread>
 #include <unordered_set>
 
 #include "sim/explore/dependence.h"
@@ -22,16 +30,15 @@ using Clock = std::chrono::steady_clock;
 // A sleep set holds client steps (client < 8, age < 4) as bits; anything
 // else is never put to sleep, which is always sound.
 constexpr int kAgeBits = 4;
-std::optional<uint32_t> SleepBit(const Action& a, const std::vector<int>& numbering) {
-  if (a.kind != Action::Kind::kStep || a.age >= kAgeBits) return std::nullopt;
-  int c = numbering.empty() ? a.client : numbering[a.client];
-  if (c >= 8) return std::nullopt;
-  return uint32_t{1} << (c * kAgeBits + a.age);
+std::optional<uint32_t> SleepBit(const Action& a) {
+  if (a.kind != Action::Kind::kStep || a.age >= kAgeBits || a.client >= 8) return std::nullopt;
+  return uint32_t{1} << (a.client * kAgeBits + a.age);
 }
 
-// Re-numbers a sleep set: from[i] is client i's number in the source.
+// Re-numbers a sleep set between a state's client numbering and the
+// canonical one (to_canonical[i] is client i's canonical number).
 uint32_t Renumber(uint32_t mask, const std::vector<int>& to_canonical, bool to) {
-  if (to_canonical.empty() || mask == 0) return mask;
+  if (mask == 0) return mask;
   uint32_t out = 0;
   const int n = static_cast<int>(to_canonical.size());
   for (int i = 0; i < n && i < 8; ++i) {
@@ -44,52 +51,102 @@ uint32_t Renumber(uint32_t mask, const std::vector<int>& to_canonical, bool to) 
   return out;
 }
 
+// Work left at the split depth for the jobs.
+struct FrontierItem {
+  std::vector<Action> path;
+  std::vector<Action> todo;
+  uint32_t sleep;
+  int preempted;
+  int last;
+};
+
+// What the threads of one search share.
+struct Shared {
+  explicit Shared(const SearchOptions& options) : o(options), start(Clock::now()) {}
+  const SearchOptions& o;
+  VisitedTable visited;
+  std::atomic<bool> stop{false};
+  std::atomic<uint64_t> transitions{0}, executions{0};
+  std::atomic<int> max_depth{0};
+  std::mutex mu;  // guards what follows
+  std::optional<check::Violation> violation;
+  std::vector<Action> counterexample;
+  std::string incomplete;
+  std::unordered_set<Fingerprint, FingerprintHash> all_states;  // collect_states
+  Clock::time_point start;
+  Clock::time_point last_report;
+
+  double Elapsed() const { return std::chrono::duration<double>(Clock::now() - start).count(); }
+  void NoteBound(const std::string& what) {
+    std::lock_guard<std::mutex> lock(mu);
+    if (incomplete.empty()) incomplete = "stopped at " + what;
+  }
+};
+
 class Dfs {
  public:
-  Dfs(const world::WorldConfig& config, const Properties& properties, const SearchOptions& o)
-      : o_(o),
-        model_(config, o.reductions.cache && o.reductions.forget_history),
-        fingerprinter_(model_, o.reductions.symmetry, o.reductions.forget_history),
-        properties_(properties),
-        start_(Clock::now()),
-        last_report_(start_) {}
+  Dfs(const world::WorldConfig& config, const Properties& properties, Shared& shared)
+      : sh_(shared),
+        o_(shared.o),
+        model_(config, o_.reductions.cache && o_.reductions.forget_history),
+        fingerprinter_(model_, o_.reductions.symmetry, o_.reductions.forget_history),
+        properties_(properties) {}
 
-  SearchResult Run() {
+  // Explores from the initial state. With split_depth, states at that depth
+  // are left in *frontier instead.
+  void Root(std::optional<int> split_depth, std::vector<FrontierItem>* frontier) {
+    split_depth_ = split_depth;
+    frontier_ = frontier;
     world::WorldState s = model_.Initial();
     if (auto v = check::CheckAll(properties_, model_, s, 0)) {
-      result_.verdict = Verdict::kViolation;
-      result_.violation = v;
-    } else {
-      Visit(s, 0, 0, 0, -1);
+      Found(*v);
+      return;
     }
-    result_.stats.states = o_.reductions.cache ? visited_.size() : seen_.size();
-    result_.stats.memory_bytes = o_.reductions.cache ? visited_.bytes() : 0;
-    result_.stats.elapsed_s = Elapsed();
-    if (o_.collect_states) {
-      if (o_.reductions.cache) {
-        result_.states.assign(all_states_.begin(), all_states_.end());
-      } else {
-        result_.states.assign(seen_.begin(), seen_.end());
-      }
-    }
-    if (result_.verdict == Verdict::kSafe && !incomplete_.empty()) {
-      result_.verdict = Verdict::kIncomplete;
-      result_.incomplete = incomplete_;
-    }
-    return std::move(result_);
+    Visit(s, 0, 0, 0, -1);
+    Flush();
   }
+
+  // Explores one frontier item.
+  void Item(const FrontierItem& item) {
+    split_depth_.reset();
+    world::WorldState s = model_.Initial();
+    for (const Action& a : item.path) model_.Apply(s, a, nullptr);
+    path_ = item.path;
+    Expand(s, item.todo, item.sleep, static_cast<int>(item.path.size()), item.preempted, item.last);
+    Flush();
+  }
+
+  size_t plain_states() const { return seen_.size(); }
+  std::vector<Fingerprint> plain_state_list() const { return {seen_.begin(), seen_.end()}; }
 
  private:
-  double Elapsed() const {
-    return std::chrono::duration<double>(Clock::now() - start_).count();
+  void Found(const check::Violation& v) {
+    std::lock_guard<std::mutex> lock(sh_.mu);
+    if (!sh_.violation) {
+      sh_.violation = v;
+      sh_.counterexample = path_;
+    }
+    sh_.stop.store(true);
   }
 
-  // Returns true iff the search must stop (violation or interruption).
+  void Flush() {
+    sh_.transitions += transitions_;
+    sh_.executions += executions_;
+    transitions_ = executions_ = 0;
+  }
+
+  // Returns true iff the search must stop.
   bool Visit(const world::WorldState& s, uint32_t sleep, int depth, int preempted, int last) {
-    SearchStats& st = result_.stats;
-    if (depth > st.max_depth) st.max_depth = depth;
+    if (depth > max_depth_) {
+      max_depth_ = depth;
+      int seen = sh_.max_depth.load();
+      while (depth > seen && !sh_.max_depth.compare_exchange_weak(seen, depth)) {
+      }
+    }
     std::vector<uint64_t> extra;
-    if (o_.bounds.preemptions) extra = {static_cast<uint64_t>(preempted), static_cast<uint64_t>(last + 1)};
+    if (o_.bounds.preemptions) {
+      extra = {static_cast<uint64_t>(preempted), static_cast<uint64_t>(last + 1)};
+    }
     std::vector<int> canon;
     Fingerprint f = fingerprinter_.Of(s, extra, &canon);
 
@@ -99,7 +156,7 @@ class Dfs {
     if (o_.reductions.cache) {
       uint32_t awake = 0;  // transitions asleep before and awake now
       bool again = false;
-      bool fresh = visited_.InsertOrUpdate(
+      bool fresh = sh_.visited.InsertOrUpdate(
           f, {Renumber(sleep, canon, true), static_cast<uint32_t>(depth)}, [&](VisitedEntry& e) {
             if (o_.bounds.max_steps && static_cast<uint32_t>(depth) < e.depth) {
               again = true;  // reached sooner: its subtree was cut deeper before
@@ -111,21 +168,23 @@ class Dfs {
             awake = before & ~sleep;
             e.sleep = Renumber(before & sleep, canon, true);
           });
-      if (fresh && o_.collect_states) all_states_.insert(f);
-      if (!fresh && !again) {
-        if (awake == 0) {
-          ++st.executions;
-          return false;
-        }
-        for (const Action& a : enabled) {
-          auto bit = SleepBit(a, {});
-          if (bit && (awake & *bit)) todo.push_back(a);
-        }
+      if (fresh && o_.collect_states) {
+        std::lock_guard<std::mutex> lock(sh_.mu);
+        sh_.all_states.insert(f);
       }
       if (fresh || again) {
         for (const Action& a : enabled) {
-          auto bit = SleepBit(a, {});
+          auto bit = SleepBit(a);
           if (!o_.reductions.por || !bit || !(sleep & *bit)) todo.push_back(a);
+        }
+      } else {
+        if (awake == 0) {
+          ++executions_;
+          return false;
+        }
+        for (const Action& a : enabled) {
+          auto bit = SleepBit(a);
+          if (bit && (awake & *bit)) todo.push_back(a);
         }
       }
     } else {
@@ -134,15 +193,25 @@ class Dfs {
     }
 
     if (enabled.empty()) {
-      ++st.executions;
+      ++executions_;
       return false;
     }
     if (o_.bounds.max_steps && depth >= *o_.bounds.max_steps) {
-      ++st.executions;
-      NoteBound("max-steps " + std::to_string(*o_.bounds.max_steps));
+      ++executions_;
+      sh_.NoteBound("max-steps " + std::to_string(*o_.bounds.max_steps));
       return false;
     }
+    if (split_depth_ && depth >= *split_depth_) {
+      frontier_->push_back({path_, std::move(todo), sleep, preempted, last});
+      return false;
+    }
+    return Expand(s, todo, sleep, depth, preempted, last);
+  }
 
+  bool Expand(const world::WorldState& s, const std::vector<Action>& todo, uint32_t sleep,
+              int depth, int preempted, int last) {
+    std::vector<Action> enabled;
+    if (o_.reductions.por) model_.EnabledActions(s, &enabled);
     uint32_t done = 0;
     bool explored_any = false;
     world::WorldState next;
@@ -151,72 +220,75 @@ class Dfs {
       if (o_.bounds.preemptions && a.kind == Action::Kind::kStep && last >= 0 && a.client != last &&
           s.clients[last].status == world::ClientStatus::kReady) {
         if (++now_preempted > *o_.bounds.preemptions) {
-          NoteBound("preemptions " + std::to_string(*o_.bounds.preemptions));
+          sh_.NoteBound("preemptions " + std::to_string(*o_.bounds.preemptions));
           continue;
         }
       }
       next = s;
       model_.Apply(next, a, nullptr);
-      ++st.transitions;
+      ++transitions_;
       explored_any = true;
       path_.push_back(a);
       if (auto v = check::CheckAll(properties_, model_, next, depth + 1)) {
-        result_.verdict = Verdict::kViolation;
-        result_.violation = v;
-        result_.counterexample = path_;
-        ++st.executions;
+        ++executions_;
+        Found(*v);
         return true;
       }
-      if ((st.transitions & 4095) == 0 && Poll()) return true;
+      if ((transitions_ & 4095) == 0 && Poll()) return true;
       uint32_t child_sleep = 0;
       if (o_.reductions.por) {
         uint32_t candidates = sleep | done;
         for (const Action& u : enabled) {
-          auto bit = SleepBit(u, {});
+          auto bit = SleepBit(u);
           if (bit && (candidates & *bit) && Independent(model_, s, a, u)) child_sleep |= *bit;
         }
       }
       int now_last = a.kind == Action::Kind::kStep ? a.client : last;
       if (Visit(next, child_sleep, depth + 1, now_preempted, now_last)) return true;
       path_.pop_back();
-      if (auto bit = SleepBit(a, {})) done |= *bit;
+      if (auto bit = SleepBit(a)) done |= *bit;
     }
-    if (!explored_any) ++st.executions;
+    if (!explored_any) ++executions_;
     return false;
-  }
-
-  void NoteBound(const std::string& what) {
-    if (incomplete_.empty()) incomplete_ = "stopped at " + what;
   }
 
   bool Poll() {
+    Flush();
+    if (sh_.stop.load()) return true;
     if (o_.interrupted && o_.interrupted->load()) {
-      incomplete_ = "interrupted";
-      result_.verdict = Verdict::kIncomplete;
-      result_.incomplete = incomplete_;
+      std::lock_guard<std::mutex> lock(sh_.mu);
+      sh_.incomplete = "interrupted";
+      sh_.stop.store(true);
       return true;
     }
-    auto now = Clock::now();
-    if (o_.progress && now - last_report_ > std::chrono::milliseconds(250)) {
-      last_report_ = now;
-      result_.stats.states = o_.reductions.cache ? visited_.size() : seen_.size();
-      result_.stats.elapsed_s = Elapsed();
-      o_.progress(result_.stats);
+    if (o_.progress) {
+      std::unique_lock<std::mutex> lock(sh_.mu, std::try_to_lock);
+      auto now = Clock::now();
+      if (lock.owns_lock() && now - sh_.last_report > std::chrono::milliseconds(250)) {
+        sh_.last_report = now;
+        SearchStats st;
+        st.executions = sh_.executions;
+        st.transitions = sh_.transitions;
+        st.max_depth = sh_.max_depth;
+        st.states = o_.reductions.cache ? sh_.visited.size() : seen_.size();
+        st.elapsed_s = sh_.Elapsed();
+        o_.progress(st);
+      }
     }
     return false;
   }
 
+  Shared& sh_;
   const SearchOptions& o_;
   world::Model model_;
   Fingerprinter fingerprinter_;
   const Properties& properties_;
-  VisitedTable visited_;
-  std::unordered_set<Fingerprint, FingerprintHash> seen_;        // without caching
-  std::unordered_set<Fingerprint, FingerprintHash> all_states_;  // collect_states
+  std::unordered_set<Fingerprint, FingerprintHash> seen_;  // without caching
   std::vector<Action> path_;
-  std::string incomplete_;
-  SearchResult result_;
-  Clock::time_point start_, last_report_;
+  std::optional<int> split_depth_;
+  std::vector<FrontierItem>* frontier_ = nullptr;
+  uint64_t transitions_ = 0, executions_ = 0;
+  int max_depth_ = 0;
 };
 
 }  // namespace
@@ -232,7 +304,47 @@ const char* VerdictText(Verdict v) {
 
 SearchResult DepthFirstSearch(const world::WorldConfig& config, const Properties& properties,
                               const SearchOptions& options) {
-  return Dfs(config, properties, options).Run();
+  Shared shared(options);
+  SearchResult result;
+  // Several jobs need the shared table: without caching the search is one thread.
+  const int jobs = options.reductions.cache ? std::max(1, options.jobs) : 1;
+  Dfs first(config, properties, shared);
+  if (jobs == 1) {
+    first.Root(std::nullopt, nullptr);
+  } else {
+    std::vector<FrontierItem> frontier;
+    first.Root(/*split_depth=*/8, &frontier);
+    std::atomic<size_t> next{0};
+    auto work = [&] {
+      Dfs dfs(config, properties, shared);
+      for (size_t i; !shared.stop.load() && (i = next++) < frontier.size();) dfs.Item(frontier[i]);
+    };
+    std::vector<std::thread> threads;
+    for (int j = 1; j < jobs; ++j) threads.emplace_back(work);
+    work();
+    for (auto& t : threads) t.join();
+  }
+  SearchStats& st = result.stats;
+  st.executions = shared.executions;
+  st.transitions = shared.transitions;
+  st.max_depth = shared.max_depth;
+  st.states = options.reductions.cache ? shared.visited.size() : first.plain_states();
+  st.memory_bytes = options.reductions.cache ? shared.visited.bytes() : 0;
+  st.elapsed_s = shared.Elapsed();
+  if (options.collect_states) {
+    result.states = options.reductions.cache
+                        ? std::vector<Fingerprint>(shared.all_states.begin(), shared.all_states.end())
+                        : first.plain_state_list();
+  }
+  if (shared.violation) {
+    result.verdict = Verdict::kViolation;
+    result.violation = shared.violation;
+    result.counterexample = shared.counterexample;
+  } else if (!shared.incomplete.empty()) {
+    result.verdict = Verdict::kIncomplete;
+    result.incomplete = shared.incomplete;
+  }
+  return result;
 }
 
 }  // namespace lockstep::explore
