@@ -43,4 +43,17 @@ bool Independent(const world::Model& m, const world::WorldState& s, const world:
   return kv::CommandsCommute(*cx, *cy);
 }
 
+bool IndependenceCache::Independent(const world::Model& m, const world::WorldState& s,
+                                    const world::Action& x, const world::Action& y) {
+  using world::Action;
+  if (x.kind != Action::Kind::kStep || y.kind != Action::Kind::kStep) return false;
+  if (x.client == y.client) return false;
+  std::pair<const void*, const void*> key{&m.RequestOf(s, x.client), &m.RequestOf(s, y.client)};
+  auto it = known_.find(key);
+  if (it != known_.end()) return it->second;
+  bool answer = explore::Independent(m, s, x, y);
+  known_.emplace(key, answer);
+  return answer;
+}
+
 }  // namespace lockstep::explore

@@ -12,11 +12,30 @@
 //   in advance, and conflicts with every command.
 #pragma once
 
+#include <unordered_map>
+#include <utility>
+
 #include "sim/world/model.h"
 
 namespace lockstep::explore {
 
 bool Independent(const world::Model& m, const world::WorldState& s, const world::Action& x,
                  const world::Action& y);
+
+// The same answers, remembered per pair of requests (a step's independence
+// depends only on the two requests, which the automata keep in place).
+class IndependenceCache {
+ public:
+  bool Independent(const world::Model& m, const world::WorldState& s, const world::Action& x,
+                   const world::Action& y);
+
+ private:
+  struct PairHash {
+    size_t operator()(const std::pair<const void*, const void*>& p) const {
+      return std::hash<const void*>()(p.first) * 31 + std::hash<const void*>()(p.second);
+    }
+  };
+  std::unordered_map<std::pair<const void*, const void*>, bool, PairHash> known_;
+};
 
 }  // namespace lockstep::explore

@@ -112,7 +112,9 @@ class Dfs {
     world::WorldState s = model_.Initial();
     for (const Action& a : item.path) model_.Apply(s, a, nullptr);
     path_ = item.path;
-    Expand(s, item.todo, item.sleep, static_cast<int>(item.path.size()), item.preempted, item.last);
+    const int depth = static_cast<int>(item.path.size());
+    At(depth).enabled.clear();
+    Expand(s, item.todo, item.sleep, depth, item.preempted, item.last);
     Flush();
   }
 
@@ -143,16 +145,18 @@ class Dfs {
       while (depth > seen && !sh_.max_depth.compare_exchange_weak(seen, depth)) {
       }
     }
-    std::vector<uint64_t> extra;
+    extra_.clear();
     if (o_.bounds.preemptions) {
-      extra = {static_cast<uint64_t>(preempted), static_cast<uint64_t>(last + 1)};
+      extra_ = {static_cast<uint64_t>(preempted), static_cast<uint64_t>(last + 1)};
     }
-    std::vector<int> canon;
-    Fingerprint f = fingerprinter_.Of(s, extra, &canon);
+    std::vector<int>& canon = canon_;
+    Fingerprint f = fingerprinter_.Of(s, extra_, &canon);
 
-    std::vector<Action> enabled;
+    Buffers& b = At(depth);
+    std::vector<Action>& enabled = b.enabled;
     model_.EnabledActions(s, &enabled);
-    std::vector<Action> todo;
+    std::vector<Action>& todo = b.todo;
+    todo.clear();
     if (o_.reductions.cache) {
       uint32_t awake = 0;  // transitions asleep before and awake now
       bool again = false;
@@ -191,6 +195,7 @@ class Dfs {
       seen_.insert(f);
       todo = enabled;
     }
+    // `enabled` is needed below only for sleep sets, which Expand recomputes.
 
     if (enabled.empty()) {
       ++executions_;
@@ -202,7 +207,7 @@ class Dfs {
       return false;
     }
     if (split_depth_ && depth >= *split_depth_) {
-      frontier_->push_back({path_, std::move(todo), sleep, preempted, last});
+      frontier_->push_back({path_, todo, sleep, preempted, last});
       return false;
     }
     return Expand(s, todo, sleep, depth, preempted, last);
@@ -210,11 +215,12 @@ class Dfs {
 
   bool Expand(const world::WorldState& s, const std::vector<Action>& todo, uint32_t sleep,
               int depth, int preempted, int last) {
-    std::vector<Action> enabled;
-    if (o_.reductions.por) model_.EnabledActions(s, &enabled);
+    Buffers& b = At(depth);
+    std::vector<Action>& enabled = b.enabled;
+    if (o_.reductions.por && enabled.empty()) model_.EnabledActions(s, &enabled);
     uint32_t done = 0;
     bool explored_any = false;
-    world::WorldState next;
+    world::WorldState& next = b.next;
     for (const Action& a : todo) {
       int now_preempted = preempted;
       if (o_.bounds.preemptions && a.kind == Action::Kind::kStep && last >= 0 && a.client != last &&
@@ -240,7 +246,9 @@ class Dfs {
         uint32_t candidates = sleep | done;
         for (const Action& u : enabled) {
           auto bit = SleepBit(u);
-          if (bit && (candidates & *bit) && Independent(model_, s, a, u)) child_sleep |= *bit;
+          if (bit && (candidates & *bit) && independence_.Independent(model_, s, a, u)) {
+            child_sleep |= *bit;
+          }
         }
       }
       int now_last = a.kind == Action::Kind::kStep ? a.client : last;
@@ -278,6 +286,20 @@ class Dfs {
     return false;
   }
 
+  // Per-depth scratch space, so that the search allocates nothing once warm.
+  struct Buffers {
+    std::vector<Action> enabled, todo;
+    world::WorldState next;
+  };
+  Buffers& At(int depth) {
+    while (static_cast<int>(buffers_.size()) <= depth) buffers_.push_back(std::make_unique<Buffers>());
+    return *buffers_[static_cast<size_t>(depth)];
+  }
+
+  std::vector<std::unique_ptr<Buffers>> buffers_;
+  IndependenceCache independence_;
+  std::vector<uint64_t> extra_;
+  std::vector<int> canon_;
   Shared& sh_;
   const SearchOptions& o_;
   world::Model model_;

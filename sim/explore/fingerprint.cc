@@ -11,14 +11,15 @@ namespace lockstep::explore {
 namespace {
 
 constexpr int kClientWords = 6;
+constexpr int kMaxClients = 8;  // as scenarios allow
 using ClientWords = std::array<uint64_t, kClientWords>;
 
-// A second, independent 64-bit mix for the other half of the fingerprint.
-inline uint64_t HashCombine2(uint64_t h, uint64_t v) {
-  uint64_t z = (h ^ v) * 0xff51afd7ed558ccdULL + 0xc4ceb9fe1a85ec53ULL;
-  z ^= z >> 33;
-  z *= 0xc4ceb9fe1a85ec53ULL;
-  return z ^ (z >> 29);
+// One 64x64->128-bit multiply folded to 64 bits (as in wyhash): a strong,
+// cheap mix. The two halves of a fingerprint use different constants.
+inline uint64_t Mum(uint64_t a, uint64_t b) {
+  __extension__ using U128 = unsigned __int128;  // GCC and Clang have it
+  U128 r = static_cast<U128>(a) * b;
+  return static_cast<uint64_t>(r) ^ static_cast<uint64_t>(r >> 64);
 }
 
 }  // namespace
@@ -47,7 +48,7 @@ Fingerprinter::Fingerprinter(const world::Model& model, bool symmetry, bool abst
 Fingerprint Fingerprinter::Of(const world::WorldState& s, const std::vector<uint64_t>& extra,
                               std::vector<int>* canonical) const {
   const int n = static_cast<int>(s.clients.size());
-  std::vector<ClientWords> words(n);
+  std::array<ClientWords, kMaxClients> words;
   for (int i = 0; i < n; ++i) {
     const world::ClientSlot& c = s.clients[i];
     ClientWords& w = words[i];
@@ -60,12 +61,13 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const std::vector<uint
     w[4] = c.holding ? static_cast<uint64_t>(c.valid_until) : 0;
     w[5] = c.holding && use_acquired_at_ ? static_cast<uint64_t>(c.acquired_at) : 0;
   }
-  std::vector<int> order(n);
+  std::array<int, kMaxClients> order;
   for (int i = 0; i < n; ++i) order[i] = i;
   for (const auto& cls : classes_) {
     // Sort the members' slots by their words; ties keep index order.
-    std::vector<int> members = cls;
-    std::stable_sort(members.begin(), members.end(),
+    std::array<int, kMaxClients> members;
+    std::copy(cls.begin(), cls.end(), members.begin());
+    std::stable_sort(members.begin(), members.begin() + cls.size(),
                      [&](int x, int y) { return words[x] < words[y]; });
     for (size_t k = 0; k < cls.size(); ++k) order[cls[k]] = members[k];
   }
@@ -75,8 +77,8 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const std::vector<uint
   }
   uint64_t a = 0x5eed0001, b = 0x5eed0002;
   auto feed = [&](uint64_t v) {
-    a = world::HashCombine(a, v);
-    b = HashCombine2(b, v);
+    a = Mum(a ^ v, 0xa0761d6478bd642fULL);
+    b = Mum(b ^ v, 0xe7037ed1a0b428dbULL);
   };
   feed(static_cast<uint64_t>(s.now));
   feed(static_cast<uint64_t>(s.crashes_used));
@@ -91,7 +93,7 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const std::vector<uint
     for (uint64_t w : words[order[pos]]) feed(w);
   }
   for (uint64_t x : extra) feed(x);
-  return {a, b};
+  return {world::Mix64(a), world::Mix64(b ^ a)};
 }
 
 }  // namespace lockstep::explore

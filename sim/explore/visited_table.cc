@@ -13,7 +13,8 @@ VisitedTable::~VisitedTable() = default;
 
 void VisitedTable::Grow(Shard& s) {
   std::vector<Slot> old = std::move(s.slots);
-  s.slots.assign(old.size() * 2, Slot{});
+  // Growing fourfold halves the rehashing of growing twofold.
+  s.slots.assign(old.size() * 4, Slot{});
   const size_t mask = s.slots.size() - 1;
   for (const Slot& slot : old) {
     if (slot.a == 0) continue;

@@ -177,6 +177,7 @@ const Transition& ClientAutomaton::Resume(LocalState s, const Input& input) {
   t.read_clock = live->client.read_clock();
   t.next = Id(live->client);
   Record(t.next, live->client, s, input, false);
+  t.next_request = &nodes_.at(t.next).request;
   const std::string& error = live->client.request().error;
   if (!error.empty()) throw std::runtime_error("the algorithm of " + name_ + " threw: " + error);
   ++learned_;

@@ -33,6 +33,7 @@ using LocalState = uint64_t;
 
 struct Transition {
   LocalState next = 0;
+  const Request* next_request = nullptr;  // RequestAt(next), looked up once
   std::vector<GhostEvent> ghost;
   bool read_clock = false;  // the client's local code read its clock
 };

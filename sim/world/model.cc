@@ -39,7 +39,8 @@ WorldState Model::Initial() {
     }
     slot.local = automata_[i]->Start(Input{kv::Reply::Nil(), ClientClock(s, i), 0});
     slot.ready_since = s.now;
-    const Request& r = automata_[i]->RequestAt(slot.local);
+    slot.request = &automata_[i]->RequestAt(slot.local);
+    const Request& r = *slot.request;
     if (r.kind == Request::Kind::kSleep) {
       slot.status = ClientStatus::kSleeping;
       slot.wake_at = s.now + r.sleep_ticks;
@@ -159,7 +160,8 @@ void Model::Resume(WorldState& s, int i, const Input& input, StepEffects* effect
     }
   }
   c.local = t.next;
-  const Request& r = automata_[i]->RequestAt(c.local);
+  c.request = t.next_request;
+  const Request& r = *c.request;
   switch (r.kind) {
     case Request::Kind::kCommand:
     case Request::Kind::kLeave:
@@ -210,7 +212,7 @@ void Model::Apply(WorldState& s, const Action& a, StepEffects* effects) {
   }
   const int i = a.client;
   ClientSlot& c = s.clients[i];
-  const Request& r = automata_[i]->RequestAt(c.local);
+  const Request& r = *c.request;
   const Millis read_clock = ClientClock(s, i) - a.age;
   Input input;
   input.clock = ClientClock(s, i);

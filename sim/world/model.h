@@ -69,6 +69,7 @@ const char* StatusName(ClientStatus s);
 
 struct ClientSlot {
   LocalState local = 0;  // the automaton's state (0 once done or crashed)
+  const Request* request = nullptr;  // the automaton's request in `local`
   ClientStatus status = ClientStatus::kReady;
   bool in_critical_section = false;
   bool holding = false;    // believes it holds the lock
@@ -113,9 +114,7 @@ class Model {
   int client_count() const { return static_cast<int>(names_.size()); }
   Millis ClientClock(const WorldState& s, int i) const { return s.now + config_.clients[i].skew; }
   // The request client i makes in `s`. REQUIRES: its status is kReady.
-  const Request& RequestOf(const WorldState& s, int i) const {
-    return automata_[i]->RequestAt(s.clients[i].local);
-  }
+  const Request& RequestOf(const WorldState& s, int i) const { return *s.clients[i].request; }
   const ClientAutomaton& automaton(int i) const { return *automata_[i]; }
 
  private:
