@@ -1,21 +1,46 @@
 #include "sim/algo/algorithm.h"
 
+#include <cstdio>
+
+#include "sim/algo/fencing_lock.h"
+#include "sim/algo/set_nx_px.h"
+#include "sim/algo/setnx_expire.h"
 #include "sim/algo/setnx_takeover.h"
 
 namespace lockstep::algo {
+
+void HoldLock(world::Client& c, const LockSettings& s, Millis valid_until, int64_t token) {
+  c.EnterCriticalSection(valid_until);
+  if (s.write_resource) c.WriteResource(token);
+}
+
+std::string RandomToken(world::Client& c) {
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(c.Random()));
+  return text;
+}
+
 namespace {
 
+template <auto Run, auto... Args>
+Body Make(const LockSettings& s) {
+  return [s](world::Client& c) { Run(c, s, Args...); };
+}
+
 const AlgorithmInfo kAlgorithms[] = {
-    {"setnx-naive",
-     "SETNX lock; expired lock taken over with GET, DEL, SETNX (racy)",
-     [](const LockSettings& s) -> Body {
-       return [s](world::Client& c) { RunSetnxLock(c, s, Takeover::kNaive); };
-     }},
-    {"setnx-getset",
-     "SETNX lock; expired lock taken over with GETSET (the documented fix)",
-     [](const LockSettings& s) -> Body {
-       return [s](world::Client& c) { RunSetnxLock(c, s, Takeover::kGetSet); };
-     }},
+    {"setnx-naive", "SETNX lock; expired lock taken over with GET, DEL, SETNX (racy)",
+     Make<RunSetnxLock, Takeover::kNaive>},
+    {"setnx-getset", "SETNX lock; expired lock taken over with GETSET (the documented fix)",
+     Make<RunSetnxLock, Takeover::kGetSet>},
+    {"setnx-expire", "SETNX, then PEXPIRE as a second command; release by DEL",
+     Make<RunSetnxExpire>},
+    {"set-px-del", "SET key token NX PX ttl; release by plain DEL", Make<RunSetNxPx, Release::kDel>},
+    {"set-px-get-del", "SET key token NX PX ttl; release by GET, compare in the client, DEL",
+     Make<RunSetNxPx, Release::kGetCompare>},
+    {"set-px-script", "SET key token NX PX ttl; release by the compare-and-delete script",
+     Make<RunSetNxPx, Release::kScript>},
+    {"fenced-set-px", "SET NX PX and a fencing token from INCR in one script; release by script",
+     Make<RunFencedLock>},
 };
 
 }  // namespace

@@ -24,6 +24,8 @@ struct LockSettings {
   // Leave the critical section and release in one step (the SPIN reference
   // model's release); otherwise leaving is a step and the release another.
   bool release_with_leave = false;
+  Millis ttl = 10;              // PX: the lock's time to live, in ticks
+  bool write_resource = false;  // write the protected resource while holding
 };
 
 using Body = std::function<void(world::Client&)>;
@@ -33,6 +35,15 @@ struct AlgorithmInfo {
   std::string_view summary;
   Body (*make)(const LockSettings&);
 };
+
+// The steps every algorithm takes once it holds the lock: enter the critical
+// section, believing the lock valid until its own clock passes
+// `valid_until`, and write the resource (with `token`) if the scenario has one.
+void HoldLock(world::Client& c, const LockSettings& s, Millis valid_until, int64_t token);
+
+// A fresh lock token ("a random value unique across all clients and all
+// lock requests"), from the seeded random source.
+std::string RandomToken(world::Client& c);
 
 // Every algorithm, in a fixed order.
 std::span<const AlgorithmInfo> Algorithms();

@@ -68,7 +68,7 @@ void RunSetnxLock(world::Client& c, const LockSettings& s, Takeover takeover) {
     Millis mine = Acquire(c, s, takeover, round);
     // Holding: only the round and our timestamp matter.
     c.ForgetHistory("hold", {round, mine});
-    c.EnterCriticalSection(mine);
+    HoldLock(c, s, mine, 0);
     Release(c, s, mine);
   }
 }

@@ -2,10 +2,15 @@
 
 namespace lockstep::check {
 
-std::vector<std::string> PropertyNames() { return {"mutual_exclusion"}; }
+std::vector<std::string> PropertyNames() {
+  return {"mutual_exclusion", "foreign_release", "stale_write", "bounded_liveness"};
+}
 
 std::unique_ptr<Property> MakeProperty(std::string_view name) {
   if (name == "mutual_exclusion") return std::make_unique<MutualExclusion>();
+  if (name == "foreign_release") return std::make_unique<ForeignRelease>();
+  if (name == "stale_write") return std::make_unique<StaleWrite>();
+  if (name == "bounded_liveness") return std::make_unique<BoundedLiveness>();
   return nullptr;
 }
 
@@ -13,6 +18,14 @@ std::optional<Violation> CheckAll(const std::vector<std::unique_ptr<Property>>& 
                                   const world::Model& m, const world::WorldState& s, int step) {
   for (const auto& p : properties) {
     if (auto v = p->Check(m, s, step)) return v;
+  }
+  return std::nullopt;
+}
+
+std::optional<Violation> CheckAllEnd(const std::vector<std::unique_ptr<Property>>& properties,
+                                     const world::Model& m, const world::WorldState& s, int step) {
+  for (const auto& p : properties) {
+    if (auto v = p->CheckEnd(m, s, step)) return v;
   }
   return std::nullopt;
 }

@@ -26,10 +26,20 @@ class Property {
  public:
   virtual ~Property() = default;
   virtual std::string_view name() const = 0;
+  // The ghost state the property reads, beyond clients' critical sections:
+  // the explorer keeps it in a state's identity only when some property does.
+  enum Ghost : uint32_t { kWriters = 1, kLatestAcquirer = 2, kResource = 4 };
+  virtual uint32_t ghost() const { return 0; }
   // Returns a violation iff state `s`, reached by step number `step`,
   // violates the property.
   virtual std::optional<Violation> Check(const world::Model& m, const world::WorldState& s,
                                          int step) const = 0;
+  // Returns a violation iff `s`, where nothing more can happen (every client
+  // finished, crashed, or waits for a clock that cannot move), violates it.
+  virtual std::optional<Violation> CheckEnd(const world::Model&, const world::WorldState&,
+                                            int) const {
+    return std::nullopt;
+  }
 };
 
 // At most one client is inside the critical section.
@@ -40,6 +50,42 @@ class MutualExclusion final : public Property {
                                  int step) const override;
 };
 
+// A client's command removed a value another client wrote, while it was
+// releasing its own lock (it had left its critical section but still
+// believed it held the lock).
+class ForeignRelease final : public Property {
+ public:
+  std::string_view name() const override { return "foreign_release"; }
+  uint32_t ghost() const override { return kWriters; }
+  std::optional<Violation> Check(const world::Model& m, const world::WorldState& s,
+                                 int step) const override;
+};
+
+// The protected resource accepted a write from a client after a client that
+// acquired the lock later had written it: a stale holder overwrote newer
+// work (what fencing tokens are for).
+class StaleWrite final : public Property {
+ public:
+  std::string_view name() const override { return "stale_write"; }
+  uint32_t ghost() const override { return kLatestAcquirer | kResource; }
+  std::optional<Violation> Check(const world::Model& m, const world::WorldState& s,
+                                 int step) const override;
+};
+
+// Bounded liveness: when nothing more can happen within the horizon, no
+// client is still waiting for the lock while it is free or held only by a
+// crashed client.
+class BoundedLiveness final : public Property {
+ public:
+  std::string_view name() const override { return "bounded_liveness"; }
+  std::optional<Violation> Check(const world::Model&, const world::WorldState&,
+                                 int) const override {
+    return std::nullopt;
+  }
+  std::optional<Violation> CheckEnd(const world::Model& m, const world::WorldState& s,
+                                    int step) const override;
+};
+
 // Every property lockstep knows, by name.
 std::vector<std::string> PropertyNames();
 // Returns nullptr iff there is no property of that name.
@@ -48,5 +94,8 @@ std::unique_ptr<Property> MakeProperty(std::string_view name);
 // Runs each property in order; returns the first violation.
 std::optional<Violation> CheckAll(const std::vector<std::unique_ptr<Property>>& properties,
                                   const world::Model& m, const world::WorldState& s, int step);
+// The same for a state where nothing more can happen.
+std::optional<Violation> CheckAllEnd(const std::vector<std::unique_ptr<Property>>& properties,
+                                     const world::Model& m, const world::WorldState& s, int step);
 
 }  // namespace lockstep::check

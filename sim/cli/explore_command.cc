@@ -21,8 +21,13 @@ namespace {
 
 using nlohmann::json;
 
+// Ctrl-C stops the search, which then reports its counts so far (exit 3). A
+// second Ctrl-C has the default effect: it ends the process at once.
 std::atomic<bool> interrupted{false};
-extern "C" void OnInterrupt(int) { interrupted.store(true); }
+extern "C" void OnInterrupt(int) {
+  interrupted.store(true);
+  std::signal(SIGINT, SIG_DFL);
+}
 
 void Fail(const std::string& message) { std::cerr << "lockstep: " << message << "\n"; }
 
@@ -77,6 +82,38 @@ std::string Override(const ExploreOptions& o, scenario::Scenario& s) {
       }
     }
   }
+  if (o.faults) {
+    world::FaultBudget& b = w.faults;
+    std::string spec = *o.faults;
+    size_t at = 0;
+    while (at <= spec.size()) {
+      size_t comma = spec.find(',', at);
+      std::string item = spec.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+      at = comma == std::string::npos ? spec.size() + 1 : comma + 1;
+      size_t eq = item.find('=');
+      std::string kind = item.substr(0, eq);
+      int* slot = kind == "crash" ? &b.crash : kind == "stall" ? &b.stall : kind == "jump" ? &b.jump
+                : kind == "restart" ? &b.restart : kind == "lose" ? &b.lose : nullptr;
+      int n = -1;
+      if (eq != std::string::npos) {
+        try {
+          size_t used = 0;
+          n = std::stoi(item.substr(eq + 1), &used);
+          if (used != item.size() - eq - 1) n = -1;
+        } catch (const std::exception&) {
+          n = -1;
+        }
+      }
+      if (!slot || n < 0 || n > 16) {
+        return "--faults: expected KIND=N items separated by commas, KIND one of crash, stall, "
+               "jump, restart, lose and N in 0..16; got \"" + item + "\"";
+      }
+      *slot = n;
+    }
+    if (b.jump > 0 && b.jump_by.empty()) {
+      return "--faults: jump faults need the scenario's \"jump_by\" sizes";
+    }
+  }
   // The trace must describe the configuration that was searched.
   json& doc = s.document;
   if (o.clients) {
@@ -89,6 +126,14 @@ std::string Override(const ExploreOptions& o, scenario::Scenario& s) {
     doc["clients"] = clients;
   }
   if (o.horizon) doc["clock"]["horizon"] = w.horizon;
+  if (o.faults) {
+    json& f = doc["faults"];
+    f["crash"] = w.faults.crash;
+    f["stall"] = w.faults.stall;
+    f["jump"] = w.faults.jump;
+    f["restart"] = w.faults.restart;
+    f["lose"] = w.faults.lose;
+  }
   if (o.max_arg_delay) {
     doc["assumptions"]["max_arg_delay"] =
         w.assumptions.max_arg_delay ? json(*w.assumptions.max_arg_delay) : json(nullptr);
@@ -142,6 +187,11 @@ int Explore(const ExploreOptions& o) {
     };
   }
   interrupted.store(false);
+  // Installed until Explore returns, so that a Ctrl-C after the search (while
+  // the counterexample is shrunk and saved) does not cut the run short.
+  struct RestoreSigint {
+    ~RestoreSigint() { std::signal(SIGINT, SIG_DFL); }
+  } restore_sigint;
   std::signal(SIGINT, OnInterrupt);
 
   explore::SearchResult r;
@@ -165,7 +215,6 @@ int Explore(const ExploreOptions& o) {
         },
         o.executions, max_steps, options);
   }
-  std::signal(SIGINT, SIG_DFL);
   if (live) std::fprintf(stderr, "\r%80s\r", "");
 
   json report = {{"scenario", o.file},

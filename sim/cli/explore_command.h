@@ -17,6 +17,7 @@ struct ExploreOptions {
   std::optional<int64_t> horizon;
   std::optional<int> preemptions;
   std::optional<std::string> max_arg_delay;  // integer or "none"
+  std::optional<std::string> faults;         // "crash=1,stall=1,..."
   int jobs = 1;
   uint64_t executions = 10000;  // random, pct
   int depth = 3;                // pct

@@ -6,6 +6,7 @@
 #include "sim/cli/commands.h"
 #include "sim/cli/explore_command.h"
 #include "sim/cli/redis_replay.h"
+#include "sim/cli/render_command.h"
 #include "sim/scenario/scenario.h"
 
 int main(int argc, char** argv) {
@@ -60,6 +61,8 @@ int main(int argc, char** argv) {
   explore->add_option("--max-arg-delay", ex.max_arg_delay,
                       "Largest age of clock-based arguments: an integer, or none");
   explore->add_option("--jobs", ex.jobs, "Threads for the search")->check(CLI::Range(1, 64));
+  explore->add_option("--faults", ex.faults,
+                      "Fault budgets, e.g. crash=1,stall=1 (kinds: crash, stall, jump, restart, lose)");
   explore->add_option("--executions", ex.executions, "Executions (random, pct)")
       ->check(CLI::Range(uint64_t{1}, uint64_t{1'000'000'000}));
   explore->add_option("--depth", ex.depth, "PCT bug depth d")->check(CLI::Range(1, 100));
@@ -77,6 +80,13 @@ int main(int argc, char** argv) {
 
   auto* demo = app.add_subcommand("demo", "Show the documented race, then the GETSET fix holding");
   demo->add_option("--dir", dir, "Scenario folder");
+
+  std::string svg_out, html_out;
+  auto* render = app.add_subcommand(
+      "render", "Draw a trace's space-time diagram as SVG or as a self-contained HTML page");
+  render->add_option("TRACE", file, "Trace, or scenario with a schedule")->required();
+  render->add_option("--svg", svg_out, "Write the diagram as SVG here");
+  render->add_option("--html", html_out, "Write an HTML page (diagram and steps) here");
 
   try {
     app.parse(argc, argv);
@@ -101,5 +111,12 @@ int main(int argc, char** argv) {
     return List(dir, json);
   }
   if (*demo) return Demo(dir);
+  if (*render) {
+    if (svg_out.empty() && html_out.empty()) {
+      std::cerr << "lockstep render: give --svg OUT.svg, --html OUT.html, or both\n";
+      return kExitBadInput;
+    }
+    return Render(file, svg_out, html_out);
+  }
   return kExitBadInput;
 }

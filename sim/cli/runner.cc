@@ -39,6 +39,12 @@ trace::Trace RecordTrace(const scenario::Scenario& s,
       break;
     }
   }
+  if (!t.violation && w.EnabledActions().empty()) {
+    if (auto v = check::CheckAllEnd(properties, w.model(), w.state(), w.steps())) {
+      t.violation = std::move(v);
+      t.end = explore::EndReasonText(explore::EndReason::kViolation);
+    }
+  }
   return t;
 }
 

@@ -89,7 +89,8 @@ class Dfs {
       : sh_(shared),
         o_(shared.o),
         model_(config, o_.reductions.cache && o_.reductions.forget_history),
-        fingerprinter_(model_, o_.reductions.symmetry, o_.reductions.forget_history),
+        fingerprinter_(model_, o_.reductions.symmetry, o_.reductions.forget_history,
+                       GhostOf(properties)),
         properties_(properties) {}
 
   // Explores from the initial state. With split_depth, states at that depth
@@ -199,6 +200,10 @@ class Dfs {
 
     if (enabled.empty()) {
       ++executions_;
+      if (auto v = check::CheckAllEnd(properties_, model_, s, depth)) {
+        Found(*v);
+        return true;
+      }
       return false;
     }
     if (o_.bounds.max_steps && depth >= *o_.bounds.max_steps) {

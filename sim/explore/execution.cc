@@ -18,6 +18,12 @@ Properties MakeProperties(const std::vector<std::string>& names) {
   return out;
 }
 
+uint32_t GhostOf(const Properties& properties) {
+  uint32_t ghost = 0;
+  for (const auto& p : properties) ghost |= p->ghost();
+  return ghost;
+}
+
 ExecutionResult RunExecution(world::Model& model, Strategy& strategy,
                              const Properties& properties, int max_steps) {
   world::WorldState s = model.Initial();
@@ -27,6 +33,10 @@ ExecutionResult RunExecution(world::Model& model, Strategy& strategy,
     model.EnabledActions(s, &enabled);
     if (enabled.empty()) {
       result.end = EndReason::kQuiescent;
+      if (auto v = check::CheckAllEnd(properties, model, s, static_cast<int>(result.schedule.size()))) {
+        result.violation = std::move(v);
+        result.end = EndReason::kViolation;
+      }
       break;
     }
     if (static_cast<int>(result.schedule.size()) >= max_steps) {

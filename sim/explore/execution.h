@@ -29,6 +29,8 @@ struct ExecutionResult {
 
 using Properties = std::vector<std::unique_ptr<check::Property>>;
 Properties MakeProperties(const std::vector<std::string>& names);
+// The check::Property::Ghost bits the properties read.
+uint32_t GhostOf(const Properties& properties);
 
 // Runs from model.Initial() until the end. The model may be shared by many
 // executions (its clients' learned behaviour is reused). Throws what the

@@ -5,12 +5,13 @@
 #include <map>
 #include <tuple>
 
+#include "sim/check/property.h"
 #include "sim/world/hash.h"
 
 namespace lockstep::explore {
 namespace {
 
-constexpr int kClientWords = 6;
+constexpr int kClientWords = 7;
 constexpr int kMaxClients = 8;  // as scenarios allow
 using ClientWords = std::array<uint64_t, kClientWords>;
 
@@ -24,12 +25,17 @@ inline uint64_t Mum(uint64_t a, uint64_t b) {
 
 }  // namespace
 
-Fingerprinter::Fingerprinter(const world::Model& model, bool symmetry, bool abstract)
+Fingerprinter::Fingerprinter(const world::Model& model, bool symmetry, bool abstract,
+                             uint32_t ghost)
     : model_(model), abstract_(abstract) {
+  use_writers_ = ghost & check::Property::kWriters;
+  use_latest_ = ghost & check::Property::kLatestAcquirer;
+  use_resource_ = ghost & check::Property::kResource;
   const world::WorldConfig& c = model.config();
   // The time a request was made matters only when arguments may be old.
   use_ready_since_ = !c.assumptions.max_arg_delay || *c.assumptions.max_arg_delay > 0;
   use_acquired_at_ = c.assumptions.max_hold_ticks.has_value();
+  use_persisted_ = c.server.persistence == world::Persistence::kEverySec && c.faults.restart > 0;
   class_of_.assign(c.clients.size(), -1);
   if (!symmetry) return;
   std::map<std::tuple<std::string, std::string, world::Millis, bool>, std::vector<int>> groups;
@@ -54,14 +60,24 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const std::vector<uint
     ClientWords& w = words[i];
     w[0] = abstract_ ? model_.automaton(i).AbstractOf(c.local) : c.local;
     w[1] = static_cast<uint64_t>(c.status) | (uint64_t{c.in_critical_section} << 8) |
-           (uint64_t{c.holding} << 9);
+           (uint64_t{c.holding} << 9) | (uint64_t{c.stalled} << 10) |
+           (use_latest_ ? uint64_t{c.superseded} << 11 | uint64_t{c.acquired_after} << 12 |
+                              static_cast<uint64_t>(c.superseded_by + 1) << 20
+                        : 0);
     w[2] = use_ready_since_ && c.status == world::ClientStatus::kReady
                ? static_cast<uint64_t>(c.ready_since) : 0;
     w[3] = c.status == world::ClientStatus::kSleeping ? static_cast<uint64_t>(c.wake_at) : 0;
     w[4] = c.holding ? static_cast<uint64_t>(c.valid_until) : 0;
     w[5] = c.holding && use_acquired_at_ ? static_cast<uint64_t>(c.acquired_at) : 0;
+    w[6] = 0;  // the keys whose current value this client wrote (order-free)
+  }
+  if (use_writers_) {
+    for (const auto& [key, writer] : s.writers) {
+      if (writer < n) words[writer][6] += world::HashBytes(4, key);
+    }
   }
   std::array<int, kMaxClients> order;
+  std::array<int, kMaxClients> canonical_of{};
   for (int i = 0; i < n; ++i) order[i] = i;
   for (const auto& cls : classes_) {
     // Sort the members' slots by their words; ties keep index order.
@@ -71,24 +87,41 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const std::vector<uint
                      [&](int x, int y) { return words[x] < words[y]; });
     for (size_t k = 0; k < cls.size(); ++k) order[cls[k]] = members[k];
   }
-  if (canonical) {
-    canonical->assign(n, 0);
-    for (int pos = 0; pos < n; ++pos) (*canonical)[order[pos]] = pos;
-  }
+  for (int pos = 0; pos < n; ++pos) canonical_of[order[pos]] = pos;
+  if (canonical) canonical->assign(canonical_of.begin(), canonical_of.begin() + n);
   uint64_t a = 0x5eed0001, b = 0x5eed0002;
   auto feed = [&](uint64_t v) {
     a = Mum(a ^ v, 0xa0761d6478bd642fULL);
     b = Mum(b ^ v, 0xe7037ed1a0b428dbULL);
   };
   feed(static_cast<uint64_t>(s.now));
-  feed(static_cast<uint64_t>(s.crashes_used));
-  for (const kv::Entry& e : s.keyspace.entries()) {
-    feed(world::HashBytes(1, e.key));
-    feed(world::HashBytes(2, e.value));
-    feed(static_cast<uint64_t>(e.kind));
-    for (const auto& item : e.list) feed(world::HashBytes(3, item));
-    feed(e.deadline ? static_cast<uint64_t>(*e.deadline) : 0x8000000000000000ULL);
+  feed(static_cast<uint64_t>(s.server_jumped));
+  feed(static_cast<uint64_t>(s.used.crash) | static_cast<uint64_t>(s.used.stall) << 12 |
+       static_cast<uint64_t>(s.used.jump) << 24 | static_cast<uint64_t>(s.used.restart) << 36 |
+       static_cast<uint64_t>(s.used.lose) << 48);
+  auto feed_keyspace = [&](const kv::Keyspace& ks) {
+    feed(ks.size());
+    for (const kv::Entry& e : ks.entries()) {
+      feed(world::HashBytes(1, e.key));
+      feed(world::HashBytes(2, e.value));
+      feed(static_cast<uint64_t>(e.kind));
+      for (const auto& item : e.list) feed(world::HashBytes(3, item));
+      feed(e.deadline ? static_cast<uint64_t>(*e.deadline) : 0x8000000000000000ULL);
+    }
+  };
+  feed_keyspace(s.keyspace);
+  if (use_persisted_) feed_keyspace(s.persisted);
+  // Ghost state that properties read: writers that are not clients (theirs
+  // are in the client words), and the resource.
+  if (use_writers_) {
+    for (const auto& [key, writer] : s.writers) {
+      if (writer >= n) {
+        feed(world::HashBytes(4, key));
+        feed(static_cast<uint64_t>(writer));
+      }
+    }
   }
+  if (use_resource_) feed(uint64_t{s.resource_written} | static_cast<uint64_t>(s.resource_max) << 1);
   for (int pos = 0; pos < n; ++pos) {
     for (uint64_t w : words[order[pos]]) feed(w);
   }

@@ -29,7 +29,8 @@ class Fingerprinter {
  public:
   // `abstract`: name client states by what they observed since their last
   // ForgetHistory, whatever the model's automata use.
-  Fingerprinter(const world::Model& model, bool symmetry, bool abstract);
+  // `ghost`: the check::Property::Ghost bits of the properties checked.
+  Fingerprinter(const world::Model& model, bool symmetry, bool abstract, uint32_t ghost = 0);
 
   // `extra` words are folded in (the explorer's own per-path state, such
   // as preemption counts). canonical[i] receives client i's position in the
@@ -45,6 +46,10 @@ class Fingerprinter {
   bool abstract_;
   bool use_ready_since_;
   bool use_acquired_at_;
+  bool use_persisted_;
+  bool use_writers_;
+  bool use_latest_;
+  bool use_resource_;
   std::vector<std::vector<int>> classes_;
   std::vector<int> class_of_;  // -1: alone
 };

@@ -52,7 +52,7 @@ class PctStrategy final : public Strategy {
     };
     int best = -1;
     for (const auto& a : enabled) {
-      if (a.kind == world::Action::Kind::kCrash) continue;
+      if (a.is_fault()) continue;
       int t = thread_of(a);
       if (best < 0 || priority_[t] > priority_[best]) best = t;
     }
@@ -62,7 +62,7 @@ class PctStrategy final : public Strategy {
     }
     std::vector<world::Action> mine;
     for (const auto& a : enabled) {
-      if (a.kind != world::Action::Kind::kCrash && thread_of(a) == best) mine.push_back(a);
+      if (!a.is_fault() && thread_of(a) == best) mine.push_back(a);
     }
     last_ = best;
     return mine[rng_.Below(mine.size())];

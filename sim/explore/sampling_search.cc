@@ -13,7 +13,8 @@ SearchResult SampleExecutions(const world::WorldConfig& config, const Properties
   const auto start = Clock::now();
   auto last_report = start;
   world::Model model(config, options.reductions.forget_history);
-  Fingerprinter fingerprinter(model, options.reductions.symmetry, options.reductions.forget_history);
+  Fingerprinter fingerprinter(model, options.reductions.symmetry, options.reductions.forget_history,
+                              GhostOf(properties));
   std::unordered_set<Fingerprint, FingerprintHash> seen;
   SearchResult result;
   SearchStats& st = result.stats;
@@ -31,7 +32,15 @@ SearchResult SampleExecutions(const world::WorldConfig& config, const Properties
     ++st.executions;
     for (;;) {
       model.EnabledActions(s, &enabled);
-      if (enabled.empty() || static_cast<int>(path.size()) >= max_steps) break;
+      if (enabled.empty()) {
+        if (auto v = check::CheckAllEnd(properties, model, s, static_cast<int>(path.size()))) {
+          result.verdict = Verdict::kViolation;
+          result.violation = v;
+          result.counterexample = path;
+        }
+        break;
+      }
+      if (static_cast<int>(path.size()) >= max_steps) break;
       std::optional<world::Action> a = strategy->Next(model, s, enabled);
       if (!a) break;
       model.Apply(s, *a, nullptr);

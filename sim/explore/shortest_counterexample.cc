@@ -15,7 +15,7 @@ std::optional<SearchResult> ShortestCounterexample(const world::WorldConfig& con
                                                    uint64_t max_states) {
   const auto start = std::chrono::steady_clock::now();
   world::Model model(config, /*use_forget_history=*/true);
-  Fingerprinter fingerprinter(model, /*symmetry=*/true, /*abstract=*/true);
+  Fingerprinter fingerprinter(model, /*symmetry=*/true, /*abstract=*/true, GhostOf(properties));
   struct Node {
     int64_t parent;
     world::Action action;
@@ -33,8 +33,21 @@ std::optional<SearchResult> ShortestCounterexample(const world::WorldConfig& con
     auto [s, node] = std::move(queue.front());
     queue.pop_front();
     int depth = node < 0 ? 0 : depth_of[static_cast<size_t>(node) + 1];
-    if (depth >= max_steps) continue;
     model.EnabledActions(s, &enabled);
+    if (enabled.empty()) {
+      if (auto v = check::CheckAllEnd(properties, model, s, depth)) {
+        for (int64_t at = node; at >= 0; at = nodes[at].parent) {
+          result.counterexample.push_back(nodes[at].action);
+        }
+        std::reverse(result.counterexample.begin(), result.counterexample.end());
+        result.verdict = Verdict::kViolation;
+        result.violation = v;
+        result.stats.states = seen.size();
+        return result;
+      }
+      continue;
+    }
+    if (depth >= max_steps) continue;
     for (const world::Action& a : enabled) {
       world::WorldState next = s;
       model.Apply(next, a, nullptr);

@@ -14,7 +14,7 @@ struct Row {
 };
 
 // Arity, flags and key specs as in Redis 7.0's src/commands/*.json.
-constexpr std::array<Row, 19> kRows = {{
+constexpr std::array<Row, 20> kRows = {{
     {{"GET", 2, Access::kRead, 1, 1, 1}, internal::GetCommand},
     {{"SET", -3, Access::kWrite, 1, 1, 1}, internal::SetCommand},
     {{"SETNX", 3, Access::kWrite, 1, 1, 1}, internal::SetnxCommand},
@@ -34,6 +34,8 @@ constexpr std::array<Row, 19> kRows = {{
     {{"RPUSH", -3, Access::kWrite, 1, 1, 1}, internal::RpushCommand},
     {{"LLEN", 2, Access::kRead, 1, 1, 1}, internal::LlenCommand},
     {{"TYPE", 2, Access::kRead, 1, 1, 1}, internal::TypeCommand},
+    // Keys as declared by numkeys; a write, since the script may write.
+    {{"EVAL", -3, Access::kWrite, 3, -1, 1, 2}, internal::EvalCommand},
 }};
 
 constexpr std::array<CommandSpec, kRows.size()> MakeSpecs() {
@@ -67,6 +69,16 @@ std::vector<std::string> CommandKeys(const CommandSpec& spec,
   std::vector<std::string> keys;
   if (spec.first_key <= 0) return keys;
   const int argc = static_cast<int>(argv.size());
+  if (spec.numkeys_at > 0) {
+    int64_t n = 0;
+    if (!ParseInt64(argv[static_cast<size_t>(spec.numkeys_at)], &n) || n < 0 ||
+        n > argc - spec.first_key) {
+      return keys;
+    }
+    keys.assign(argv.begin() + spec.first_key,
+                argv.begin() + spec.first_key + static_cast<int>(n));
+    return keys;
+  }
   // A negative last_key counts back from the end (-1 is the last argument).
   const int last = spec.last_key < 0 ? argc + spec.last_key : spec.last_key;
   const int step = spec.key_step > 0 ? spec.key_step : 1;

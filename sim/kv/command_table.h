@@ -27,6 +27,10 @@ struct CommandSpec {
   int first_key;
   int last_key;
   int key_step;
+  // For commands whose keys are counted by an argument (EVAL script numkeys
+  // key ...): the index of that argument, else 0. The keys then start at
+  // first_key and last_key is ignored.
+  int numkeys_at = 0;
 };
 
 // Every command the model implements, in a fixed order.
@@ -38,7 +42,9 @@ const CommandSpec* FindCommand(std::string_view name);
 // Returns true iff argv's length satisfies spec's arity.
 bool ArityOk(const CommandSpec& spec, size_t argc);
 
-// The keys argv names, per spec's key positions.
+// The keys argv names, per spec's key positions. A command whose key count
+// is not a valid count for argv (EVAL 'x' -1, or more keys than arguments)
+// fails before touching any key, so it names none.
 // REQUIRES: ArityOk(spec, argv.size())
 std::vector<std::string> CommandKeys(const CommandSpec& spec,
                                      const std::vector<std::string>& argv);

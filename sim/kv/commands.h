@@ -72,6 +72,9 @@ Reply PexpireatCommand(Db& db, const Argv& argv);
 Reply TtlCommand(Db& db, const Argv& argv);
 Reply PttlCommand(Db& db, const Argv& argv);
 
+// script.cc
+Reply EvalCommand(Db& db, const Argv& argv);
+
 // The handler for CommandTable()[index].
 CommandFn HandlerAt(size_t index);
 

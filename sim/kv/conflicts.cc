@@ -11,6 +11,9 @@ bool CommandsCommute(const std::vector<std::string>& a, const std::vector<std::s
   const CommandSpec* sa = FindCommand(a[0]);
   const CommandSpec* sb = FindCommand(b[0]);
   if (!sa || !sb || !ArityOk(*sa, a.size()) || !ArityOk(*sb, b.size())) return false;
+  // A script may touch keys it did not declare (Redis 7 allows it): it
+  // conflicts with everything.
+  if (sa->numkeys_at > 0 || sb->numkeys_at > 0) return false;
   if (sa->access == Access::kRead && sb->access == Access::kRead) return true;
   std::vector<std::string> ka = CommandKeys(*sa, a), kb = CommandKeys(*sb, b);
   for (const auto& k : ka) {

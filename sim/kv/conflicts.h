@@ -14,7 +14,8 @@ namespace lockstep::kv {
 
 // Returns true iff commands `a` and `b` (full argv, names first) commute in
 // every keyspace where neither finds an expired key. Unknown commands and
-// wrong arity conflict with everything.
+// wrong arity conflict with everything, and so do scripts (EVAL), which may
+// touch keys they do not declare.
 bool CommandsCommute(const std::vector<std::string>& a, const std::vector<std::string>& b);
 
 }  // namespace lockstep::kv

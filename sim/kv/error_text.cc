@@ -1,5 +1,7 @@
 #include "sim/kv/error_text.h"
 
+#include <utility>
+
 #include "sim/kv/int_parse.h"
 
 namespace lockstep::kv {
@@ -28,6 +30,8 @@ std::string Lower(std::string_view s) {
 }
 
 }  // namespace
+
+std::string SanitizeErrorText(std::string s) { return Sanitize(std::move(s)); }
 
 std::string UnknownCommandError(const std::vector<std::string>& argv) {
   // server.c: args grow by "'%.*s' " with precision 128 - len(args), while

@@ -33,6 +33,16 @@ inline constexpr std::string_view kExpireNxConflict =
 inline constexpr std::string_view kExpireGtLtConflict =
     "ERR GT and LT options at the same time are not compatible";
 
+// evalGenericCommand's checks of numkeys.
+inline constexpr std::string_view kNumkeysTooLarge =
+    "ERR Number of keys can't be greater than number of args";
+inline constexpr std::string_view kNumkeysNegative =
+    "ERR Number of keys can't be negative";
+
+// addReplyErrorFormat's sanitising of a whole reply text: CR/LF trimmed at
+// both ends, inner CR/LF made spaces.
+std::string SanitizeErrorText(std::string s);
+
 // processCommand for a name with no command:
 // "ERR unknown command 'foo', with args beginning with: 'a' 'b' ".
 std::string UnknownCommandError(const std::vector<std::string>& argv);

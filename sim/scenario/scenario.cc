@@ -17,6 +17,7 @@ using nlohmann::json;
 constexpr int64_t kMaxTime = 1'000'000'000'000;  // about 31 years in ms
 constexpr int64_t kMaxSpan = 10'000'000;          // horizon - start
 constexpr int kMaxClients = 8;
+constexpr int kMaxFaults = 16;
 
 std::string AlgorithmNames() {
   std::string s;
@@ -25,7 +26,7 @@ std::string AlgorithmNames() {
 }
 
 algo::LockSettings ReadLock(const jr::ObjectReader& o, algo::LockSettings s) {
-  o.RejectUnknown({"key", "timeout", "rounds", "retry_delay", "release_with_leave"});
+  o.RejectUnknown({"key", "timeout", "rounds", "retry_delay", "release_with_leave", "ttl"});
   if (auto key = o.OptString("key")) {
     if (key->empty()) throw jr::JsonError(o.PointerOf("key"), "expected a non-empty key name");
     s.key = *key;
@@ -34,6 +35,7 @@ algo::LockSettings ReadLock(const jr::ObjectReader& o, algo::LockSettings s) {
   if (auto v = o.OptInt("rounds", 1, 1000)) s.rounds = static_cast<int>(*v);
   if (auto v = o.OptInt("retry_delay", 0, kMaxSpan)) s.retry_delay = *v;
   s.release_with_leave = o.Bool("release_with_leave", s.release_with_leave);
+  if (auto v = o.OptInt("ttl", 1, kMaxSpan)) s.ttl = *v;
   return s;
 }
 
@@ -50,14 +52,14 @@ Expectation ReadExpect(const jr::ObjectReader& o) {
   std::string props;
   for (const auto& p : check::PropertyNames()) props += ", \"violation:" + p + "\"";
   throw jr::JsonError(o.PointerOf("expect"),
-                      "expected \"safe\"" + props + "; got \"" + text + "\"");
+                      "expected \"safe\"" + props + "; got " + json(text).dump());
 }
 
 Scenario Load(const json& doc, const std::string& file, const std::string& prefix) {
   jr::ObjectReader o(doc, prefix);
   o.RejectUnknown({"name", "description", "clients", "lock", "keyspace", "clock",
-                   "assumptions", "faults", "properties", "expect", "schedule",
-                   "seed", "max_steps"});
+                   "assumptions", "faults", "server", "resource", "properties", "expect",
+                   "schedule", "seed", "max_steps"});
   Scenario s;
   s.file = file;
   s.name = o.OptString("name").value_or("");
@@ -66,6 +68,31 @@ Scenario Load(const json& doc, const std::string& file, const std::string& prefi
 
   algo::LockSettings lock;
   if (o.Has("lock")) lock = ReadLock(o.Object("lock"), lock);
+  if (o.Has("resource")) {
+    jr::ObjectReader r = o.Object("resource");
+    r.RejectUnknown({"fenced"});
+    s.world.resource.enabled = true;
+    s.world.resource.fenced = r.Bool("fenced", false);
+    lock.write_resource = true;
+  }
+  if (o.Has("server")) {
+    jr::ObjectReader sv = o.Object("server");
+    sv.RejectUnknown({"skew", "persistence", "sync_every"});
+    s.world.server.skew = sv.OptInt("skew", -kMaxSpan, kMaxSpan).value_or(0);
+    if (auto p = sv.OptString("persistence")) {
+      if (*p == "always") {
+        s.world.server.persistence = world::Persistence::kAlways;
+      } else if (*p == "everysec") {
+        s.world.server.persistence = world::Persistence::kEverySec;
+      } else if (*p == "none") {
+        s.world.server.persistence = world::Persistence::kNone;
+      } else {
+        throw jr::JsonError(sv.PointerOf("persistence"),
+                            "expected one of always, everysec, none; got \"" + *p + "\"");
+      }
+    }
+    s.world.server.sync_every = sv.OptInt("sync_every", 1, kMaxSpan).value_or(1);
+  }
 
   // Clock first: it bounds the times below.
   jr::ObjectReader clock = o.Object("clock");
@@ -91,7 +118,7 @@ Scenario Load(const json& doc, const std::string& file, const std::string& prefi
     if (!std::regex_match(setup.name, kName)) {
       throw jr::JsonError(c.PointerOf("name"),
                           "expected a client name of 1-16 letters, digits, '_' or '-' "
-                          "starting with a letter, got \"" + setup.name + "\"");
+                          "starting with a letter, got " + json(setup.name).dump());
     }
     if (!seen.insert(setup.name).second) {
       throw jr::JsonError(c.PointerOf("name"), "duplicate client name \"" + setup.name + "\"");
@@ -106,8 +133,8 @@ Scenario Load(const json& doc, const std::string& file, const std::string& prefi
       std::string name = c.String("algorithm");
       const algo::AlgorithmInfo* info = algo::FindAlgorithm(name);
       if (!info) {
-        throw jr::JsonError(c.PointerOf("algorithm"), "expected one of " + AlgorithmNames() +
-                                                          "; got \"" + name + "\"");
+        throw jr::JsonError(c.PointerOf("algorithm"),
+                            "expected one of " + AlgorithmNames() + "; got " + json(name).dump());
       }
       algo::LockSettings mine = lock;
       if (c.Has("lock")) mine = ReadLock(c.Object("lock"), mine);
@@ -131,7 +158,7 @@ Scenario Load(const json& doc, const std::string& file, const std::string& prefi
       kv::Entry entry;
       entry.key = e.String("key");
       if (!keys.insert(entry.key).second) {
-        throw jr::JsonError(e.PointerOf("key"), "duplicate key \"" + entry.key + "\"");
+        throw jr::JsonError(e.PointerOf("key"), "duplicate key " + json(entry.key).dump());
       }
       entry.value = e.String("value");
       entry.deadline = e.OptInt("deadline", 0, kMaxTime);
@@ -151,8 +178,29 @@ Scenario Load(const json& doc, const std::string& file, const std::string& prefi
   }
   if (o.Has("faults")) {
     jr::ObjectReader f = o.Object("faults");
-    f.RejectUnknown({"crash"});
+    f.RejectUnknown({"crash", "stall", "jump", "restart", "lose", "jump_by", "stall_where"});
+    if (auto where = f.OptString("stall_where")) {
+      if (*where != "holding" && *where != "releasing") {
+        throw jr::JsonError(f.PointerOf("stall_where"),
+                            "expected \"holding\" or \"releasing\", got \"" + *where + "\"");
+      }
+      w.faults.stall_only_releasing = *where == "releasing";
+    }
     w.faults.crash = static_cast<int>(f.OptInt("crash", 0, kMaxClients).value_or(0));
+    w.faults.stall = static_cast<int>(f.OptInt("stall", 0, kMaxFaults).value_or(0));
+    w.faults.jump = static_cast<int>(f.OptInt("jump", 0, kMaxFaults).value_or(0));
+    w.faults.restart = static_cast<int>(f.OptInt("restart", 0, kMaxFaults).value_or(0));
+    w.faults.lose = static_cast<int>(f.OptInt("lose", 0, kMaxFaults).value_or(0));
+    if (f.Has("jump_by")) {
+      const json& by = f.Array("jump_by");
+      for (size_t i = 0; i < by.size(); ++i) {
+        w.faults.jump_by.push_back(
+            jr::ReadInt(by[i], f.PointerOf("jump_by") + "/" + std::to_string(i), 1, kMaxSpan));
+      }
+    }
+    if (w.faults.jump > 0 && w.faults.jump_by.empty()) {
+      throw jr::JsonError(f.pointer(), "\"jump\" faults need \"jump_by\": the sizes of the jumps");
+    }
   }
 
   s.properties = {"mutual_exclusion"};
@@ -165,7 +213,7 @@ Scenario Load(const json& doc, const std::string& file, const std::string& prefi
         std::string known;
         for (const auto& k : check::PropertyNames()) known += (known.empty() ? "" : ", ") + k;
         throw jr::JsonError(o.PointerOf("properties") + "/" + std::to_string(i),
-                            "expected one of " + known + "; got \"" + p + "\"");
+                            "expected one of " + known + "; got " + json(p).dump());
       }
       s.properties.push_back(p);
     }
@@ -231,9 +279,11 @@ Scenario LoadScenarioFile(const std::string& path) {
   return LoadScenario(doc, path);
 }
 
-const char* const kFieldReference = R"(Scenario fields (JSON object; unknown fields are refused):
-  name            string       optional label
-  description     string       optional
+const char* const kFieldReference = R"(Scenario fields (JSON object; unknown fields are refused; the file is at
+most 16 MiB and nests at most 64 levels; integers are JSON integers, never
+1.0 or 1e3):
+  name            string       optional label (any text)
+  description     string       optional (any text)
   clients         array, 1-8   each {name, algorithm, skew?, crashed?, lock?}
     name          string       1-16 of [A-Za-z0-9_-], starting with a letter; unique
     algorithm     string       one of `lockstep list`; optional if crashed
@@ -245,26 +295,70 @@ const char* const kFieldReference = R"(Scenario fields (JSON object; unknown fie
     timeout       integer      T in ticks, 0..10000000; a lock stores now+T+1 (default 2)
     rounds        integer      acquisitions per client, 1..1000 (default 1)
     retry_delay   integer      sleep before retrying a held lock, 0..10000000 (default 1)
+    ttl           integer      PX of SET-based locks, 1..10000000 (default 10)
     release_with_leave boolean leave the critical section and release in one step,
                                the clock read in that step (SPIN's model; default false)
   keyspace        array        initial entries {key, value, deadline?, writer?}; keys unique
+    key           string       any text
+    value         string       any text
+    deadline      integer|null expires when the clock passes it, 0..10^12 (default null: never)
+    writer        string       who wrote it, for traces (ghost state; any text)
   clock           object       {start?, horizon}
     start         integer      0..10^12 (default 0)
     horizon       integer      the clock never passes it; start..start+10000000
   assumptions     object       {max_arg_delay?, holders_release_in_time?, max_hold_ticks?}
-    max_arg_delay integer|null largest age of timestamp arguments; 0 = read in the
-                               command's own step (default); null = unbounded
+    max_arg_delay integer|null largest age of timestamp arguments, 0..10000000; 0 = read
+                               in the command's own step (default); null = unbounded
     holders_release_in_time  boolean  the clock never passes a holder's own
                                timestamp while it holds the lock (default false)
-    max_hold_ticks integer     the clock never moves more than this past a holder's
-                               acquisition while it holds the lock
-  faults          object       {crash?}: crash 0..8, crash actions allowed (default 0)
-  properties      array        property names (default ["mutual_exclusion"])
+    max_hold_ticks integer|null the clock never moves more than this past a holder's
+                               acquisition while it holds the lock, 0..10000000
+                               (default null: no bound)
+  faults          object       fault budgets, each an integer (default 0):
+    crash         integer      0..8: a client crashes (never runs again, never releases)
+    stall         integer      0..16: the clock passes a holder's bound while it holds
+    jump          integer      0..16: the server's clock jumps forward by one of jump_by
+    jump_by       array        sizes of the jumps, integers 1..10000000 (needed with jump)
+    stall_where   string       holding (default: anywhere while holding the lock) or
+                               releasing (between leaving the critical section and releasing)
+    restart       integer      0..16: the server crashes and restarts, per its persistence
+    lose          integer      0..16: a request or its reply is lost (the client times out)
+  server          object       {skew?, persistence?, sync_every?}
+    skew          integer      server clock = global clock + skew + jumps; |skew| <= 10000000
+    persistence   string       always (default), everysec (synced every sync_every ticks), none
+    sync_every    integer      1..10000000 (default 1)
+  resource        object       {fenced?}: holders write a protected resource while they
+                               hold the lock; fenced (default false): it refuses tokens not
+                               larger than one it has accepted
+  properties      array        names of properties to check: mutual_exclusion,
+                               foreign_release, stale_write, bounded_liveness
+                               (default ["mutual_exclusion"])
   expect          string       "safe" or "violation:PROPERTY"
   schedule        array        actions: "C1", "C1~2" (arguments 2 ticks old), "tick",
                                "crash C1"
-  seed            integer      >= 0, for random values (default 0)
+  seed            integer      0..2^63-1, for random values (default 0)
   max_steps       integer      1..10000000 (default 10000)
+
+Trace fields (what --trace-out and explore write; `lockstep replay` reads them
+with the same limits and refuses, at its JSON location, the first field that
+differs from replaying the schedule on the embedded scenario):
+  format          string       "lockstep-trace/1"; other versions are refused
+  scenario        object       the scenario run, as above, without schedule
+  seed            integer      0..2^63-1
+  clients         array        {name, algorithm, skew, crashed_at_start?}; names
+                               unique, the scenario's clients in its order
+  schedule        array        actions, as in a scenario
+  steps           array        step i: {index (= i), action (from step 1), actor,
+                               command, reply, events, clock, client_clocks,
+                               keyspace, in_critical_section, holding}
+    command       array        strings: the command as executed (empty: none)
+    reply         object|null  {type: integer|bulk|status|error|nil|array,
+                               value?, elements?}
+    clock         integer      global clock after the step, |clock| <= 2^61
+    client_clocks object       client name -> integer, |clock| <= 2^61
+    keyspace      array        {key, value or list, deadline (integer|null), writer}
+  end             string       why the execution ended
+  violation       object|null  {property, clients, step (0..2^31-1), message}
 )";
 
 }  // namespace lockstep::scenario

@@ -1,6 +1,9 @@
 #include "sim/trace/json_reader.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 
 namespace lockstep::json {
 
@@ -17,7 +20,12 @@ std::string Describe(const json& j) {
     default: kind = "number "; break;
   }
   std::string text = j.dump();
-  if (text.size() > 40) text = text.substr(0, 37) + "...";
+  if (text.size() > 40) {
+    // Cut at a character boundary: the message must stay valid UTF-8.
+    size_t cut = 37;
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+    text = text.substr(0, cut) + "...";
+  }
   return kind + text;
 }
 
@@ -129,9 +137,25 @@ std::string ReadString(const json& j, const std::string& pointer) {
   return j.get<std::string>();
 }
 
-json Parse(const std::string& text, int max_depth) {
-  // Refuse deep nesting before nlohmann's recursive parser sees it.
-  int depth = 0;
+namespace {
+
+// "line 3, column 17" of text[pos], counted as nlohmann counts them.
+std::string LineColumn(const std::string& text, size_t pos) {
+  size_t line = 1, column = 1;
+  for (size_t i = 0; i < pos && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return "line " + std::to_string(line) + ", column " + std::to_string(column);
+}
+
+// Walks the text outside strings; calls at(pos, c) for each such byte.
+template <typename F>
+void OutsideStrings(const std::string& text, F at) {
   bool in_string = false;
   for (size_t i = 0; i < text.size(); ++i) {
     char c = text[i];
@@ -140,23 +164,96 @@ json Parse(const std::string& text, int max_depth) {
       else if (c == '"') in_string = false;
     } else if (c == '"') {
       in_string = true;
-    } else if (c == '[' || c == '{') {
+    } else if (!at(i, c)) {
+      return;
+    }
+  }
+}
+
+// Where the first number too large for a double starts, or npos.
+size_t FirstOverflowingNumber(const std::string& text) {
+  size_t found = std::string::npos;
+  size_t start = std::string::npos;
+  OutsideStrings(text, [&](size_t i, char c) {
+    bool in_number = (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' ||
+                     c == 'e' || c == 'E';
+    if (in_number && start == std::string::npos) start = i;
+    if (!in_number && start != std::string::npos) {
+      double v = std::strtod(text.substr(start, i - start).c_str(), nullptr);
+      if (std::isinf(v)) found = start;
+      start = std::string::npos;
+    }
+    return found == std::string::npos;
+  });
+  if (found == std::string::npos && start != std::string::npos &&
+      std::isinf(std::strtod(text.substr(start).c_str(), nullptr))) {
+    found = start;
+  }
+  return found;
+}
+
+// nlohmann's parse errors quote the text last read, which may be long and
+// need not be UTF-8: keep the message short and valid, so that it prints as
+// one line and `--json` can carry it. Invalid bytes become \xNN.
+std::string PrintableMessage(const std::string& what) {
+  constexpr size_t kMax = 200;
+  std::string out;
+  for (size_t i = 0; i < what.size() && out.size() < kMax;) {
+    unsigned char c = static_cast<unsigned char>(what[i]);
+    size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    bool ok = n > 0 && i + n <= what.size();
+    for (size_t k = 1; ok && k < n; ++k) {
+      ok = (static_cast<unsigned char>(what[i + k]) & 0xC0) == 0x80;
+    }
+    if (ok && (n > 1 || c >= 0x20)) {
+      out.append(what, i, n);
+      i += n;
+    } else {
+      char hex[5];
+      std::snprintf(hex, sizeof hex, "\\x%02X", c);
+      out += hex;
+      ++i;
+    }
+  }
+  if (out.size() >= kMax) out += "...";
+  return out;
+}
+
+}  // namespace
+
+json Parse(const std::string& text, int max_depth) {
+  // Refuse deep nesting before nlohmann's recursive parser sees it.
+  int depth = 0;
+  OutsideStrings(text, [&](size_t i, char c) {
+    if (c == '[' || c == '{') {
       if (++depth > max_depth) {
-        throw JsonError("", "JSON nested deeper than " +
-                                std::to_string(max_depth) + " levels");
+        throw JsonError("", "JSON nested deeper than " + std::to_string(max_depth) +
+                                " levels, at " + LineColumn(text, i));
       }
     } else if (c == ']' || c == '}') {
       --depth;
     }
-  }
+    return true;
+  });
   try {
     return json::parse(text);
   } catch (const json::parse_error& e) {
     // nlohmann's message names the line and column.
     std::string what = e.what();
     auto pos = what.find("] ");
-    throw JsonError("", "malformed JSON: " +
-                            (pos == std::string::npos ? what : what.substr(pos + 2)));
+    throw JsonError("", "malformed JSON: " + PrintableMessage(pos == std::string::npos
+                                                                 ? what
+                                                                 : what.substr(pos + 2)));
+  } catch (const json::exception& e) {
+    // A number too large for a double (out_of_range.406) names no place.
+    std::string what = e.what();
+    auto pos = what.find("] ");
+    std::string message =
+        "malformed JSON: " + PrintableMessage(pos == std::string::npos ? what : what.substr(pos + 2));
+    if (size_t at = FirstOverflowingNumber(text); at != std::string::npos) {
+      message += " at " + LineColumn(text, at);
+    }
+    throw JsonError("", message);
   }
 }
 

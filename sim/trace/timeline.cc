@@ -62,17 +62,25 @@ std::string Timeline(const Trace& t) {
       } else if (r.actor == name) {
         switch (r.action.kind) {
           case world::Action::Kind::kCrash: cell = "CRASHES"; break;
+          case world::Action::Kind::kStall: cell = "STALLS (clock passes its bound)"; break;
+          case world::Action::Kind::kLoseRequest:
+          case world::Action::Kind::kLoseReply:
           case world::Action::Kind::kStep: {
             if (r.command.empty()) {
               cell = "leaves CS";
             } else {
               cell = Join(r.command, " ");
-              if (r.reply) cell += " -> " + CompactReply(*r.reply);
+              if (r.action.kind == world::Action::Kind::kLoseRequest) {
+                cell += " -> request LOST";
+              } else if (r.reply) {
+                cell += " -> " + CompactReply(*r.reply);
+                if (r.action.kind == world::Action::Kind::kLoseReply) cell += ", reply LOST";
+              }
               if (r.action.age > 0) cell += " (args " + std::to_string(r.action.age) + " ticks old)";
             }
             break;
           }
-          case world::Action::Kind::kTick: break;
+          default: break;
         }
       }
       for (const std::string& e : r.events) {
@@ -81,9 +89,12 @@ std::string Timeline(const Trace& t) {
       }
       row[2 + i] = cell;
     }
-    if (r.index > 0 && r.action.kind == world::Action::Kind::kTick) {
+    if (r.index > 0 && (r.action.kind == world::Action::Kind::kTick ||
+                        r.action.kind == world::Action::Kind::kStall)) {
       row[1] = "tick " + row[1];
     }
+    if (r.action.kind == world::Action::Kind::kJump) row[1] = "jump " + row[1];
+    if (r.action.kind == world::Action::Kind::kRestart) row[1] = "RESTART " + row[1];
     row[n + 2] = Join(r.in_critical_section, ",");
     row[n + 3] = KeyspaceText(r);
     rows.push_back(row);

@@ -1,5 +1,7 @@
 #include "sim/trace/trace.h"
 
+#include <algorithm>
+
 #include "sim/trace/json_reader.h"
 
 namespace lockstep::trace {
@@ -174,11 +176,17 @@ std::optional<Trace> FromJson(const json& j, std::string* error) {
     t.scenario = o.Raw("scenario");
     t.seed = static_cast<uint64_t>(o.Int("seed", 0, INT64_MAX));
     const json& clients = o.Array("clients");
+    if (clients.empty() || clients.size() > 8) {  // as a scenario allows
+      throw jr::JsonError("/clients", "expected 1 to 8 clients, got " + std::to_string(clients.size()));
+    }
     std::vector<std::string> names;
     for (size_t i = 0; i < clients.size(); ++i) {
       jr::ObjectReader c(clients[i], "/clients/" + std::to_string(i));
       ClientInfo info;
       info.name = c.String("name");
+      if (std::find(names.begin(), names.end(), info.name) != names.end()) {
+        throw jr::JsonError(c.PointerOf("name"), "duplicate client name " + json(info.name).dump());
+      }
       info.algorithm = c.String("algorithm");
       info.skew = c.Int("skew", INT64_MIN / 4, INT64_MAX / 4);
       info.crashed_at_start = c.Bool("crashed_at_start", false);
@@ -227,15 +235,21 @@ std::string CompactReply(const kv::Reply& r) {
 }
 
 std::string StepLine(const world::StepRecord& r) {
+  using K = world::Action::Kind;
   switch (r.action.kind) {
-    case world::Action::Kind::kTick: return "tick";
-    case world::Action::Kind::kCrash: return "crash " + r.actor;
-    case world::Action::Kind::kStep: break;
+    case K::kTick: return "tick";
+    case K::kCrash: return "crash " + r.actor;
+    case K::kStall: return "stall " + r.actor;
+    case K::kJump: return "jump +" + std::to_string(r.action.age);
+    case K::kRestart: return "restart";
+    default: break;
   }
   if (r.command.empty()) return r.actor + " leaves";
   std::string s = r.actor;
   for (const auto& arg : r.command) s += " " + arg;
+  if (r.action.kind == K::kLoseRequest) return s + " -> request lost";
   if (r.reply) s += " -> " + CompactReply(*r.reply);
+  if (r.action.kind == K::kLoseReply) s += " (reply lost)";
   return s;
 }
 

@@ -18,17 +18,39 @@ std::string KnownClients(const std::vector<std::string>& names) {
   return out;
 }
 
+// Faults that name a client, by their text prefix.
+struct ClientFault {
+  const char* prefix;
+  Action::Kind kind;
+};
+constexpr ClientFault kClientFaults[] = {
+    {"crash ", Action::Kind::kCrash},
+    {"stall ", Action::Kind::kStall},
+    {"lose-request ", Action::Kind::kLoseRequest},
+    {"lose-reply ", Action::Kind::kLoseReply},
+};
+
+std::optional<kv::Millis> Ticks(std::string_view digits) {
+  kv::Millis v = 0;
+  auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+  if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size() || v < 0) {
+    return std::nullopt;
+  }
+  return v;
+}
+
 }  // namespace
 
-std::string FormatAction(const Action& a,
-                         const std::vector<std::string>& client_names) {
+std::string FormatAction(const Action& a, const std::vector<std::string>& client_names) {
   switch (a.kind) {
-    case Action::Kind::kTick:
-      return "tick";
-    case Action::Kind::kCrash:
-      return "crash " + client_names.at(a.client);
-    case Action::Kind::kStep:
-      break;
+    case Action::Kind::kTick: return "tick";
+    case Action::Kind::kRestart: return "restart";
+    case Action::Kind::kJump: return "jump +" + std::to_string(a.age);
+    case Action::Kind::kStep: break;
+    default:
+      for (const ClientFault& f : kClientFaults) {
+        if (f.kind == a.kind) return f.prefix + client_names.at(a.client);
+      }
   }
   std::string s = client_names.at(a.client);
   if (a.age != 0) s += "~" + std::to_string(a.age);
@@ -39,34 +61,44 @@ std::optional<Action> ParseAction(std::string_view text,
                                   const std::vector<std::string>& client_names,
                                   std::string* error) {
   if (text == "tick") return Action::Tick();
-  if (text.starts_with("crash ")) {
-    std::string_view name = text.substr(6);
+  if (text == "restart") return Action::Restart();
+  if (text.starts_with("jump +")) {
+    auto by = Ticks(text.substr(6));
+    if (!by || *by == 0) {
+      *error = "expected a positive tick count after \"jump +\", got '" + std::string(text) + "'";
+      return std::nullopt;
+    }
+    return Action::Jump(*by);
+  }
+  for (const ClientFault& f : kClientFaults) {
+    std::string_view prefix = f.prefix;
+    if (!text.starts_with(prefix)) continue;
+    std::string_view name = text.substr(prefix.size());
     int c = FindClient(name, client_names);
     if (c < 0) {
       *error = "unknown client '" + std::string(name) + "' (clients: " +
                KnownClients(client_names) + ")";
       return std::nullopt;
     }
-    return Action::Crash(c);
+    return Action{f.kind, c, 0};
   }
   std::string_view name = text;
   kv::Millis age = 0;
   if (auto tilde = text.find('~'); tilde != std::string_view::npos) {
     name = text.substr(0, tilde);
-    std::string_view digits = text.substr(tilde + 1);
-    auto [end, ec] =
-        std::from_chars(digits.data(), digits.data() + digits.size(), age);
-    if (ec != std::errc() || end != digits.data() + digits.size() || age < 0) {
-      *error = "expected a non-negative tick count after '~' in '" +
-               std::string(text) + "'";
+    auto parsed = Ticks(text.substr(tilde + 1));
+    if (!parsed) {
+      *error = "expected a non-negative tick count after '~' in '" + std::string(text) + "'";
       return std::nullopt;
     }
+    age = *parsed;
   }
   int c = FindClient(name, client_names);
   if (c < 0) {
     *error = "expected \"tick\", \"crash NAME\", \"NAME\" or \"NAME~AGE\" "
              "with a client name (" + KnownClients(client_names) +
-             "), got '" + std::string(text) + "'";
+             "), or a fault (\"stall NAME\", \"jump +N\", \"restart\", \"lose-request NAME\", "
+             "\"lose-reply NAME\"), got '" + std::string(text) + "'";
     return std::nullopt;
   }
   return Action::Step(c, age);

@@ -1,7 +1,17 @@
 // The choices a scheduler makes: run a client's next step, tick the global
 // clock, or inject a fault. A schedule is a sequence of actions; its text
-// form ("C1", "C2~1", "tick", "crash C3") is what scenario and trace files
-// store.
+// form is what scenario and trace files store:
+//
+//   "C1"               C1's next step
+//   "C1~2"             C1's next step, its clock-based arguments read 2 ticks ago
+//   "tick"             the global clock advances by one
+//   "crash C1"         C1 crashes: it never runs again, never releases
+//   "stall C1"         the clock advances although C1 should have released
+//                      by now (breaks the holder's bound: a counted fault)
+//   "jump +5"          the server's clock jumps 5 ticks forward
+//   "restart"          the server crashes and restarts (per its persistence)
+//   "lose-request C1"  C1's command never reaches the server; C1 times out
+//   "lose-reply C1"    C1's command runs but its reply is lost; C1 times out
 #pragma once
 
 #include <optional>
@@ -14,25 +24,30 @@
 namespace lockstep::world {
 
 struct Action {
-  enum class Kind { kStep, kTick, kCrash };
+  enum class Kind { kStep, kTick, kCrash, kStall, kJump, kRestart, kLoseRequest, kLoseReply };
 
   Kind kind = Kind::kTick;
-  int client = -1;     // kStep, kCrash: index into the world's clients
+  int client = -1;     // kStep, kCrash, kStall, kLoseRequest, kLoseReply
   kv::Millis age = 0;  // kStep: how many ticks before this step the client's
-                       // timestamp arguments were read (0: in this step)
+                       // clock-based arguments were read (0: in this step);
+                       // kJump: by how much the server's clock jumps
 
-  static Action Step(int client, kv::Millis age = 0) {
-    return {Kind::kStep, client, age};
-  }
+  static Action Step(int client, kv::Millis age = 0) { return {Kind::kStep, client, age}; }
   static Action Tick() { return {Kind::kTick, -1, 0}; }
   static Action Crash(int client) { return {Kind::kCrash, client, 0}; }
+  static Action Stall(int client) { return {Kind::kStall, client, 0}; }
+  static Action Jump(kv::Millis by) { return {Kind::kJump, -1, by}; }
+  static Action Restart() { return {Kind::kRestart, -1, 0}; }
+  static Action LoseRequest(int client) { return {Kind::kLoseRequest, client, 0}; }
+  static Action LoseReply(int client) { return {Kind::kLoseReply, client, 0}; }
+
+  bool is_fault() const { return kind != Kind::kStep && kind != Kind::kTick; }
 
   friend bool operator==(const Action&, const Action&) = default;
 };
 
-// Text form, with client names: "C1", "C1~2", "tick", "crash C3".
-std::string FormatAction(const Action& a,
-                         const std::vector<std::string>& client_names);
+// Text form, with client names (see above).
+std::string FormatAction(const Action& a, const std::vector<std::string>& client_names);
 
 // Parses the text form. Returns nullopt, with a reason in *error, iff the
 // text is not an action over these client names.

@@ -105,6 +105,15 @@ uint64_t Client::Random() {
   return v;
 }
 
+bool Client::WriteResource(int64_t token) {
+  request_ = Request{};
+  request_.kind = Request::Kind::kResource;
+  request_.token = token;
+  Park();
+  Observe(HashCombine(kReply, HashReply(input_.reply)));
+  return input_.reply.type == kv::Reply::Type::kInteger && input_.reply.integer == 1;
+}
+
 void Client::EnterCriticalSection(Millis valid_until) {
   events_.push_back({GhostEvent::Kind::kEnter, valid_until});
 }
@@ -121,8 +130,12 @@ kv::Reply Client::LeaveCriticalSection(CommandAtClock release) {
 void Client::ForgetLock() { events_.push_back({GhostEvent::Kind::kForget, 0}); }
 
 void Client::ForgetHistory(std::string_view label, std::initializer_list<int64_t> live) {
-  // The random counter is hidden state: it must survive the forgetting.
-  uint64_t h = HashBytes(HashCombine(kForget, random_count_), label);
+  // The random stream is hidden state: once the client has drawn from it,
+  // where it is in the stream and whose stream it is (the values differ per
+  // client) must survive the forgetting.
+  uint64_t h = HashCombine(kForget, random_count_);
+  if (random_count_ > 0) h = HashCombine(HashCombine(h, seed_), static_cast<uint64_t>(index_) + 1);
+  h = HashBytes(h, label);
   for (int64_t v : live) h = HashCombine(h, HashCombine(kLive, static_cast<uint64_t>(v)));
   abstract_ = h;
   concrete_ = HashCombine(concrete_, h);

@@ -66,6 +66,11 @@ class Client {
   // the client is simply not runnable until the clock gets there.
   void Sleep(Millis ticks);
 
+  // --- The protected resource (if the scenario has one). ---
+  // Writes to the resource with a fencing token (0 when the algorithm has
+  // none). A step of its own. Returns true iff the resource accepted it.
+  bool WriteResource(int64_t token);
+
   // --- Randomness, from the schedule's seed. ---
   uint64_t Random();
 

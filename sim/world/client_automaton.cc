@@ -91,7 +91,8 @@ void ClientAutomaton::Record(LocalState s, const Client& c, LocalState parent, c
     const Request& a = it->second.request;
     const Request& b = c.request();
     bool same = a.kind == b.kind && a.argv.size() == b.argv.size() &&
-                a.sleep_ticks == b.sleep_ticks && bool(a.make) == bool(b.make);
+                a.sleep_ticks == b.sleep_ticks && a.token == b.token &&
+                bool(a.make) == bool(b.make);
     for (size_t i = 0; same && i < a.argv.size(); ++i) {
       same = a.argv[i].literal() == b.argv[i].literal() &&
              a.argv[i].is_clock() == b.argv[i].is_clock() &&

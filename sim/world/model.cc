@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sim/kv/command_table.h"
+
 namespace lockstep::world {
 
 const char* StatusName(ClientStatus s) {
@@ -21,7 +23,42 @@ Model::Model(WorldConfig config, bool use_forget_history) : config_(std::move(co
     automata_.push_back(std::make_unique<ClientAutomaton>(
         c.name, static_cast<int>(i), config_.seed, c.body, use_forget_history));
   }
+  writer_names_ = names_;
+  for (const auto& [key, name] : config_.initial_writers) {
+    if (std::find(writer_names_.begin(), writer_names_.end(), name) == writer_names_.end()) {
+      writer_names_.push_back(name);
+    }
+  }
 }
+
+int Model::WriterOf(const WorldState& s, const std::string& key) {
+  auto it = std::lower_bound(s.writers.begin(), s.writers.end(), key,
+                             [](const auto& w, const std::string& k) { return w.first < k; });
+  return it != s.writers.end() && it->first == key ? it->second : -1;
+}
+
+namespace {
+
+void SetWriter(WorldState& s, const std::string& key, int writer) {
+  auto it = std::lower_bound(s.writers.begin(), s.writers.end(), key,
+                             [](const auto& w, const std::string& k) { return w.first < k; });
+  if (it != s.writers.end() && it->first == key) {
+    if (writer < 0) {
+      s.writers.erase(it);
+    } else {
+      it->second = writer;
+    }
+  } else if (writer >= 0) {
+    s.writers.insert(it, {key, writer});
+  }
+}
+
+// Drops the writers of keys that are gone.
+void ForgetGoneWriters(WorldState& s, Millis server_now) {
+  std::erase_if(s.writers, [&](const auto& w) { return !s.keyspace.Find(w.first, server_now); });
+}
+
+}  // namespace
 
 WorldState Model::Initial() {
   WorldState s;
@@ -29,7 +66,15 @@ WorldState Model::Initial() {
   for (const kv::Entry& e : config_.initial_keyspace) {
     s.keyspace.PutString(e.key, e.value, e.deadline);
   }
-  s.keyspace.PurgeExpired(s.now);
+  const Millis server_now = ServerClock(s);
+  s.keyspace.PurgeExpired(server_now);
+  s.persisted = s.keyspace;
+  for (const auto& [key, name] : config_.initial_writers) {
+    int w = static_cast<int>(std::find(writer_names_.begin(), writer_names_.end(), name) -
+                             writer_names_.begin());
+    SetWriter(s, key, w);
+  }
+  ForgetGoneWriters(s, server_now);
   s.clients.resize(names_.size());
   for (int i = 0; i < client_count(); ++i) {
     ClientSlot& slot = s.clients[i];
@@ -60,7 +105,7 @@ Millis Model::MaxArgAge(const WorldState& s, int i) const {
   return bound ? std::min(*bound, since) : since;
 }
 
-bool Model::TickAllowed(const WorldState& s, std::string* why) const {
+bool Model::TickAllowed(const WorldState& s, std::string* why, int exempt) const {
   if (s.now >= config_.horizon) {
     if (why) *why = "the clock is at the horizon (" + std::to_string(config_.horizon) + ")";
     return false;
@@ -69,7 +114,7 @@ bool Model::TickAllowed(const WorldState& s, std::string* why) const {
   if (!a.holders_release_in_time && !a.max_hold_ticks) return true;
   for (int i = 0; i < client_count(); ++i) {
     const ClientSlot& c = s.clients[i];
-    if (!c.holding || c.status == ClientStatus::kCrashed) continue;
+    if (!c.holding || c.stalled || i == exempt || c.status == ClientStatus::kCrashed) continue;
     if (a.holders_release_in_time && ClientClock(s, i) + 1 > c.valid_until) {
       if (why) {
         *why = names_[i] + " still holds the lock and must release it before its clock passes " +
@@ -95,12 +140,34 @@ void Model::EnabledActions(const WorldState& s, std::vector<Action>* out) const 
     Millis max_age = MaxArgAge(s, i);
     for (Millis age = 0; age <= max_age; ++age) out->push_back(Action::Step(i, age));
   }
-  if (TickAllowed(s, nullptr)) out->push_back(Action::Tick());
-  if (s.crashes_used < config_.faults.crash) {
+  const bool tick = TickAllowed(s, nullptr);
+  if (tick) out->push_back(Action::Tick());
+  const FaultBudget& b = config_.faults;
+  if (s.used.crash < b.crash) {
     for (int i = 0; i < client_count(); ++i) {
       auto st = s.clients[i].status;
-      if (st == ClientStatus::kReady || st == ClientStatus::kSleeping) {
-        out->push_back(Action::Crash(i));
+      if (st == ClientStatus::kReady || st == ClientStatus::kSleeping) out->push_back(Action::Crash(i));
+    }
+  }
+  if (s.used.stall < b.stall && !tick && s.now < config_.horizon) {
+    for (int i = 0; i < client_count(); ++i) {
+      const ClientSlot& c = s.clients[i];
+      if (b.stall_only_releasing && c.in_critical_section) continue;
+      if (c.holding && !c.stalled && c.status != ClientStatus::kCrashed && TickAllowed(s, nullptr, i)) {
+        out->push_back(Action::Stall(i));
+      }
+    }
+  }
+  if (s.used.jump < b.jump) {
+    for (Millis by : b.jump_by) out->push_back(Action::Jump(by));
+  }
+  if (s.used.restart < b.restart) out->push_back(Action::Restart());
+  if (s.used.lose < b.lose) {
+    for (int i = 0; i < client_count(); ++i) {
+      const ClientSlot& c = s.clients[i];
+      if (c.status == ClientStatus::kReady && c.request->kind == Request::Kind::kCommand) {
+        out->push_back(Action::LoseRequest(i));
+        out->push_back(Action::LoseReply(i));
       }
     }
   }
@@ -109,23 +176,55 @@ void Model::EnabledActions(const WorldState& s, std::vector<Action>* out) const 
 bool Model::IsEnabled(const WorldState& s, const Action& a, std::string* why) const {
   std::string ignored;
   if (!why) why = &ignored;
-  if (a.kind == Action::Kind::kTick) return TickAllowed(s, why);
+  std::vector<Action> enabled;
+  EnabledActions(s, &enabled);
+  if (std::find(enabled.begin(), enabled.end(), a) != enabled.end()) return true;
+  // Say why, as precisely as we can.
+  auto budget = [&](const char* kind, int limit) {
+    *why = std::string("the ") + kind + " budget (" + std::to_string(limit) + ") is used up";
+  };
+  const FaultBudget& b = config_.faults;
+  switch (a.kind) {
+    case Action::Kind::kTick:
+      TickAllowed(s, why);
+      return false;
+    case Action::Kind::kJump:
+      if (s.used.jump >= b.jump) return budget("jump", b.jump), false;
+      *why = "the scenario's jumps are +" + [&] {
+        std::string t;
+        for (Millis by : b.jump_by) t += (t.empty() ? "" : ", +") + std::to_string(by);
+        return t;
+      }();
+      return false;
+    case Action::Kind::kRestart:
+      budget("restart", b.restart);
+      return false;
+    default:
+      break;
+  }
   if (a.client < 0 || a.client >= client_count()) {
     *why = "no such client";
     return false;
   }
   const ClientSlot& c = s.clients[a.client];
   const std::string& name = names_[a.client];
-  if (a.kind == Action::Kind::kCrash) {
-    if (s.crashes_used >= config_.faults.crash) {
-      *why = "the crash budget (" + std::to_string(config_.faults.crash) + ") is used up";
-      return false;
-    }
-    if (c.status == ClientStatus::kDone || c.status == ClientStatus::kCrashed) {
+  switch (a.kind) {
+    case Action::Kind::kCrash:
+      if (s.used.crash >= b.crash) return budget("crash", b.crash), false;
       *why = name + " is " + StatusName(c.status);
       return false;
-    }
-    return true;
+    case Action::Kind::kStall:
+      if (s.used.stall >= b.stall) return budget("stall", b.stall), false;
+      *why = "a stall is a tick that " + name +
+             "'s holder bound alone forbids, and this is not one";
+      return false;
+    case Action::Kind::kLoseRequest:
+    case Action::Kind::kLoseReply:
+      if (s.used.lose >= b.lose) return budget("lose", b.lose), false;
+      *why = name + " has no command in flight";
+      return false;
+    default:
+      break;
   }
   if (c.status != ClientStatus::kReady) {
     *why = name + " cannot run: it is " + StatusName(c.status);
@@ -134,12 +233,9 @@ bool Model::IsEnabled(const WorldState& s, const Action& a, std::string* why) co
     }
     return false;
   }
-  Millis max_age = MaxArgAge(s, a.client);
-  if (a.age < 0 || a.age > max_age) {
-    *why = name + "'s arguments can be at most " + std::to_string(max_age) + " ticks old here";
-    return false;
-  }
-  return true;
+  *why = name + "'s arguments can be at most " + std::to_string(MaxArgAge(s, a.client)) +
+         " ticks old here";
+  return false;
 }
 
 // Runs client i's local code on `input` and settles its new request.
@@ -150,13 +246,26 @@ void Model::Resume(WorldState& s, int i, const Input& input, StepEffects* effect
     if (g.kind == GhostEvent::Kind::kEnter) {
       c.in_critical_section = true;
       c.holding = true;
+      c.stalled = false;
       c.valid_until = g.valid_until;
       c.acquired_at = s.now;
+      c.acquired_after = 0;
+      c.superseded = false;
+      c.superseded_by = -1;
+      for (int j = 0; j < client_count(); ++j) {
+        if (j != i && s.clients[j].holding && j < 8 && i < 8) {
+          s.clients[j].acquired_after |= static_cast<uint8_t>(1u << i);
+        }
+      }
       if (effects) effects->events.push_back(names_[i] + " enters the critical section");
     } else {
       c.holding = false;
+      c.stalled = false;
       c.valid_until = 0;
       c.acquired_at = 0;
+      c.acquired_after = 0;
+      c.superseded = false;
+      c.superseded_by = -1;
     }
   }
   c.local = t.next;
@@ -165,6 +274,7 @@ void Model::Resume(WorldState& s, int i, const Input& input, StepEffects* effect
   switch (r.kind) {
     case Request::Kind::kCommand:
     case Request::Kind::kLeave:
+    case Request::Kind::kResource:
       c.status = ClientStatus::kReady;
       c.ready_since = s.now;
       break;
@@ -182,34 +292,46 @@ void Model::Resume(WorldState& s, int i, const Input& input, StepEffects* effect
   }
 }
 
-void Model::Apply(WorldState& s, const Action& a, StepEffects* effects) {
-  switch (a.kind) {
-    case Action::Kind::kTick: {
-      ++s.now;
-      s.keyspace.PurgeExpired(s.now);
-      for (int i = 0; i < client_count(); ++i) {
-        ClientSlot& c = s.clients[i];
-        if (c.status == ClientStatus::kSleeping && c.wake_at <= s.now) {
-          if (effects) effects->events.push_back(names_[i] + " wakes");
-          c.wake_at = 0;
-          Resume(s, i, Input{kv::Reply::Nil(), ClientClock(s, i), 0}, effects);
-        }
-      }
-      return;
-    }
-    case Action::Kind::kCrash: {
-      ClientSlot& c = s.clients[a.client];
-      c.status = ClientStatus::kCrashed;
-      c.in_critical_section = false;
-      c.local = 0;
-      c.ready_since = c.wake_at = 0;
-      ++s.crashes_used;
-      if (effects) effects->events.push_back(names_[a.client] + " crashes");
-      return;
-    }
-    case Action::Kind::kStep:
-      break;
+void Model::Tick(WorldState& s, StepEffects* effects) {
+  ++s.now;
+  const Millis server_now = ServerClock(s);
+  s.keyspace.PurgeExpired(server_now);
+  ForgetGoneWriters(s, server_now);
+  if (config_.server.persistence == Persistence::kEverySec &&
+      (s.now - config_.start_time) % config_.server.sync_every == 0) {
+    s.persisted = s.keyspace;
   }
+  for (int i = 0; i < client_count(); ++i) {
+    ClientSlot& c = s.clients[i];
+    if (c.status == ClientStatus::kSleeping && c.wake_at <= s.now) {
+      if (effects) effects->events.push_back(names_[i] + " wakes");
+      c.wake_at = 0;
+      Resume(s, i, Input{kv::Reply::Nil(), ClientClock(s, i), 0}, effects);
+    }
+  }
+}
+
+void Model::NoteWrites(WorldState& s, int actor, const std::vector<std::string>& argv,
+                       const std::vector<int>& writers_before) {
+  const kv::CommandSpec* spec = kv::FindCommand(argv[0]);
+  if (!spec || !kv::ArityOk(*spec, argv.size())) return;
+  const Millis server_now = ServerClock(s);
+  const ClientSlot& c = s.clients[actor];
+  const bool releasing = c.holding && !c.in_critical_section;
+  std::vector<std::string> keys = kv::CommandKeys(*spec, argv);
+  for (size_t k = 0; k < keys.size(); ++k) {
+    const bool present = s.keyspace.Find(keys[k], server_now) != nullptr;
+    const int before = writers_before[k];
+    if (!present && before >= 0 && before != actor && releasing && s.step.released_by < 0) {
+      s.step.released_by = actor;
+      s.step.released_of = before;
+      s.step.released_key = keys[k];
+    }
+    SetWriter(s, keys[k], present ? actor : -1);
+  }
+}
+
+void Model::Step(WorldState& s, const Action& a, StepEffects* effects) {
   const int i = a.client;
   ClientSlot& c = s.clients[i];
   const Request& r = *c.request;
@@ -221,6 +343,33 @@ void Model::Apply(WorldState& s, const Action& a, StepEffects* effects) {
     c.in_critical_section = false;
     if (effects) effects->events.push_back(names_[i] + " leaves the critical section");
     if (r.make) argv = r.make(read_clock);
+  } else if (r.kind == Request::Kind::kResource) {
+    const bool accepted = !config_.resource.fenced || !s.resource_written || r.token > s.resource_max;
+    if (accepted) {
+      if (c.superseded) {
+        s.step.stale_writer = i;
+        s.step.stale_over = c.superseded_by;
+        s.step.stale_token = r.token;
+      }
+      for (int j = 0; j < client_count() && i < 8; ++j) {
+        ClientSlot& other = s.clients[j];
+        if (j != i && (other.acquired_after >> i & 1) && !other.superseded) {
+          other.superseded = true;
+          other.superseded_by = i;
+        }
+      }
+      s.resource_written = true;
+      if (config_.resource.fenced) s.resource_max = std::max(s.resource_max, r.token);
+    }
+    input.reply = kv::Reply::Integer(accepted ? 1 : 0);
+    if (effects) {
+      effects->command = {"WRITE", "resource", "token=" + std::to_string(r.token)};
+      effects->reply = input.reply;
+      effects->events.push_back(names_[i] + (accepted ? " writes the resource"
+                                                      : "'s write is refused by the resource"));
+    }
+    Resume(s, i, input, effects);
+    return;
   } else {
     argv.reserve(r.argv.size());
     for (const Value& v : r.argv) {
@@ -233,15 +382,90 @@ void Model::Apply(WorldState& s, const Action& a, StepEffects* effects) {
     }
   }
   if (!argv.empty()) {
-    kv::Effect effect;
-    input.reply = s.keyspace.Execute(argv, s.now, &effect);
-    if (effects) {
-      effects->reply = input.reply;
-      effects->effect = effect;
+    if (a.kind == Action::Kind::kLoseRequest) {
+      input.reply = kv::Reply::Error(kTimeoutError);
+      if (effects) effects->events.push_back(names_[i] + "'s request is lost");
+    } else {
+      std::vector<int> writers_before;
+      const kv::CommandSpec* spec = kv::FindCommand(argv[0]);
+      if (spec && kv::ArityOk(*spec, argv.size())) {
+        for (const auto& key : kv::CommandKeys(*spec, argv)) writers_before.push_back(WriterOf(s, key));
+      }
+      kv::Effect effect;
+      input.reply = s.keyspace.Execute(argv, ServerClock(s), &effect);
+      if (effect.wrote) NoteWrites(s, i, argv, writers_before);
+      if (config_.server.persistence == Persistence::kAlways) s.persisted = s.keyspace;
+      if (effects) {
+        effects->reply = input.reply;
+        effects->effect = effect;
+      }
+      if (a.kind == Action::Kind::kLoseReply) {
+        input.reply = kv::Reply::Error(kTimeoutError);
+        if (effects) effects->events.push_back(names_[i] + "'s reply is lost");
+      }
     }
   }
   if (effects) effects->command = argv;
   Resume(s, i, input, effects);
+}
+
+void Model::Apply(WorldState& s, const Action& a, StepEffects* effects) {
+  s.step = StepGhost{};
+  switch (a.kind) {
+    case Action::Kind::kTick:
+      Tick(s, effects);
+      return;
+    case Action::Kind::kStall: {
+      ++s.used.stall;
+      s.clients[a.client].stalled = true;
+      if (effects) effects->events.push_back(names_[a.client] + " stalls past its bound");
+      Tick(s, effects);
+      return;
+    }
+    case Action::Kind::kJump: {
+      ++s.used.jump;
+      s.server_jumped += a.age;
+      const Millis server_now = ServerClock(s);
+      s.keyspace.PurgeExpired(server_now);
+      ForgetGoneWriters(s, server_now);
+      if (effects) {
+        effects->events.push_back("the server's clock jumps +" + std::to_string(a.age) + " to " +
+                                  std::to_string(server_now));
+      }
+      return;
+    }
+    case Action::Kind::kRestart: {
+      ++s.used.restart;
+      switch (config_.server.persistence) {
+        case Persistence::kAlways: break;
+        case Persistence::kEverySec: s.keyspace = s.persisted; break;
+        case Persistence::kNone: s.keyspace = kv::Keyspace(); break;
+      }
+      const Millis server_now = ServerClock(s);
+      s.keyspace.PurgeExpired(server_now);
+      ForgetGoneWriters(s, server_now);
+      if (effects) effects->events.push_back("the server restarts");
+      return;
+    }
+    case Action::Kind::kCrash: {
+      ClientSlot& c = s.clients[a.client];
+      c.status = ClientStatus::kCrashed;
+      c.in_critical_section = false;
+      c.local = 0;
+      c.ready_since = c.wake_at = 0;
+      ++s.used.crash;
+      if (effects) effects->events.push_back(names_[a.client] + " crashes");
+      return;
+    }
+    case Action::Kind::kLoseRequest:
+    case Action::Kind::kLoseReply:
+      ++s.used.lose;
+      Step(s, a, effects);
+      return;
+    case Action::Kind::kStep:
+      Step(s, a, effects);
+      return;
+  }
 }
 
 }  // namespace lockstep::world

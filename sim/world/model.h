@@ -48,8 +48,37 @@ struct Assumptions {
   std::optional<Millis> max_hold_ticks;
 };
 
+// How many faults of each kind the scheduler may inject in one execution.
 struct FaultBudget {
-  int crash = 0;  // crash actions the scheduler may take
+  int crash = 0;    // a client crashes
+  int stall = 0;    // the clock passes a holder's bound while it holds
+  int jump = 0;     // the server's clock jumps forward
+  int restart = 0;  // the server crashes and restarts
+  int lose = 0;     // a request or its reply is lost
+  std::vector<Millis> jump_by;  // the sizes a jump may have
+  // Stalls only between leaving the critical section and releasing (the
+  // check-then-DEL window); otherwise anywhere while holding the lock.
+  bool stall_only_releasing = false;
+};
+
+enum class Persistence {
+  kAlways,    // every write is synced: a restart loses nothing
+  kEverySec,  // synced every `sync_every` ticks: a restart loses the rest
+  kNone,      // nothing is kept: a restart comes back empty
+};
+
+struct ServerConfig {
+  Millis skew = 0;  // the server's clock = global time + skew + its jumps
+  Persistence persistence = Persistence::kAlways;
+  Millis sync_every = 1;
+};
+
+// A resource the lock protects. Writes to it are a step of their own; a
+// fenced resource accepts a write only with a token larger than every token
+// it has accepted.
+struct ResourceConfig {
+  bool enabled = false;
+  bool fenced = false;
 };
 
 struct WorldConfig {
@@ -61,6 +90,8 @@ struct WorldConfig {
   Millis horizon = 0;  // the global clock never exceeds this
   Assumptions assumptions;
   FaultBudget faults;
+  ServerConfig server;
+  ResourceConfig resource;
   uint64_t seed = 0;
 };
 
@@ -77,13 +108,42 @@ struct ClientSlot {
   Millis wake_at = 0;      // kSleeping: global time it becomes ready
   Millis valid_until = 0;  // its own clock's deadline for the lock it holds
   Millis acquired_at = 0;  // global time it entered the critical section
+  bool stalled = false;    // a stall fault exempts it from the holder's bounds
+  uint8_t acquired_after = 0;  // clients (bits) that acquired after its acquisition
+  bool superseded = false;     // one of them has written the resource since
+  int superseded_by = -1;      // which one first
+};
+
+struct FaultCounts {
+  int crash = 0, stall = 0, jump = 0, restart = 0, lose = 0;
+  friend bool operator==(const FaultCounts&, const FaultCounts&) = default;
+};
+
+// Ghost facts about the step just applied, for properties. Not part of a
+// state's identity: the explorer checks them right after each step.
+struct StepGhost {
+  int released_by = -1;   // this client's command removed a value...
+  int released_of = -1;   // ...that this writer had written, while releasing
+  std::string released_key;
+  int stale_writer = -1;  // the resource accepted this client's write after a
+                          // client that acquired the lock later had written it
+  int stale_over = -1;    // that later client
+  int64_t stale_token = 0;
 };
 
 struct WorldState {
   kv::Keyspace keyspace;
   Millis now = 0;
-  int crashes_used = 0;
+  Millis server_jumped = 0;  // total of the server clock's jumps
+  FaultCounts used;
   std::vector<ClientSlot> clients;
+  kv::Keyspace persisted;  // what a restart gets back (Persistence::kEverySec)
+  // Ghost: who wrote each key's current value, as an index into
+  // Model::writer_names(), sorted by key.
+  std::vector<std::pair<std::string, int>> writers;
+  bool resource_written = false;
+  int64_t resource_max = 0;  // largest token the resource accepted
+  StepGhost step;            // of the last step only
 };
 
 // What one applied action did, for traces.
@@ -111,19 +171,32 @@ class Model {
 
   const WorldConfig& config() const { return config_; }
   const std::vector<std::string>& client_names() const { return names_; }
+  // Client names, then the other writers the initial keyspace names.
+  const std::vector<std::string>& writer_names() const { return writer_names_; }
   int client_count() const { return static_cast<int>(names_.size()); }
   Millis ClientClock(const WorldState& s, int i) const { return s.now + config_.clients[i].skew; }
+  Millis ServerClock(const WorldState& s) const {
+    return s.now + config_.server.skew + s.server_jumped;
+  }
+  // The writer of `key`'s current value, or -1.
+  static int WriterOf(const WorldState& s, const std::string& key);
   // The request client i makes in `s`. REQUIRES: its status is kReady.
   const Request& RequestOf(const WorldState& s, int i) const { return *s.clients[i].request; }
   const ClientAutomaton& automaton(int i) const { return *automata_[i]; }
 
  private:
   Millis MaxArgAge(const WorldState& s, int i) const;
-  bool TickAllowed(const WorldState& s, std::string* why) const;
+  // With `exempt`, that client's holder bounds are ignored.
+  bool TickAllowed(const WorldState& s, std::string* why, int exempt = -1) const;
+  void Tick(WorldState& s, StepEffects* effects);
+  void Step(WorldState& s, const Action& a, StepEffects* effects);
+  void NoteWrites(WorldState& s, int actor, const std::vector<std::string>& argv,
+                  const std::vector<int>& writers_before);
   void Resume(WorldState& s, int i, const Input& input, StepEffects* effects);
 
   WorldConfig config_;
   std::vector<std::string> names_;
+  std::vector<std::string> writer_names_;
   std::vector<std::unique_ptr<ClientAutomaton>> automata_;
 };
 

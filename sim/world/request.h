@@ -19,16 +19,20 @@ namespace lockstep::world {
 using CommandAtClock = std::function<std::vector<std::string>(Millis clock)>;
 
 struct Request {
-  enum class Kind { kCommand, kLeave, kSleep, kDone };
+  enum class Kind { kCommand, kLeave, kSleep, kResource, kDone };
   Kind kind = Kind::kDone;
   std::vector<Value> argv;  // kCommand
   CommandAtClock make;      // kLeave: optionally a command sent in the same step
   Millis sleep_ticks = 0;   // kSleep
+  int64_t token = 0;        // kResource: the fencing token sent with the write
   std::string error;        // kDone: the algorithm threw this
 
   // Returns true iff the request's arguments depend on the client's clock.
   bool ReadsClock() const;
 };
+
+// The reply a client sees when its request or the reply was lost.
+inline constexpr const char* kTimeoutError = "TIMEOUT no reply within the client's timeout";
 
 // What the world hands a client when it resumes it.
 struct Input {

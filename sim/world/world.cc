@@ -1,15 +1,10 @@
 #include "sim/world/world.h"
 
-#include "sim/kv/command_table.h"
 
 namespace lockstep::world {
 
 World::World(WorldConfig config) : model_(std::move(config), /*use_forget_history=*/false) {
   state_ = model_.Initial();
-  writers_ = model_.config().initial_writers;
-  for (auto it = writers_.begin(); it != writers_.end();) {
-    it = state_.keyspace.Find(it->first, state_.now) ? std::next(it) : writers_.erase(it);
-  }
 }
 
 std::vector<Action> World::EnabledActions() const {
@@ -22,31 +17,13 @@ bool World::IsEnabled(const Action& a, std::string* why) const {
   return model_.IsEnabled(state_, a, why);
 }
 
-void World::NoteWrites(const std::vector<std::string>& argv, int writer) {
-  const kv::CommandSpec* spec = kv::FindCommand(argv[0]);
-  if (!spec || !kv::ArityOk(*spec, argv.size())) return;
-  for (const std::string& key : kv::CommandKeys(*spec, argv)) {
-    if (state_.keyspace.Find(key, state_.now)) {
-      writers_[key] = client_names()[writer];
-    } else {
-      writers_.erase(key);
-    }
-  }
-}
-
 StepRecord World::Apply(const Action& a) {
   StepRecord r;
   r.index = ++step_count_;
   r.action = a;
-  r.actor = a.kind == Action::Kind::kTick ? "clock" : client_names()[a.client];
+  r.actor = a.client >= 0 ? client_names()[a.client] : a.kind == Action::Kind::kTick ? "clock" : "server";
   StepEffects effects;
   model_.Apply(state_, a, &effects);
-  if (effects.effect.wrote) NoteWrites(effects.command, a.client);
-  if (a.kind == Action::Kind::kTick) {
-    for (auto it = writers_.begin(); it != writers_.end();) {
-      it = state_.keyspace.Find(it->first, state_.now) ? std::next(it) : writers_.erase(it);
-    }
-  }
   r.command = std::move(effects.command);
   r.reply = std::move(effects.reply);
   r.events = std::move(effects.events);
@@ -69,8 +46,8 @@ void World::Snapshot(StepRecord* r) const {
     if (c.in_critical_section) r->in_critical_section.push_back(client_names()[i]);
     if (c.holding && c.status != ClientStatus::kCrashed) r->holding.push_back(client_names()[i]);
   }
-  r->keyspace = state_.keyspace.Live(state_.now);
-  r->writers = writers_;
+  r->keyspace = state_.keyspace.Live(model_.ServerClock(state_));
+  for (const auto& [key, writer] : state_.writers) r->writers[key] = model_.writer_names()[writer];
 }
 
 }  // namespace lockstep::world

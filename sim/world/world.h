@@ -56,11 +56,9 @@ class World {
 
  private:
   void Snapshot(StepRecord* r) const;
-  void NoteWrites(const std::vector<std::string>& argv, int writer);
 
   Model model_;
   WorldState state_;
-  std::map<std::string, std::string> writers_;
   int step_count_ = 0;
 };
 

@@ -27,7 +27,7 @@ TEST_CASE("The table holds every modelled command once, upper case",
                      "GET", "SET", "SETNX", "GETSET", "DEL", "EXISTS",
                      "INCR", "INCRBY", "DECR", "DECRBY", "EXPIRE", "PEXPIRE",
                      "EXPIREAT", "PEXPIREAT", "TTL", "PTTL", "RPUSH", "LLEN",
-                     "TYPE"});
+                     "TYPE", "EVAL"});
   CHECK(names.size() == CommandTable().size());
 }
 

@@ -234,6 +234,119 @@ void Expire(Gen& g, Command* c, bool seconds, bool absolute) {
   }
 }
 
+const std::map<std::string_view, Builder>& Builders();
+
+// Verbatim from the Redis distributed-locks page.
+constexpr std::string_view kReleaseScript =
+    "if redis.call(\"get\",KEYS[1]) == ARGV[1] then\n"
+    "    return redis.call(\"del\",KEYS[1])\n"
+    "else\n"
+    "    return 0\n"
+    "end";
+
+// Scripts with no keys or arguments: reply conversions, error replies and
+// runtime errors, each with Redis's exact text.
+const std::vector<std::string> kPlainScripts = {
+    "return {1, 'a', {2, {ok='x'}}, false, true, 3.99, -3.99}",
+    "return {1, 2, nil, 4}",
+    "return {ok='FINE'}",
+    "return {ok='a\\r\\nb'}",
+    "return {err='MYERR custom'}",
+    "return {err='bad'}",
+    "return redis.error_reply('bad')",
+    "return redis.status_reply('fine')",
+    "return 1e300",
+    "return nil",
+    "return {double=0.1}",
+    "return redis.sha1hex('abc')",
+    "return redis.call('get', {})",
+    "return redis.call()",
+    "return redis.pcall()",
+    "return redis.call('nosuch', 'k1')",
+    "return redis.call('get')",
+    "return redis.pcall('get')",
+    "return redis.call('eval', 'return 1', 0)",
+    "error('boom')",
+    "error({err='X boom'})",
+    "return y",
+    "x = 1",
+    "string.x = 1",
+    "local a = nil return a.b",
+    "return 1 +",
+    "return redis.call('set', 'k1', 0.1)",
+    "local ok, e = pcall(redis.call, 'get') return e",
+    "return math.random(100)",
+    "return cjson.encode({1})",
+};
+
+// EVAL script numkeys key... arg...: the compare-and-delete release with
+// matching and other tokens on live, missing and expired locks; the locks
+// it releases; every command through redis.call and redis.pcall; plain
+// scripts; and numkeys errors.
+void Eval(Gen& g, Command* c) {
+  static const std::vector<std::string> tokens = {"t1", "t2", "v", "abc"};
+  auto script = [&](std::string_view text, const char* feature) {
+    c->args.push_back(Gen::Lit(std::string(text)));
+    c->features.push_back(feature);
+  };
+  const uint64_t r = g.Below(100);
+  if (r < 30) {
+    script(kReleaseScript, "EVAL:release");
+    c->args.push_back(Gen::Lit("1"));
+    c->args.push_back(g.Key());
+    c->args.push_back(Gen::Lit(g.Pick(tokens)));
+  } else if (r < 40) {
+    script("return redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])", "EVAL:acquire");
+    c->args.push_back(Gen::Lit("1"));
+    c->args.push_back(g.Key());
+    c->args.push_back(Gen::Lit(g.Pick(tokens)));
+    c->args.push_back(g.Duration(false, c));
+  } else if (r < 47) {
+    // A lock whose deadline is far in the past: gone for every later command.
+    script("return redis.call('set', KEYS[1], ARGV[1], 'PXAT', ARGV[2])", "EVAL:expired-lock");
+    c->args.push_back(Gen::Lit("1"));
+    c->args.push_back(g.Key());
+    c->args.push_back(Gen::Lit(g.Pick(tokens)));
+    c->args.push_back(Arg{"", Arg::Base::kNowMs, -kFarMs - static_cast<int64_t>(g.Below(1000))});
+  } else if (r < 52) {
+    script("local t = redis.call('incr', KEYS[2])\n"
+           "if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then\n"
+           "  return t\n"
+           "else\n"
+           "  return nil\n"
+           "end",
+           "EVAL:fencing");
+    c->args.push_back(Gen::Lit("2"));
+    c->args.push_back(g.Key());
+    c->args.push_back(g.Key());
+    c->args.push_back(Gen::Lit(g.Pick(tokens)));
+    c->args.push_back(g.Duration(false, c));
+  } else if (r < 75) {
+    // Any command, as the generator builds it, through redis.call or pcall.
+    const bool pcall = g.Chance(40);
+    script(pcall ? "local r = redis.pcall(unpack(ARGV))\n"
+                   "if type(r) == 'table' and r.err then return 'caught: ' .. r.err end\n"
+                   "return r"
+                 : "return redis.call(unpack(ARGV))",
+           pcall ? "EVAL:pcall" : "EVAL:call");
+    c->args.push_back(Gen::Lit("0"));
+    const std::span<const kv::CommandSpec> table = kv::CommandTable();
+    const kv::CommandSpec* spec = &table[g.Below(table.size())];
+    while (spec->name == "EVAL") spec = &table[g.Below(table.size())];
+    c->args.push_back(Gen::Lit(g.Cased(spec->name)));
+    c->features.push_back("EVAL:call:" + std::string(spec->name));
+    Builders().at(spec->name)(g, c);
+  } else if (r < 94) {
+    script(g.Pick(kPlainScripts), "EVAL:plain");
+    c->args.push_back(Gen::Lit("0"));
+  } else {
+    static const std::vector<std::string> bad = {"-1", "abc", "2", "1.5", "01"};
+    script("return 1", "EVAL:numkeys-error");
+    c->args.push_back(Gen::Lit(g.Pick(bad)));
+    if (g.Chance(50)) c->args.push_back(g.Key());
+  }
+}
+
 const std::map<std::string_view, Builder>& Builders() {
   static const std::map<std::string_view, Builder> builders = {
       {"GET", OneKey},
@@ -255,6 +368,7 @@ const std::map<std::string_view, Builder>& Builders() {
       {"RPUSH", Rpush},
       {"LLEN", OneKey},
       {"TYPE", OneKey},
+      {"EVAL", Eval},
   };
   return builders;
 }

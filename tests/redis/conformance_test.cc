@@ -21,6 +21,8 @@ const char* const kErrorKinds[] = {
     "WRONGTYPE",          "ERR syntax error",    "ERR value is not an integer or out of range",
     "would overflow",     "invalid expire time", "wrong number of arguments",
     "unknown command",    "Unsupported option",  "are not compatible",
+    // Scripts: numkeys, compile errors, runtime errors with their suffix.
+    "Number of keys",     "Error compiling script", "on @user_script:1.",
 };
 
 void RunSeeds(uint64_t first, uint64_t count) {
@@ -64,7 +66,9 @@ void RunSeeds(uint64_t first, uint64_t count) {
         "SET:unknown-option", "SET:missing-time", "EXPIRE:NX", "EXPIRE:XX", "EXPIRE:GT",
         "EXPIRE:LT", "EXPIRE:unknown-option", "option-with-nul", "several-keys", "wrong-arity",
         "unknown-command", "duration:future", "duration:non-positive", "unix-time:past",
-        "unix-time:future", "unix-time:epoch", "time:limits", "time:not-integer"}) {
+        "unix-time:future", "unix-time:epoch", "time:limits", "time:not-integer", "EVAL:release",
+        "EVAL:acquire", "EVAL:expired-lock", "EVAL:fencing", "EVAL:call", "EVAL:pcall",
+        "EVAL:plain", "EVAL:numkeys-error"}) {
     INFO(f);
     CHECK(features.count(f) == 1);
   }
@@ -172,6 +176,45 @@ TEST_CASE("far-past and far-future deadlines expire or not on both sides alike")
   CHECK(o.real[1] == kv::Reply::Nil());
   CHECK(o.real[2] == kv::Reply::Integer(1));
   CHECK(o.real[7] == kv::Reply::Integer(1));
+}
+
+TEST_CASE("the release script behaves alike on both sides for every kind of lock") {
+  testing::RedisServer server;
+  auto redis = server.Connect();
+  Runner runner(*redis);
+  const std::string release =
+      "if redis.call(\"get\",KEYS[1]) == ARGV[1] then\n"
+      "    return redis.call(\"del\",KEYS[1])\n"
+      "else\n"
+      "    return 0\n"
+      "end";
+  auto eval = [&](const char* key, const char* token) {
+    Command c = Plain({"EVAL"});
+    c.args.push_back(Arg{release, Arg::Base::kNone, 0});
+    for (const char* a : {"1", key, token}) c.args.push_back(Arg{a, Arg::Base::kNone, 0});
+    return c;
+  };
+  Command expired = Plain({"SET", "k2", "t1", "PXAT"});
+  expired.args.push_back(Arg{"", Arg::Base::kNowMs, -1'000'000'000});
+  const Sequence s = {Plain({"SET", "k1", "t1"}),
+                      eval("k1", "t2"),  // another client's token
+                      eval("k1", "t1"),  // its own
+                      eval("k1", "t1"),  // already released
+                      expired,
+                      eval("k2", "t1"),  // expired: gone
+                      Plain({"SET", "k3", "abc"}),
+                      Plain({"EVAL", "return redis.call('incr', KEYS[1])", "1", "k3"})};
+  const Outcome o = runner.Run(s);
+  INFO(Explain(s, o));
+  CHECK(o.ok);
+  REQUIRE(o.real.size() == s.size());
+  CHECK(o.real[1] == kv::Reply::Integer(0));
+  CHECK(o.real[2] == kv::Reply::Integer(1));
+  CHECK(o.real[3] == kv::Reply::Integer(0));
+  CHECK(o.real[5] == kv::Reply::Integer(0));
+  CHECK(o.real[7] ==
+        kv::Reply::Error("ERR value is not an integer or out of range script: "
+                         "2bab3b661081db58bd2341920e0ba7cf5dc77b25, on @user_script:1."));
 }
 
 // The generated sequences keep deadlines far from now; this pins the instant

@@ -21,16 +21,67 @@ struct Departure {
   std::string_view what;
 };
 
+// Scripts (EVAL, sim/kv/script.cc). Every reply text the model gives for
+// a script is Redis 7.0.15's byte for byte, including compile errors,
+// runtime errors with their " script: <sha>, on @user_script:<line>."
+// suffix, and redis.call's own errors; what differs is below. The generator
+// sends scripts under the first two ids (to check they are recognised and
+// skipped); the others it never generates, as the comparison would need a
+// real server to crash, to run for seconds, or commands the model lacks.
 inline constexpr Departure kKnownDepartures[] = {
     {"empty-command",
      "An empty command (argv with no name): the model answers \"ERR unknown command ''\"; "
      "a real server reads *0 as nothing and sends no reply at all."},
+    {"lua-prng",
+     "math.random: every script starts from the generator's initial state, so a script draws "
+     "what the first script on a freshly started redis-server draws (40, 85, 36, ... for "
+     "math.random(100)); a real server continues one sequence across all scripts since it "
+     "started. A model state must not depend on the scripts run before it."},
+    {"lua-libraries",
+     "cjson, cmsgpack, struct and bit are not loaded: Debian's Lua 5.1 does not ship them and "
+     "the lock scripts do not use them; a script that names one gets the nonexistent-global "
+     "error."},
+    {"lua-instruction-limit",
+     "Not generated. A script is stopped after 10,000,000 Lua instructions with "
+     "\"ERR Script ran more than 10000000 Lua instructions and was stopped script: <sha>, on "
+     "@user_script:<line>.\"; a real server lets it run past lua-time-limit (answering BUSY "
+     "to others) until SCRIPT KILL. Virtual time needs a deterministic bound."},
+    {"lua-memory-limit",
+     "Not generated. The interpreter may hold 256 MiB; beyond it a script gets \"ERR Error "
+     "running script <sha>, not enough memory\". A real server has no such cap."},
+    {"lua-error-without-err",
+     "Not generated. error({}) (an error table without an err string) crashes redis-server "
+     "7.0.15 (a NULL message); the model answers \"ERR Error running script: the error object "
+     "has no err string\" with the usual suffix."},
+    {"lua-readonly-emulation",
+     "Not generated. Redis 7.0.15 marks globals and library tables read-only with a flag its "
+     "own Lua has; Debian's Lua has none, so scripts see empty read-only proxies: every write "
+     "fails with Redis's text, and rawget, rawset, next, pairs and setmetatable look through "
+     "them, but getmetatable(_G) is false rather than a table and table.insert(string, x) "
+     "succeeds for the rest of that script (it is undone before the next)."},
+    {"lua-commands-outside-model",
+     "Not generated. redis.call of a command the model does not implement (HSET, PING, ...) "
+     "gets \"Unknown Redis command called from script\"; redis.acl_check_cmd likewise refuses "
+     "it. RESP3 (redis.setresp(3)) is accepted but replies still convert as RESP2; the shebang "
+     "line is split on spaces without quotes, and of its flags only no-writes is enforced."},
+    {"lua-gc-figures",
+     "Not generated. collectgarbage('count') and gcinfo() report the model's interpreter."},
 };
 
 // The id of the departure `argv` falls under, or an empty view if none. The
 // test sends such a command to neither side and counts it under the id.
 inline std::string_view DepartureFor(const std::vector<std::string>& argv) {
   if (argv.empty()) return kKnownDepartures[0].id;
+  const std::string& name = argv[0];
+  const bool eval = name.size() == 4 && (name[0] | 0x20) == 'e' && (name[1] | 0x20) == 'v' &&
+                    (name[2] | 0x20) == 'a' && (name[3] | 0x20) == 'l';
+  if (eval && argv.size() >= 3) {
+    const std::string& script = argv[1];
+    if (script.find("math.random") != std::string::npos) return "lua-prng";
+    for (const char* lib : {"cjson", "cmsgpack", "struct", "bit"}) {
+      if (script.find(lib) != std::string::npos) return "lua-libraries";
+    }
+  }
   return {};
 }
 

@@ -1,0 +1,324 @@
+#!/usr/bin/env bash
+# Simulated steps per second of lockstep on one core, the speed-up of --jobs 2,
+# and the cost of a Boost.Fiber switch on this machine (the ceiling), in one run.
+#
+#   bench/throughput.sh                 everything (about 2-4 minutes)
+#   bench/throughput.sh --quick         smaller configurations, one repetition
+#
+# Options:
+#   --lockstep PATH     use this lockstep binary instead of building one
+#   --build-dir DIR     where to build lockstep (default: <repo>/build-bench)
+#   --rev REV           build this commit (git archive) instead of the working tree
+#   --repeat K          repetitions of each measurement; the median is reported (default 3)
+#   --executions E      executions of the sampled (random, pct) runs (default 20000)
+#   --no-fiber          skip the Boost.Fiber switch microbenchmark
+# Environment:
+#   OUT   where the Markdown table goes (default bench/results/throughput.md)
+#
+# A step is one simulated action: one Redis command of one client (with the client's
+# local code up to its next command) or one clock tick. lockstep's JSON report counts
+# them as "transitions"; steps per second = transitions / elapsed_s (search time only).
+# The one-core runs are pinned to one CPU with taskset.
+set -euo pipefail
+
+BENCH=$(cd "$(dirname "$0")" && pwd)
+REPO=$(cd "$BENCH/.." && pwd)
+OUT=${OUT:-$BENCH/results/throughput.md}
+LOCKSTEP=""
+BUILD_DIR="$REPO/build-bench"
+REV=""
+LOCKSTEP_LABEL=""
+REPEAT=3
+EXECUTIONS=20000
+QUICK=0
+FIBER=1
+
+usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; }
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --quick) QUICK=1; REPEAT=1; EXECUTIONS=2000 ;;
+    --lockstep) LOCKSTEP=$2; shift ;;
+    --build-dir) BUILD_DIR=$2; shift ;;
+    --rev) REV=$2; shift ;;
+    --repeat) REPEAT=$2; shift ;;
+    --executions) EXECUTIONS=$2; shift ;;
+    --no-fiber) FIBER=0 ;;
+    -h|--help) usage; exit 0 ;;
+    *) echo "throughput: unknown option: $1 (see --help)" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+need=()
+command -v python3 >/dev/null 2>&1 || need+=(python3)
+command -v taskset >/dev/null 2>&1 || need+=(util-linux)
+if [ ${#need[@]} -gt 0 ]; then
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "throughput: needs these Debian packages: ${need[*]}" >&2
+    echo "install them with: sudo apt-get install -y ${need[*]}" >&2
+    exit 1
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+
+if [ -z "$LOCKSTEP" ]; then
+  . "$BENCH/build_lockstep.sh"
+  build_lockstep "$REPO" "$BUILD_DIR" "$REV"
+else
+  LOCKSTEP_LABEL="prebuilt $LOCKSTEP"
+fi
+[ -x "$LOCKSTEP" ] || { echo "throughput: no lockstep binary at $LOCKSTEP" >&2; exit 1; }
+LOCKSTEP=$(cd "$(dirname "$LOCKSTEP")" && pwd)/$(basename "$LOCKSTEP")
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/throughput.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+mkdir -p "$WORK/scen" "$WORK/cx" "$WORK/runs"
+
+# The scenarios in scenarios/ are SPIN's S parameter set (T=2, MAXT=8, ROUNDS=1);
+# L (MAXT=16, ROUNDS=3) is a copy with a longer horizon and three rounds.
+for m in getset-bounded setnx-naive; do
+  cp "$REPO/scenarios/$m.json" "$WORK/scen/$m.S.json"
+  python3 - "$REPO/scenarios/$m.json" "$WORK/scen/$m.L.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d.setdefault("clock", {})["horizon"] = 16
+d["clock"].setdefault("start", 0)
+d.setdefault("lock", {})["rounds"] = 3
+json.dump(d, open(sys.argv[2], "w"), indent=1)
+PY
+done
+
+HAS_JOBS=0
+"$LOCKSTEP" explore --help 2>&1 | grep -q -- '--jobs' && HAS_JOBS=1
+HAS_STRATEGY=0
+"$LOCKSTEP" explore --help 2>&1 | grep -q -- '--strategy' && HAS_STRATEGY=1
+
+# measure NAME CPUS -- lockstep explore args...   (K repetitions, one JSON report each)
+measure() {
+  local name=$1 cpus=$2; shift 3
+  local i pin=()
+  [ "$cpus" = 1 ] && pin=(taskset -c 0)
+  printf '%-34s' "$name"
+  for ((i = 1; i <= REPEAT; i++)); do
+    ( cd "$WORK" && "${pin[@]}" "$LOCKSTEP" explore "$@" --json --out "$WORK/cx" ) \
+      > "$WORK/runs/$name.$i.json" 2> "$WORK/runs/$name.$i.err" || true
+    if [ ! -s "$WORK/runs/$name.$i.json" ]; then
+      echo >&2; echo "throughput: $name failed:" >&2; head -5 "$WORK/runs/$name.$i.err" >&2
+    fi
+    printf ' %d' "$i"
+  done
+  echo "$name|$*" >> "$WORK/runs.txt"
+  echo
+}
+
+LOAD_START=$(cut -d" " -f1-3 /proc/loadavg)
+S="$WORK/scen"
+if [ "$QUICK" = 1 ]; then
+  measure dfs.same.getset.S.N5 1 -- "$S/getset-bounded.S.json" --clients 5 --no-symmetry --no-por
+  measure dfs.same.getset.L.N3 1 -- "$S/getset-bounded.L.json" --clients 3 --no-symmetry --no-por
+  measure dfs.reduced.getset.L.N4 1 -- "$S/getset-bounded.L.json" --clients 4
+  JOBS_ARGS=("$S/getset-bounded.L.json" --clients 3 --no-symmetry --no-por)
+else
+  measure dfs.same.getset.S.N5 1 -- "$S/getset-bounded.S.json" --clients 5 --no-symmetry --no-por
+  measure dfs.same.getset.L.N4 1 -- "$S/getset-bounded.L.json" --clients 4 --no-symmetry --no-por
+  measure dfs.reduced.getset.L.N5 1 -- "$S/getset-bounded.L.json" --clients 5
+  measure dfs.same.naive.L.N5 1 -- "$S/setnx-naive.L.json" --clients 5 --no-symmetry --no-por
+  JOBS_ARGS=("$S/getset-bounded.L.json" --clients 4 --no-symmetry --no-por)
+fi
+if [ "$HAS_STRATEGY" = 1 ]; then
+  measure random.getset.S.N5 1 -- "$S/getset-bounded.S.json" --clients 5 --strategy random --executions "$EXECUTIONS" --seed 1
+  measure pct.getset.S.N5 1 -- "$S/getset-bounded.S.json" --clients 5 --strategy pct --executions "$EXECUTIONS" --seed 1
+fi
+if [ "$HAS_JOBS" = 1 ]; then
+  measure jobs1.same.getset 1 -- "${JOBS_ARGS[@]}" --jobs 1
+  measure jobs2.same.getset 2 -- "${JOBS_ARGS[@]}" --jobs 2
+  if [ "$QUICK" = 0 ]; then
+    measure jobs1.reduced.getset.L.N5 1 -- "$S/getset-bounded.L.json" --clients 5 --jobs 1
+    measure jobs2.reduced.getset.L.N5 2 -- "$S/getset-bounded.L.json" --clients 5 --jobs 2
+  fi
+fi
+
+# The ceiling: one Boost.Fiber switch, measured here with g++ -O2.
+FIBER_JSON=""
+if [ "$FIBER" = 1 ]; then
+  cat > "$WORK/fiber_switch.cc" <<'CC'
+// Cost of a context switch on this machine.
+//  - fiber_yield: two Boost.Fiber fibers on one thread hand control to each other with
+//    this_fiber::yield(); one yield = one switch through the fiber scheduler.
+//  - context_switch: a bare boost::context::fiber resumed and suspended; one resume or
+//    one suspend = one switch (no scheduler).
+#include <boost/context/fiber.hpp>
+#include <boost/fiber/all.hpp>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <utility>
+
+namespace ctx = boost::context;
+using clk = std::chrono::steady_clock;
+
+static double fiber_yield_ns(long rounds) {
+  long switches = 0;
+  auto body = [&] {
+    for (long i = 0; i < rounds; ++i) { ++switches; boost::this_fiber::yield(); }
+  };
+  auto t0 = clk::now();
+  boost::fibers::fiber a(body), b(body);
+  a.join();
+  b.join();
+  double s = std::chrono::duration<double>(clk::now() - t0).count();
+  return s * 1e9 / switches;
+}
+
+static double context_switch_ns(long rounds) {
+  ctx::fiber f{[rounds](ctx::fiber&& caller) {
+    for (long i = 0; i < rounds; ++i) caller = std::move(caller).resume();
+    return std::move(caller);
+  }};
+  auto t0 = clk::now();
+  for (long i = 0; i < rounds; ++i) f = std::move(f).resume();
+  double s = std::chrono::duration<double>(clk::now() - t0).count();
+  f = std::move(f).resume();  // let it finish
+  return s * 1e9 / (2.0 * rounds);
+}
+
+int main(int argc, char** argv) {
+  long rounds = argc > 1 ? std::atol(argv[1]) : 2000000;
+  fiber_yield_ns(rounds / 10);  // warm up
+  context_switch_ns(rounds / 10);
+  double best_y = 1e9, best_c = 1e9;
+  for (int k = 0; k < 5; ++k) {
+    double y = fiber_yield_ns(rounds), c = context_switch_ns(rounds);
+    if (y < best_y) best_y = y;
+    if (c < best_c) best_c = c;
+  }
+  std::printf("{\"fiber_yield_ns\": %.2f, \"context_switch_ns\": %.2f}\n", best_y, best_c);
+}
+CC
+  if g++ -O2 -std=c++17 "$WORK/fiber_switch.cc" -o "$WORK/fiber_switch" -lboost_fiber -lboost_context 2> "$WORK/fiber.err"; then
+    printf '%-34s' "boost.fiber switch"
+    FIBER_JSON=$(taskset -c 0 "$WORK/fiber_switch")
+    echo " $FIBER_JSON"
+  else
+    echo "fiber microbenchmark did not compile (needs libboost-fiber-dev):" >&2
+    cat "$WORK/fiber.err" >&2
+  fi
+fi
+
+{ echo "date=$(date -u +%FT%TZ)"
+  echo "host=$(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB RAM, $(uname -sr)"
+  echo "cpu=$(awk -F': ' '/model name/{print $2; exit}' /proc/cpuinfo)"
+  echo "lockstep=$LOCKSTEP_LABEL"
+  echo "load=$LOAD_START at the start, $(cut -d" " -f1-3 /proc/loadavg) at the end"
+  echo "repeat=$REPEAT"
+  echo "has_jobs=$HAS_JOBS"
+  echo "fiber=$FIBER_JSON"
+} > "$WORK/env.txt"
+
+mkdir -p "$(dirname "$OUT")"
+python3 - "$WORK" "$OUT" <<'PY'
+import json, os, statistics, sys
+
+work, out = sys.argv[1], sys.argv[2]
+env = dict(l.rstrip("\n").split("=", 1) for l in open(os.path.join(work, "env.txt")) if "=" in l)
+runs = [l.rstrip("\n").split("|", 1) for l in open(os.path.join(work, "runs.txt")) if l.strip()]
+repeat = int(env["repeat"])
+TARGET, CEILING = 3.3e6, 10e6
+
+def load(name):
+    res = []
+    for i in range(1, repeat + 1):
+        try:
+            j = json.load(open(f"{work}/runs/{name}.{i}.json"))
+        except (OSError, ValueError):
+            continue
+        if j.get("elapsed_s"):
+            res.append(j)
+    return res
+
+def med(xs):
+    return statistics.median(xs) if xs else None
+
+R = {}
+for name, args in runs:
+    js = load(name)
+    R[name] = {
+        "args": args,
+        "n": len(js),
+        "s": med([j["elapsed_s"] for j in js]),
+        "rate": med([j["transitions"] / j["elapsed_s"] for j in js]),
+        "rates": [j["transitions"] / j["elapsed_s"] for j in js],
+        "transitions": js[0]["transitions"] if js else None,
+        "states": js[0]["states"] if js else None,
+        "verdict": js[0].get("verdict") if js else None,
+        "executions": js[0].get("executions") if js else None,
+    }
+
+def M(v):
+    return "—" if v is None else f"{v / 1e6:.2f} M"
+
+L = ["# lockstep throughput", ""]
+L.append(f"Measured {env['date']} by `bench/throughput.sh`: {env['host']} ({env['cpu']}); "
+         f"lockstep {env['lockstep']}; load average (1, 5, 15 min) {env['load']}. Each figure is the median of {repeat} run(s) "
+         "(min–max in brackets); one-core runs are pinned with `taskset -c 0`. "
+         "Steps/s = transitions / elapsed_s from lockstep's JSON report; a step is one Redis "
+         "command of one client or one clock tick. S = T 2, horizon 8, 1 round; "
+         "L = T 2, horizon 16, 3 rounds.")
+L.append("")
+L.append("| run | command (lockstep explore …) | states | steps | s | steps/s | vs 3.3 M/s aim |")
+L.append("|---|---|---:|---:|---:|---:|---|")
+for name, args in runs:
+    if name.startswith("jobs"):
+        continue
+    r = R[name]
+    short = " ".join(a if not a.endswith(".json") else os.path.basename(a) for a in args.split())
+    rng = f" ({min(r['rates'])/1e6:.2f}–{max(r['rates'])/1e6:.2f})" if r["n"] > 1 else ""
+    if r["states"] is None:
+        L.append(f"| {name} | `{short}` | — | — | — | — | failed |")
+        continue
+    aim = "met" if r["rate"] >= TARGET else f"missed ({r['rate'] / TARGET:.0%} of aim)"
+    L.append(f"| {name} | `{short}` | {r['states']:,} | {r['transitions']:,} | {r['s']:.3f} | "
+             f"{M(r['rate'])}{rng} | {aim} |")
+L.append("")
+
+fib = env.get("fiber", "")
+if fib:
+    f = json.loads(fib)
+    L.append(f"Ceiling on this machine (`g++ -O2`, Boost.Fiber/Boost.Context, pinned to one core, best of 5): "
+             f"a `boost::this_fiber::yield()` between two fibers costs **{f['fiber_yield_ns']:.1f} ns** "
+             f"(≈ {1e3 / f['fiber_yield_ns']:.1f} M switches/s); a bare `boost::context::fiber` switch costs "
+             f"**{f['context_switch_ns']:.1f} ns** (≈ {1e3 / f['context_switch_ns']:.1f} M/s). "
+             f"A step that resumes a client's fiber and returns to the scheduler costs two yields, "
+             f"≈ {2 * f['fiber_yield_ns']:.0f} ns: a simulator that runs a fiber for every step is bounded "
+             f"at ≈ {1e3 / (2 * f['fiber_yield_ns']):.1f} M steps/s on this machine.")
+    L.append("")
+
+L.append("## --jobs 2")
+L.append("")
+if env.get("has_jobs") != "1":
+    L.append("Speed-up with --jobs 2: not available (this lockstep has no --jobs option).")
+else:
+    L.append("| configuration | jobs | states | steps | s | speed-up vs --jobs 1 | same states |")
+    L.append("|---|---:|---:|---:|---:|---:|---|")
+    pairs = [(a, a.replace("jobs1", "jobs2")) for a, _ in runs if a.startswith("jobs1")]
+    for a, b in pairs:
+        ra, rb = R[a], R.get(b)
+        cfg = " ".join(x if not x.endswith(".json") else os.path.basename(x) for x in ra["args"].split() if x not in ("--jobs", "1"))
+        for nm, r, j in ((a, ra, 1), (b, rb, 2)):
+            if r is None or r["s"] is None:
+                L.append(f"| `{cfg}` | {j} | — | — | — | — | — |")
+                continue
+            sp = ra["s"] / r["s"] if ra["s"] else None
+            same = "—" if j == 1 else ("✓" if r["states"] == ra["states"] else f"✗ ({r['states']:,} vs {ra['states']:,})")
+            L.append(f"| `{cfg}` | {j} | {r['states']:,} | {r['transitions']:,} | {r['s']:.3f} | "
+                     f"{'—' if sp is None else f'{sp:.2f}×'} | {same} |")
+L.append("")
+
+text = "\n".join(L)
+open(out, "w").write(text)
+print()
+print(text)
+print(f"(written to {out})")
+PY

@@ -1,0 +1,29 @@
+#include "sim/algo/fencing_lock.h"
+
+#include "sim/algo/set_nx_px.h"
+
+namespace lockstep::algo {
+
+void RunFencedLock(world::Client& c, const LockSettings& s) {
+  const std::string counter = s.key + ":token";
+  for (int round = 0; round < s.rounds; ++round) {
+    const std::string value = RandomToken(c);
+    int64_t token = 0;
+    for (;;) {
+      c.ForgetHistory("acquire", {round});
+      kv::Reply r = c.Call({"EVAL", kAcquireWithToken, "2", s.key, counter, value,
+                            world::Value(s.ttl)});
+      if (r.type == kv::Reply::Type::kInteger) {
+        token = r.integer;
+        break;
+      }
+      c.Sleep(s.retry_delay);
+    }
+    HoldLock(c, s, c.Now() + s.ttl, token);
+    c.LeaveCriticalSection();
+    ReleaseToken(c, s, value, Release::kScript);
+    c.ForgetLock();
+  }
+}
+
+}  // namespace lockstep::algo

@@ -1,0 +1,39 @@
+#include "sim/algo/set_nx_px.h"
+
+namespace lockstep::algo {
+
+void ReleaseToken(world::Client& c, const LockSettings& s, const std::string& token,
+                  Release release) {
+  switch (release) {
+    case Release::kDel:
+      c.Del(s.key);
+      break;
+    case Release::kGetCompare: {
+      std::optional<std::string> v = c.Get(s.key);
+      if (v && *v == token) c.Del(s.key);
+      break;
+    }
+    case Release::kScript:
+      c.Call({"EVAL", kCompareAndDelete, "1", s.key, token});
+      break;
+  }
+}
+
+void RunSetNxPx(world::Client& c, const LockSettings& s, Release release) {
+  for (int round = 0; round < s.rounds; ++round) {
+    const std::string token = RandomToken(c);
+    for (;;) {
+      c.ForgetHistory("acquire", {round});
+      kv::Reply r = c.Call({"SET", s.key, token, "NX", "PX", world::Value(s.ttl)});
+      if (r.type == kv::Reply::Type::kStatus) break;  // OK: ours
+      // nil: held by another; an error (a timeout): we cannot know; retry.
+      c.Sleep(s.retry_delay);
+    }
+    HoldLock(c, s, c.Now() + s.ttl, 0);
+    c.LeaveCriticalSection();
+    ReleaseToken(c, s, token, release);
+    c.ForgetLock();
+  }
+}
+
+}  // namespace lockstep::algo

@@ -1,0 +1,144 @@
+// The space-time diagram of a trace, as geometry: what to draw and where,
+// in pixels, so that every renderer (SVG, HTML, the viewer) draws the same
+// picture. Time flows down, one row per step (row 0 is the initial state);
+// one lane per client, left to right in the trace's order.
+//
+// In each row the acting client's lane holds a box with its command and
+// reply. At the left edge of a lane, two bars span the rows in which the
+// client believes it holds the lock and in which it is inside the critical
+// section. A column on the right shows the lock key's value, its writer and
+// its TTL over time. The violating step is marked in kViolation, a colour
+// used for nothing else, and the property's message is printed under the
+// rows.
+//
+// The layout is a pure function of the trace: the same trace gives the same
+// numbers, so renderings are byte-identical. Text widths are estimated for a
+// monospaced font of about 7 pixels per character.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/trace/trace.h"
+
+namespace lockstep::trace {
+
+struct Box {
+  double x = 0, y = 0, w = 0, h = 0;
+  double right() const { return x + w; }
+  double bottom() const { return y + h; }
+  bool Contains(double px, double py) const {
+    return px >= x && px < x + w && py >= y && py < y + h;
+  }
+};
+
+// Colours as 0xRRGGBB, shared by the renderers so that tests can look for
+// them in pictures.
+namespace palette {
+inline constexpr uint32_t kBackground = 0xFFFFFF;
+inline constexpr uint32_t kLaneHeader = 0x34435E;  // lane title bands
+inline constexpr uint32_t kLaneHeaderText = 0xFFFFFF;
+inline constexpr uint32_t kLaneBody = 0xF2F5F9;
+inline constexpr uint32_t kLaneBodyAlt = 0xE8EDF4;
+inline constexpr uint32_t kGrid = 0xD5DBE4;
+inline constexpr uint32_t kText = 0x1B1F24;
+inline constexpr uint32_t kMutedText = 0x6A7381;
+inline constexpr uint32_t kBoxFill = 0xFFFFFF;
+inline constexpr uint32_t kBoxBorder = 0x8A94A6;
+inline constexpr uint32_t kFaultFill = 0x4A4F57;
+inline constexpr uint32_t kFaultText = 0xFFFFFF;
+inline constexpr uint32_t kHolding = 0x2F6FDE;   // believes it holds the lock
+inline constexpr uint32_t kCritical = 0x1E9E4A;  // inside the critical section
+inline constexpr uint32_t kKeyFill = 0xEFE7FA;
+inline constexpr uint32_t kKeyBorder = 0x7D5BA6;
+inline constexpr uint32_t kViolation = 0xE8112D;  // the violation marker, nothing else
+inline constexpr uint32_t kViolationBand = 0xFDE3E6;
+}  // namespace palette
+
+enum class StepKind {
+  kStart,    // row 0: the initial state
+  kCommand,  // a client's step (a command, or leaving its critical section)
+  kTick,     // the global clock advanced
+  kFault,    // a crash or another injected fault
+};
+
+struct DiagramStep {
+  int index = 0;
+  StepKind kind = StepKind::kStart;
+  int lane = -1;                   // the acting client's lane; -1 if none
+  std::string action;              // as scheduled: "C1", "tick", "crash C3"
+  std::string command;             // "SETNX lock.foo 13", "leaves CS", "CRASH", ""
+  std::string reply;               // "0", "\"7\"", nil ...; empty if none
+  std::vector<std::string> notes;  // "enters CS", "wakes"
+  world::Millis clock = 0;         // global clock after the step
+  bool violating = false;
+  Box row;  // the whole row, across every column
+  Box box;  // the step's box (kCommand, kFault with a lane)
+};
+
+enum class BarKind { kHolding, kCritical };
+
+struct Bar {
+  int lane = 0;
+  BarKind kind = BarKind::kHolding;
+  int from_step = 0;  // the first step after which the client is in the state
+  int to_step = -1;   // the first step after which it no longer is; -1: to the end
+  Box box;
+};
+
+// An interval of rows over which the lock key kept one value.
+struct KeySpan {
+  int from_step = 0;
+  int to_step = 0;  // last row of the span, inclusive
+  bool present = false;
+  std::string value;
+  std::string writer;  // empty if unknown
+  std::optional<world::Millis> deadline;
+  Box box;
+};
+
+struct Lane {
+  std::string name;
+  std::string algorithm;  // empty for a client crashed before the run
+  world::Millis skew = 0;
+  bool crashed_at_start = false;
+  Box header;  // the title band
+  Box body;    // the lane below the header, over every row
+};
+
+struct Marker {
+  int step = 0;
+  std::string property;
+  std::vector<std::string> clients;
+  std::string message;
+  Box flag;    // the filled square in the step column of the violating row
+  Box banner;  // the message under the rows
+};
+
+struct Diagram {
+  std::string title;     // the scenario's name
+  std::string lock_key;  // the key shown in the key column
+  std::vector<Lane> lanes;
+  std::vector<DiagramStep> steps;  // steps[i] is row i
+  std::vector<Bar> bars;
+  std::vector<KeySpan> key;
+  std::optional<Marker> marker;
+  Box step_column, clock_column, key_column;  // headers of the side columns
+  Box legend;
+  double width = 0, height = 0;
+  double row_height = 0;
+};
+
+// Lays out the trace. `title` defaults to the scenario's name.
+Diagram Layout(const Trace& t);
+
+// The lock key of a trace: its scenario's "lock"/"key", else the first key
+// that appears in any step, else "".
+std::string LockKeyOf(const Trace& t);
+
+// "#E8112D"
+std::string HexColour(uint32_t rgb);
+
+}  // namespace lockstep::trace

@@ -1,0 +1,361 @@
+#include "sim/trace/render_svg.h"
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "sim/trace/diagram.h"
+
+namespace lockstep::trace {
+namespace {
+
+// Coordinates are multiples of a half pixel; printing them as such keeps
+// the output short and identical on every machine.
+std::string Num(double v) {
+  double r = std::round(v * 2) / 2;
+  char buf[32];
+  if (r == std::floor(r)) {
+    std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(r));
+  } else {
+    std::snprintf(buf, sizeof buf, "%.1f", r);
+  }
+  return buf;
+}
+
+std::string Colour(uint32_t rgb) { return HexColour(rgb); }
+
+std::string RectAttrs(const Box& b) {
+  return "x=\"" + Num(b.x) + "\" y=\"" + Num(b.y) + "\" width=\"" + Num(b.w) + "\" height=\"" +
+         Num(b.h) + "\"";
+}
+
+std::string Join(const std::vector<std::string>& v, const char* sep) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : sep) + x;
+  return s;
+}
+
+std::string Subtitle(const Trace& t) {
+  std::string s = std::to_string(t.steps.empty() ? 0 : t.steps.size() - 1) + " steps, ";
+  if (t.violation) {
+    s += "violation of " + t.violation->property + " at step " + std::to_string(t.violation->step);
+  } else {
+    s += "no violation (" + t.end + ")";
+  }
+  return s;
+}
+
+class Svg {
+ public:
+  void Open(const std::string& tag, const std::string& attrs) {
+    out_ << Indent() << "<" << tag << (attrs.empty() ? "" : " ") << attrs << ">\n";
+    ++depth_;
+  }
+  void Close(const std::string& tag) {
+    --depth_;
+    out_ << Indent() << "</" << tag << ">\n";
+  }
+  void Empty(const std::string& tag, const std::string& attrs) {
+    out_ << Indent() << "<" << tag << " " << attrs << "/>\n";
+  }
+  void Text(double x, double y, const std::string& text, const std::string& attrs = "") {
+    out_ << Indent() << "<text x=\"" << Num(x) << "\" y=\"" << Num(y) << "\""
+         << (attrs.empty() ? "" : " ") << attrs << ">" << XmlEscape(text) << "</text>\n";
+  }
+  void Raw(const std::string& s) { out_ << Indent() << s << "\n"; }
+  std::string str() const { return out_.str(); }
+
+ private:
+  std::string Indent() const { return std::string(static_cast<size_t>(depth_) * 2, ' '); }
+  std::ostringstream out_;
+  int depth_ = 0;
+};
+
+std::string Fill(uint32_t rgb) { return "fill=\"" + Colour(rgb) + "\""; }
+
+// The diagram as an <svg> element (no XML declaration).
+std::string SvgElement(const Trace& t) {
+  const Diagram d = Layout(t);
+  Svg s;
+  s.Open("svg", "xmlns=\"http://www.w3.org/2000/svg\" width=\"" + Num(d.width) + "\" height=\"" +
+                    Num(d.height) + "\" viewBox=\"0 0 " + Num(d.width) + " " + Num(d.height) +
+                    "\" font-family=\"DejaVu Sans Mono, Menlo, Consolas, monospace\" "
+                    "font-size=\"12\"");
+  s.Raw("<title>" + XmlEscape(d.title + ": " + Subtitle(t)) + "</title>");
+  s.Empty("rect", "class=\"background\" x=\"0\" y=\"0\" width=\"" + Num(d.width) + "\" height=\"" +
+                      Num(d.height) + "\" " + Fill(palette::kBackground));
+  s.Text(d.step_column.x, d.step_column.y - 12, d.title,
+         "font-size=\"15\" font-weight=\"bold\" " + Fill(palette::kText));
+  // The title is bold and larger: about 9.5 pixels a character.
+  s.Text(d.step_column.x + 9.5 * static_cast<double>(d.title.size()) + 16, d.step_column.y - 12,
+         Subtitle(t), Fill(palette::kMutedText));
+
+  // Column headers.
+  s.Open("g", "class=\"columns\" " + Fill(palette::kMutedText));
+  s.Text(d.step_column.x + 4, d.step_column.y + 24, "step");
+  s.Text(d.clock_column.x + 4, d.clock_column.y + 24, "clock");
+  s.Text(d.key_column.x + 8, d.key_column.y + 16, d.lock_key.empty() ? "keyspace" : d.lock_key,
+         "font-weight=\"bold\" " + Fill(palette::kText));
+  s.Text(d.key_column.x + 8, d.key_column.y + 30, "value, writer, TTL");
+  s.Close("g");
+
+  // Lanes.
+  for (size_t i = 0; i < d.lanes.size(); ++i) {
+    const Lane& l = d.lanes[i];
+    s.Open("g", "class=\"lane\" data-client=\"" + XmlEscape(l.name) + "\"");
+    s.Empty("rect", "class=\"lane-body\" " + RectAttrs(l.body) + " " +
+                        Fill(i % 2 ? palette::kLaneBodyAlt : palette::kLaneBody));
+    s.Empty("rect", "class=\"lane-header\" " + RectAttrs(l.header) + " rx=\"3\" " +
+                        Fill(palette::kLaneHeader));
+    std::string name = l.name;
+    if (l.skew != 0)
+      name += " (skew " + std::string(l.skew > 0 ? "+" : "") + std::to_string(l.skew) + ")";
+    s.Text(l.header.x + 8, l.header.y + 15, name,
+           "font-weight=\"bold\" " + Fill(palette::kLaneHeaderText));
+    s.Text(l.header.x + 8, l.header.y + 29, l.crashed_at_start ? "crashed at start" : l.algorithm,
+           Fill(palette::kLaneHeaderText));
+    s.Close("g");
+  }
+
+  // Rows: the violating row's band, grid lines, step numbers and clocks,
+  // and ticks as dashed lines across the lanes.
+  s.Open("g", "class=\"rows\"");
+  for (const DiagramStep& st : d.steps) {
+    if (st.violating) {
+      s.Empty("rect", "class=\"violation-band\" " + RectAttrs(st.row) + " " +
+                          Fill(palette::kViolationBand));
+    }
+    s.Empty("line", "x1=\"" + Num(st.row.x) + "\" y1=\"" + Num(st.row.bottom()) + "\" x2=\"" +
+                        Num(st.row.right()) + "\" y2=\"" + Num(st.row.bottom()) + "\" stroke=\"" +
+                        Colour(palette::kGrid) + "\"");
+    s.Text(d.step_column.x + 40, st.row.y + 24, std::to_string(st.index),
+           "text-anchor=\"end\" " + Fill(palette::kText));
+    const bool tick = st.kind == StepKind::kTick;
+    s.Text(d.clock_column.x + 56, st.row.y + 24, (tick ? "tick " : "") + std::to_string(st.clock),
+           "text-anchor=\"end\" " + Fill(tick ? palette::kText : palette::kMutedText) +
+               (tick ? " font-weight=\"bold\"" : ""));
+    if (tick && !d.lanes.empty()) {
+      const double y = st.row.y + st.row.h / 2;
+      s.Empty("line", "class=\"tick\" x1=\"" + Num(d.lanes.front().body.x) + "\" y1=\"" + Num(y) +
+                          "\" x2=\"" + Num(d.lanes.back().body.right()) + "\" y2=\"" + Num(y) +
+                          "\" stroke=\"" + Colour(palette::kMutedText) +
+                          "\" stroke-dasharray=\"6 4\"");
+    }
+    if (st.kind == StepKind::kStart) {
+      s.Text(d.lanes.empty() ? st.row.x : d.lanes.front().body.x + 28, st.row.y + 24,
+             "initial state", "font-style=\"italic\" " + Fill(palette::kMutedText));
+    }
+    if (st.kind == StepKind::kFault && st.lane < 0) {
+      s.Text(d.lanes.empty() ? st.row.x : d.lanes.front().body.x + 28, st.row.y + 24, st.command,
+             "font-weight=\"bold\" " + Fill(palette::kFaultFill));
+    }
+  }
+  s.Close("g");
+
+  // The lock key's value over time.
+  s.Open("g", "class=\"key\" data-key=\"" + XmlEscape(d.lock_key) + "\"");
+  for (const KeySpan& k : d.key) {
+    s.Empty("rect", "class=\"key-span\" " + RectAttrs(k.box) + " rx=\"3\" " +
+                        (k.present ? Fill(palette::kKeyFill) : "fill=\"none\"") + " stroke=\"" +
+                        Colour(k.present ? palette::kKeyBorder : palette::kGrid) + "\"" +
+                        (k.present ? "" : " stroke-dasharray=\"4 3\""));
+    std::string label = k.present ? "\"" + k.value + "\"" : "(no key)";
+    if (k.present && !k.writer.empty()) label += " by " + k.writer;
+    s.Text(k.box.x + 8, k.box.y + 15, label,
+           Fill(k.present ? palette::kText : palette::kMutedText));
+    if (k.deadline) {
+      for (int i = k.from_step; i <= k.to_step; ++i) {
+        const DiagramStep& st = d.steps[static_cast<size_t>(i)];
+        std::string ttl = "until " + std::to_string(*k.deadline) + "  ttl " +
+                          std::to_string(*k.deadline - st.clock);
+        s.Text(k.box.x + 8, st.row.y + (i == k.from_step ? 29 : 24), ttl,
+               Fill(palette::kMutedText));
+      }
+    } else if (k.present) {
+      s.Text(k.box.x + 8, k.box.y + 29, "no TTL", Fill(palette::kMutedText));
+    }
+  }
+  s.Close("g");
+
+  // Bars.
+  s.Open("g", "class=\"bars\"");
+  for (const Bar& b : d.bars) {
+    const bool holding = b.kind == BarKind::kHolding;
+    s.Empty("rect", std::string("class=\"bar ") + (holding ? "holding" : "critical-section") +
+                        "\" data-client=\"" + XmlEscape(d.lanes[static_cast<size_t>(b.lane)].name) +
+                        "\" data-from=\"" + std::to_string(b.from_step) + "\" data-to=\"" +
+                        (b.to_step >= 0 ? std::to_string(b.to_step) : "end") + "\" " +
+                        RectAttrs(b.box) + " rx=\"2\" " +
+                        Fill(holding ? palette::kHolding : palette::kCritical));
+  }
+  s.Close("g");
+
+  // Steps.
+  s.Open("g", "class=\"steps\"");
+  for (const DiagramStep& st : d.steps) {
+    if (st.lane < 0) continue;
+    const bool fault = st.kind == StepKind::kFault;
+    s.Open("g", "class=\"step\" data-step=\"" + std::to_string(st.index) + "\"");
+    s.Empty("rect", "class=\"step-box\" data-step=\"" + std::to_string(st.index) + "\" " +
+                        RectAttrs(st.box) + " rx=\"4\" " +
+                        Fill(fault ? palette::kFaultFill : palette::kBoxFill) + " stroke=\"" +
+                        Colour(st.violating ? palette::kViolation : palette::kBoxBorder) +
+                        "\" stroke-width=\"" + (st.violating ? "2.5" : "1") + "\"");
+    const uint32_t ink = fault ? palette::kFaultText : palette::kText;
+    s.Text(st.box.x + 7, st.box.y + 14, st.command, Fill(ink));
+    std::string second = st.reply.empty() ? "" : "-> " + st.reply;
+    if (!second.empty())
+      s.Text(st.box.x + 7, st.box.y + 28, second, Fill(ink) + " font-weight=\"bold\"");
+    if (!st.notes.empty()) {
+      const double x =
+          st.box.x + 7 + 7.4 * static_cast<double>(second.size() + (second.empty() ? 0 : 2));
+      s.Text(x, st.box.y + 28, Join(st.notes, "  "), Fill(fault ? ink : palette::kCritical));
+    }
+    s.Close("g");
+  }
+  s.Close("g");
+
+  // The violation.
+  if (d.marker) {
+    const Marker& m = *d.marker;
+    s.Open("g", "class=\"violation-marker\" data-step=\"" + std::to_string(m.step) +
+                    "\" data-property=\"" + XmlEscape(m.property) + "\" data-clients=\"" +
+                    XmlEscape(Join(m.clients, ",")) + "\"");
+    s.Empty("rect",
+            "class=\"violation-flag\" " + RectAttrs(m.flag) + " " + Fill(palette::kViolation));
+    s.Empty("rect", "class=\"violation-banner\" " + RectAttrs(m.banner) + " rx=\"4\" " +
+                        Fill(palette::kViolationBand));
+    s.Empty("rect", "x=\"" + Num(m.banner.x) + "\" y=\"" + Num(m.banner.y) +
+                        "\" width=\"6\" height=\"" + Num(m.banner.h) + "\" " +
+                        Fill(palette::kViolation));
+    s.Text(m.banner.x + 16, m.banner.y + 18,
+           "VIOLATION of " + m.property + " at step " + std::to_string(m.step),
+           "font-weight=\"bold\" " + Fill(palette::kViolation));
+    s.Text(m.banner.x + 16, m.banner.y + 34, m.message, Fill(palette::kText));
+    s.Close("g");
+  }
+
+  // Legend.
+  s.Open("g", "class=\"legend\" " + Fill(palette::kMutedText));
+  double x = d.legend.x;
+  const double y = d.legend.y;
+  auto item = [&](uint32_t colour, const std::string& text, double w, double h) {
+    s.Empty("rect", "x=\"" + Num(x) + "\" y=\"" + Num(y + (16 - h) / 2) + "\" width=\"" + Num(w) +
+                        "\" height=\"" + Num(h) + "\" " + Fill(colour));
+    s.Text(x + w + 6, y + 12, text);
+    x += w + 6 + 7.4 * static_cast<double>(text.size()) + 24;
+  };
+  item(palette::kHolding, "believes it holds the lock", 6, 16);
+  item(palette::kCritical, "inside the critical section", 6, 16);
+  if (d.marker) item(palette::kViolation, "violating step", 12, 12);
+  s.Close("g");
+
+  s.Close("svg");
+  return s.str();
+}
+
+std::string Cell(const std::string& s) { return "<td>" + XmlEscape(s) + "</td>"; }
+
+std::string KeyspaceText(const world::StepRecord& r) {
+  std::string s;
+  for (const kv::Entry& e : r.keyspace) {
+    if (!s.empty()) s += "  ";
+    s += e.key + "=";
+    s += e.kind == kv::Entry::Kind::kList ? "(list of " + std::to_string(e.list.size()) + ")"
+                                          : "\"" + e.value + "\"";
+    if (e.deadline) s += " until " + std::to_string(*e.deadline);
+    auto w = r.writers.find(e.key);
+    if (w != r.writers.end()) s += " by " + w->second;
+  }
+  return s.empty() ? "(empty)" : s;
+}
+
+}  // namespace
+
+std::string XmlEscape(const std::string& s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+std::string RenderSvg(const Trace& t) {
+  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + SvgElement(t);
+}
+
+std::string RenderHtml(const Trace& t) {
+  std::string name =
+      t.scenario.is_object() && t.scenario.contains("name") && t.scenario["name"].is_string()
+          ? t.scenario["name"].get<std::string>()
+          : "trace";
+  std::string description = t.scenario.is_object() && t.scenario.contains("description") &&
+                                    t.scenario["description"].is_string()
+                                ? t.scenario["description"].get<std::string>()
+                                : "";
+  std::ostringstream h;
+  h << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>"
+    << XmlEscape(name) << " - lockstep</title>\n"
+    << "<style>\n"
+       "body { font-family: DejaVu Sans, Helvetica, Arial, sans-serif; margin: 24px; color: "
+       "#1B1F24; }\n"
+       "p.description { max-width: 60em; }\n"
+       "div.diagram { overflow-x: auto; }\n"
+       "table { border-collapse: collapse; font-family: DejaVu Sans Mono, Menlo, Consolas, "
+       "monospace; font-size: 12px; }\n"
+       "th, td { border: 1px solid #D5DBE4; padding: 3px 8px; text-align: left; vertical-align: "
+       "top; }\n"
+       "th { background: #34435E; color: #FFFFFF; }\n"
+       "tr.violating td { background: #FDE3E6; }\n"
+       "p.violation { color: #E8112D; font-weight: bold; }\n"
+       "</style>\n</head>\n<body>\n";
+  h << "<h1>" << XmlEscape(name) << "</h1>\n";
+  if (!description.empty()) h << "<p class=\"description\">" << XmlEscape(description) << "</p>\n";
+  h << "<p>" << XmlEscape(Subtitle(t)) << "</p>\n";
+  h << "<div class=\"diagram\">\n" << SvgElement(t) << "</div>\n";
+  if (t.violation) {
+    h << "<p class=\"violation\">VIOLATION of " << XmlEscape(t.violation->property) << " at step "
+      << t.violation->step << ": " << XmlEscape(t.violation->message) << "</p>\n";
+  }
+  h << "<h2>Steps</h2>\n<table class=\"steps\">\n<tr><th>step</th><th>action</th><th>clock</th>"
+       "<th>command</th><th>reply</th><th>events</th><th>in CS</th><th>holding</th>"
+       "<th>keyspace after the step</th></tr>\n";
+  for (size_t i = 0; i < t.steps.size(); ++i) {
+    const world::StepRecord& r = t.steps[i];
+    const bool violating = t.violation && r.index > 0 && t.violation->step == r.index;
+    std::string action = r.index == 0                ? "(start)"
+                         : i - 1 < t.schedule.size() ? t.schedule[i - 1]
+                                                     : "";
+    std::string command;
+    for (const auto& a : r.command) command += (command.empty() ? "" : " ") + a;
+    h << "<tr" << (violating ? " class=\"violating\"" : "") << ">" << Cell(std::to_string(r.index))
+      << Cell(action) << Cell(std::to_string(r.global_time)) << Cell(command)
+      << Cell(r.reply ? CompactReply(*r.reply) : "") << Cell(Join(r.events, "; "))
+      << Cell(Join(r.in_critical_section, ",")) << Cell(Join(r.holding, ","))
+      << Cell(KeyspaceText(r)) << "</tr>\n";
+  }
+  h << "</table>\n<p>Schedule: <code>" << XmlEscape(Join(t.schedule, " ")) << "</code></p>\n";
+  h << "</body>\n</html>\n";
+  return h.str();
+}
+
+}  // namespace lockstep::trace

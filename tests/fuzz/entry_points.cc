@@ -1,0 +1,199 @@
+#include "tests/fuzz/entry_points.h"
+
+#include <algorithm>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/cli/runner.h"
+#include "sim/explore/replay_strategy.h"
+#include "sim/kv/keyspace.h"
+#include "sim/scenario/scenario.h"
+#include "sim/trace/json_reader.h"
+#include "sim/trace/trace.h"
+
+namespace lockstep::fuzz {
+namespace {
+
+using nlohmann::json;
+namespace jr = lockstep::json;
+
+constexpr const char* kFile = "fuzz.json";
+
+// The libFuzzer build (clang, ASan) only loads: running an execution ends
+// abandoned clients by unwinding their fibers, and with Debian's fcontext
+// fibers (no BOOST_USE_ASAN) clang's ASan then reports false positives on the
+// unwound fiber stack. The g++ suite runs the executions of every corpus and
+// regression input (fuzz_regressions_test.cc), under ASan in .ci/test too.
+#ifdef LOCKSTEP_FUZZ_NO_EXECUTIONS
+constexpr bool kRunExecutions = false;
+#else
+constexpr bool kRunExecutions = true;
+#endif
+
+void Require(bool ok, const std::string& what) {
+  if (!ok) throw Finding(what);
+}
+
+// A refusal must read "at /POINTER: ..." (after the file name, for a
+// scenario) and be valid UTF-8, so that `--json` output can carry it.
+void CheckRefusal(const std::string& message, const std::string& prefix) {
+  Require(message.rfind(prefix + "at /", 0) == 0, "a refusal without its location: " + message);
+  try {
+    (void)json(message).dump();
+  } catch (const json::exception&) {
+    throw Finding("a refusal that is not valid UTF-8: " + message);
+  }
+}
+
+// Parses like the CLI does; nullopt if refused (cleanly).
+std::optional<json> ParseOrRefuse(std::string_view bytes) {
+  try {
+    return jr::Parse(std::string(bytes));
+  } catch (const jr::JsonError& e) {
+    CheckRefusal(e.what(), "");
+    return std::nullopt;
+  }
+}
+
+std::optional<scenario::Scenario> LoadOrRefuse(const json& doc, const std::string& prefix) {
+  try {
+    return scenario::LoadScenario(doc, kFile, prefix);
+  } catch (const scenario::ScenarioError& e) {
+    CheckRefusal(e.what(), std::string(kFile) + ": ");
+    return std::nullopt;
+  }
+}
+
+// A trace written by lockstep reads back as the same trace.
+void CheckRoundTrip(const trace::Trace& t) {
+  json j = trace::ToJson(t);
+  std::string error;
+  std::optional<trace::Trace> again = trace::FromJson(j, &error);
+  Require(again.has_value(), "lockstep cannot read back a trace it wrote: " + error);
+  Require(trace::ToJson(*again) == j, "a trace changes on a round trip through FromJson");
+}
+
+}  // namespace
+
+void ScenarioInput(std::string_view bytes) {
+  std::optional<json> doc = ParseOrRefuse(bytes);
+  if (!doc) return;
+  std::optional<scenario::Scenario> s = LoadOrRefuse(*doc, "");
+  if (!s) return;
+  Require(!s->world.clients.empty() && s->world.horizon >= s->world.start_time,
+          "a scenario outside the documented ranges loaded");
+  if (!kRunExecutions) return;
+  trace::Trace t;
+  if (s->has_schedule) {
+    if (s->schedule.size() > kMaxFuzzSteps) return;
+    try {
+      t = cli::ReplaySchedule(*s);
+    } catch (const explore::ScheduleError&) {
+      return;  // refused, at /schedule/N, as `lockstep replay` reports it
+    }
+  } else {
+    t = cli::RunSeeded(*s, s->world.seed, static_cast<int>(kMaxFuzzSteps));
+  }
+  CheckRoundTrip(t);
+}
+
+void TraceInput(std::string_view bytes) {
+  std::optional<json> doc = ParseOrRefuse(bytes);
+  if (!doc) return;
+  std::string error;
+  std::optional<trace::Trace> saved = trace::FromJson(*doc, &error);
+  if (!saved) {
+    CheckRefusal(error, "");
+    return;
+  }
+  CheckRoundTrip(*saved);
+  if (!kRunExecutions) return;
+  // What `lockstep replay TRACE` does next.
+  std::optional<scenario::Scenario> s = LoadOrRefuse(saved->scenario, "/scenario");
+  if (!s) return;
+  s->world.seed = saved->seed;
+  std::vector<std::string> names;
+  for (const auto& c : s->world.clients) names.push_back(c.name);
+  if (saved->clients.size() != names.size()) return;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (saved->clients[i].name != names[i]) return;
+  }
+  if (saved->schedule.size() > kMaxFuzzSteps) return;
+  s->schedule.clear();
+  for (const std::string& text : saved->schedule) {
+    auto a = world::ParseAction(text, names, &error);
+    if (!a) return;
+    s->schedule.push_back(*a);
+  }
+  s->has_schedule = true;
+  trace::Trace replayed;
+  try {
+    replayed = cli::ReplaySchedule(*s);
+  } catch (const explore::ScheduleError&) {
+    return;
+  }
+  if (trace::ToJson(replayed) == *doc) {
+    // A trace that replays is exactly what lockstep writes for it.
+    Require(trace::ToJson(*saved) == *doc, "a trace that replays does not read back as written");
+  }
+}
+
+namespace {
+
+// One command a line; arguments separated by tabs if the line has one, else
+// by spaces; a backslash then "n" in an argument is a newline (Lua scripts).
+std::vector<std::vector<std::string>> SplitCommands(std::string_view bytes) {
+  std::vector<std::vector<std::string>> commands;
+  while (!bytes.empty()) {
+    size_t eol = bytes.find('\n');
+    std::string_view line = bytes.substr(0, eol);
+    bytes = eol == std::string_view::npos ? std::string_view() : bytes.substr(eol + 1);
+    const char sep = line.find('\t') != std::string_view::npos ? '\t' : ' ';
+    std::vector<std::string> argv(1);
+    for (size_t i = 0; i < line.size(); ++i) {
+      if (line[i] == sep) {
+        argv.emplace_back();
+      } else if (line[i] == '\\' && i + 1 < line.size() && line[i + 1] == 'n') {
+        argv.back() += '\n';
+        ++i;
+      } else {
+        argv.back() += line[i];
+      }
+    }
+    commands.push_back(std::move(argv));
+  }
+  return commands;
+}
+
+}  // namespace
+
+void CommandInput(std::string_view bytes) {
+  std::vector<std::vector<std::string>> commands = SplitCommands(bytes);
+  if (commands.size() > 256) commands.resize(256);
+
+  // From an empty keyspace at the start of time, and at a late time; each
+  // time the same commands a second time later on, against the state left.
+  for (kv::Millis start : {kv::Millis{0}, kv::Millis{1'000'000'000'000}}) {
+    kv::Keyspace ks, twin;
+    for (int round = 0; round < 2; ++round) {
+      kv::Millis now = start + round * 10'000;
+      for (const auto& cmd : commands) {
+        kv::Effect effect;
+        kv::Reply r = ks.Execute(cmd, now, &effect);
+        Require(twin.Execute(cmd, now) == r, "the same command on the same keyspace replied differently");
+        for (const kv::Entry& e : ks.Live(now)) {
+          Require(!e.deadline || *e.deadline >= now, "an expired key is live: " + e.key);
+          Require(ks.Find(e.key, now) != nullptr, "a live key is not found: " + e.key);
+        }
+        now += cmd.size() % 3;  // time moves on, sometimes not at all
+      }
+      kv::Keyspace purged = ks;
+      purged.PurgeExpired(now);
+      Require(purged.Live(now).size() == purged.size(), "PurgeExpired left an expired key");
+      Require(ks == twin && ks.Hash() == twin.Hash(), "two identical runs differ");
+    }
+  }
+}
+
+}  // namespace lockstep::fuzz

@@ -1,0 +1,196 @@
+// The viewer, looked at: it renders the documented race under a virtual X
+// server (xvfb-run, Mesa's software OpenGL) to a PNG, and the picture is
+// checked against the layout the viewer printed: not blank, one header
+// band per lane, the violation marker's colour at the violating step.
+#include <png.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <set>
+
+#include "sim/cli/runner.h"
+#include "sim/trace/diagram.h"
+#include "sim/trace/json_reader.h"
+#include "tests/test_util.h"
+
+namespace lockstep {
+namespace {
+
+struct Image {
+  int width = 0, height = 0;
+  std::vector<uint8_t> rgb;
+  uint32_t At(int x, int y) const {
+    const size_t i =
+        (static_cast<size_t>(y) * static_cast<size_t>(width) + static_cast<size_t>(x)) * 3;
+    return (uint32_t{rgb[i]} << 16) | (uint32_t{rgb[i + 1]} << 8) | rgb[i + 2];
+  }
+};
+
+Image ReadPng(const std::string& path) {
+  png_image image;
+  std::memset(&image, 0, sizeof image);
+  image.version = PNG_IMAGE_VERSION;
+  Image out;
+  if (!png_image_begin_read_from_file(&image, path.c_str())) return out;
+  image.format = PNG_FORMAT_RGB;
+  out.width = static_cast<int>(image.width);
+  out.height = static_cast<int>(image.height);
+  out.rgb.resize(PNG_IMAGE_SIZE(image));
+  if (!png_image_finish_read(&image, nullptr, out.rgb.data(), 0, nullptr)) return {};
+  return out;
+}
+
+bool OnPath(const std::string& program) {
+  const char* path = std::getenv("PATH");
+  std::string p = path ? path : "/usr/bin:/bin";
+  for (size_t start = 0; start <= p.size();) {
+    size_t colon = p.find(':', start);
+    if (colon == std::string::npos) colon = p.size();
+    if (access((p.substr(start, colon - start) + "/" + program).c_str(), X_OK) == 0) return true;
+    start = colon + 1;
+  }
+  return false;
+}
+
+// Runs the viewer under xvfb-run with software OpenGL; returns its output.
+testing::ProcessResult RunViewer(const std::vector<std::string>& args) {
+  testing::TempDir tmp;
+  std::string out = tmp.File("stdout"), err = tmp.File("stderr");
+  std::vector<std::string> argv = {"xvfb-run", "-a", "-s", "-screen 0 1280x800x24",
+                                   LOCKSTEP_VIEWER_BINARY};
+  argv.insert(argv.end(), args.begin(), args.end());
+  std::fflush(nullptr);  // else the child writes our buffered output again
+  pid_t pid = fork();
+  if (pid == 0) {
+    setenv("LIBGL_ALWAYS_SOFTWARE", "1", 1);
+    std::vector<char*> cargv;
+    for (auto& a : argv) cargv.push_back(a.data());
+    cargv.push_back(nullptr);
+    if (!freopen(out.c_str(), "w", stdout) || !freopen(err.c_str(), "w", stderr)) _exit(127);
+    execvp("xvfb-run", cargv.data());
+    _exit(127);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  testing::ProcessResult r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = testing::ReadText(out);
+  r.err = testing::ReadText(err);
+  return r;
+}
+
+// Pixels of `colour` inside [x, x+w) x [y, y+h).
+int Count(const Image& img, uint32_t colour, const nlohmann::json& box) {
+  int n = 0;
+  const int x0 = box[0], y0 = box[1], w = box[2], h = box[3];
+  for (int y = std::max(0, y0); y < std::min(img.height, y0 + h); ++y) {
+    for (int x = std::max(0, x0); x < std::min(img.width, x0 + w); ++x) n += img.At(x, y) == colour;
+  }
+  return n;
+}
+
+struct Shot {
+  nlohmann::json layout;
+  Image image;
+};
+
+Shot Screenshot(const testing::TempDir& tmp, const std::vector<std::string>& args) {
+  REQUIRE(OnPath("xvfb-run"));  // Debian's xvfb (see .ci/install-deps)
+  const std::string png = tmp.File("shot.png");
+  std::vector<std::string> all = {"--screenshot", png};
+  all.insert(all.end(), args.begin(), args.end());
+  testing::ProcessResult r = RunViewer(all);
+  INFO("viewer stdout: " << r.out << "\nviewer stderr: " << r.err);
+  REQUIRE(r.exit_code == 0);
+  Shot s;
+  s.layout = json::Parse(r.out);
+  s.image = ReadPng(png);
+  REQUIRE(s.image.width == 1280);
+  REQUIRE(s.image.height == 800);
+  return s;
+}
+
+// The checks both screenshots share: the documented race's diagram with
+// three lanes and the marker at step 8.
+void CheckDocsRacePicture(const Shot& s) {
+  const Image& img = s.image;
+  std::set<uint32_t> colours;
+  for (int y = 0; y < img.height; y += 2) {
+    for (int x = 0; x < img.width; x += 2) colours.insert(img.At(x, y));
+  }
+  INFO("distinct colours: " << colours.size());
+  CHECK(colours.size() > 40);  // not blank: text, boxes, bars, bands
+
+  const nlohmann::json& pane = s.layout["panes"][0];
+  // Lanes: one header band per client, in the header colour, and exactly
+  // that many bands along a line through them.
+  REQUIRE(pane["lanes"].size() == 3);
+  const int band_y = static_cast<int>(pane["lanes"][0]["header"][1]) + 2;
+  int bands = 0;
+  bool in_band = false;
+  for (int x = 0; x < img.width; ++x) {
+    const bool here = img.At(x, band_y) == trace::palette::kLaneHeader;
+    if (here && !in_band) ++bands;
+    in_band = here;
+  }
+  CHECK(bands == 3);
+  for (const auto& lane : pane["lanes"]) {
+    INFO("lane " << lane["name"]);
+    CHECK(Count(img, trace::palette::kLaneHeader, lane["header"]) >
+          static_cast<int>(lane["header"][2]) * static_cast<int>(lane["header"][3]) / 2);
+  }
+
+  // The marker, in its own colour, in the violating step's row, and that
+  // colour in no other step's row.
+  REQUIRE(pane["marker"]["step"] == 8);
+  const nlohmann::json& flag = pane["marker"]["flag"];
+  const int area = static_cast<int>(flag[2]) * static_cast<int>(flag[3]);
+  CHECK(Count(img, trace::palette::kViolation, flag) == area);
+  const nlohmann::json& row8 = pane["rows"][8];
+  CHECK(static_cast<int>(flag[1]) >= static_cast<int>(row8[1]));
+  CHECK(static_cast<int>(flag[1]) + static_cast<int>(flag[3]) <=
+        static_cast<int>(row8[1]) + static_cast<int>(row8[3]));
+  for (int i = 0; i < 8; ++i) {
+    INFO("row " << i);
+    CHECK(Count(img, trace::palette::kViolation, pane["rows"][i]) == 0);
+  }
+}
+
+TEST_CASE("the viewer draws the documented race with its lanes and the violation marked") {
+  testing::TempDir tmp;
+  trace::Trace t = cli::ReplaySchedule(
+      scenario::LoadScenarioFile(testing::ScenarioPath("setnx-docs-race.json")));
+  const std::string trace_path = tmp.Write("race.json", trace::ToJsonText(t));
+  Shot s = Screenshot(tmp, {trace_path});
+  CHECK(s.layout["mode"] == "traces");
+  CheckDocsRacePicture(s);
+  if (const char* keep = std::getenv("LOCKSTEP_KEEP_SCREENSHOT")) {
+    std::filesystem::copy_file(tmp.File("shot.png"), keep,
+                               std::filesystem::copy_options::overwrite_existing);
+  }
+}
+
+TEST_CASE("the viewer in play mode shows the race the player made") {
+  testing::TempDir tmp;
+  Shot s = Screenshot(tmp, {"--play", testing::ScenarioPath("setnx-docs-race.json"), "--moves",
+                            "C1,C2,C1,C2,C1,C1,C2,C2"});
+  CHECK(s.layout["mode"] == "play");
+  CHECK(s.layout["status"].get<std::string>().find(
+            "mutual_exclusion broken at step 8 by C1 and C2") != std::string::npos);
+  CheckDocsRacePicture(s);
+}
+
+TEST_CASE("the viewer refuses a bad trace, naming the file and the place") {
+  testing::TempDir tmp;
+  const std::string bad = tmp.Write("bad.json", R"({"format": "lockstep-trace/1", "seed": "x"})");
+  testing::ProcessResult r = RunViewer({"--screenshot", tmp.File("shot.png"), bad});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("lockstep-viewer: " + bad + ": at /") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace lockstep

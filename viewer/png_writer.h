@@ -1,0 +1,16 @@
+// Writes an RGB image as a PNG file (through libpng), for the viewer's
+// --screenshot. Rows are given top to bottom.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace lockstep::viewer {
+
+// `rgb` holds width * height * 3 bytes. Returns false, with the reason in
+// *error, iff the file could not be written.
+bool WritePng(const std::string& path, int width, int height, const std::vector<uint8_t>& rgb,
+              std::string* error);
+
+}  // namespace lockstep::viewer

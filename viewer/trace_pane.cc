@@ -1,0 +1,380 @@
+#include "viewer/trace_pane.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace lockstep::viewer {
+namespace {
+
+ImU32 Col(uint32_t rgb, int alpha = 255) {
+  return IM_COL32((rgb >> 16) & 0xFF, (rgb >> 8) & 0xFF, rgb & 0xFF, alpha);
+}
+
+ImVec4 Col4(uint32_t rgb) {
+  return ImVec4(static_cast<float>((rgb >> 16) & 0xFF) / 255.f,
+                static_cast<float>((rgb >> 8) & 0xFF) / 255.f,
+                static_cast<float>(rgb & 0xFF) / 255.f, 1.f);
+}
+
+constexpr uint32_t kCursorBand = 0xFFF4C2;
+constexpr uint32_t kCursorMark = 0xF2B705;
+
+std::string Join(const std::vector<std::string>& v, const char* sep) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : sep) + x;
+  return s;
+}
+
+nlohmann::json BoxJson(const trace::Box& b, ImVec2 origin) {
+  return {std::lround(origin.x + b.x), std::lround(origin.y + b.y), std::lround(b.w),
+          std::lround(b.h)};
+}
+
+}  // namespace
+
+TracePane::TracePane(std::string label, trace::Trace t) : label_(std::move(label)) {
+  SetTrace(std::move(t), std::nullopt);
+}
+
+void TracePane::SetTrace(trace::Trace t, std::optional<int> cursor) {
+  trace_ = std::move(t);
+  diagram_ = trace::Layout(trace_);
+  set_cursor(cursor.value_or(last_step()));
+}
+
+void TracePane::set_cursor(int c) {
+  c = std::clamp(c, 0, std::max(0, last_step()));
+  if (c != cursor_) scroll_to_cursor_ = true;
+  cursor_ = c;
+}
+
+bool TracePane::Draw(const char* id, ImVec2 size, bool keyboard, bool panel_beside) {
+  bool clicked = false;
+  ImGui::PushID(id);
+  ImGui::BeginChild("pane", size, false);
+
+  ImGui::TextUnformatted(label_.c_str());
+  ImGui::SameLine();
+  if (trace_.violation) {
+    ImGui::TextColored(Col4(trace::palette::kViolation), "VIOLATION of %s at step %d",
+                       trace_.violation->property.c_str(), trace_.violation->step);
+  } else {
+    ImGui::TextDisabled("no violation (%s)", trace_.end.c_str());
+  }
+
+  if (keyboard && !ImGui::GetIO().WantTextInput) {
+    auto pressed = [](ImGuiKey k) { return ImGui::IsKeyPressed(ImGui::GetKeyIndex(k)); };
+    if (pressed(ImGuiKey_DownArrow)) set_cursor(cursor_ + 1);
+    if (pressed(ImGuiKey_UpArrow)) set_cursor(cursor_ - 1);
+    if (pressed(ImGuiKey_PageDown)) set_cursor(cursor_ + 10);
+    if (pressed(ImGuiKey_PageUp)) set_cursor(cursor_ - 10);
+    if (pressed(ImGuiKey_Home)) set_cursor(0);
+    if (pressed(ImGuiKey_End)) set_cursor(last_step());
+  }
+  if (ImGui::ArrowButton("prev", ImGuiDir_Left)) set_cursor(cursor_ - 1);
+  ImGui::SameLine();
+  if (ImGui::ArrowButton("next", ImGuiDir_Right)) set_cursor(cursor_ + 1);
+  ImGui::SameLine();
+  int c = cursor_;
+  ImGui::SetNextItemWidth(std::min(360.f, ImGui::GetContentRegionAvail().x - 80));
+  if (ImGui::SliderInt("step", &c, 0, std::max(0, last_step()))) set_cursor(c);
+  if (ImGui::IsItemActivated()) clicked = true;
+
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float panel_w = 340, panel_h = 230;
+  ImVec2 canvas_size = panel_beside ? ImVec2(std::max(100.f, avail.x - panel_w - 8), avail.y)
+                                    : ImVec2(avail.x, std::max(100.f, avail.y - panel_h - 8));
+  ImGui::PushStyleColor(ImGuiCol_ChildBg, Col(trace::palette::kBackground));
+  ImGui::BeginChild("canvas", canvas_size, true, ImGuiWindowFlags_HorizontalScrollbar);
+  origin_ = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  clip_min_ = dl->GetClipRectMin();
+  clip_max_ = dl->GetClipRectMax();
+  ImGui::InvisibleButton(
+      "diagram", ImVec2(static_cast<float>(diagram_.width), static_cast<float>(diagram_.height)));
+  const bool hovered = ImGui::IsItemHovered();
+  std::optional<int> row_under_mouse;
+  if (hovered) {
+    const ImVec2 m = ImGui::GetIO().MousePos;
+    for (const trace::DiagramStep& s : diagram_.steps) {
+      if (s.row.Contains(m.x - origin_.x, m.y - origin_.y)) row_under_mouse = s.index;
+    }
+  }
+  if (ImGui::IsItemClicked()) {
+    clicked = true;
+    if (row_under_mouse) set_cursor(*row_under_mouse);
+  }
+  if (row_under_mouse && *row_under_mouse < static_cast<int>(trace_.steps.size())) {
+    const auto& r = trace_.steps[static_cast<size_t>(*row_under_mouse)];
+    ImGui::SetTooltip("step %d: %s", r.index,
+                      r.index == 0 ? "the initial state" : trace::StepLine(r).c_str());
+  }
+  if (scroll_to_cursor_ && cursor_ < static_cast<int>(diagram_.steps.size())) {
+    const trace::Box& row = diagram_.steps[static_cast<size_t>(cursor_)].row;
+    const float top = ImGui::GetScrollY(), height = ImGui::GetWindowHeight();
+    if (row.y < top || row.bottom() > top + height - 20) {
+      ImGui::SetScrollY(static_cast<float>(row.y) - height / 2);
+    }
+    scroll_to_cursor_ = false;
+  }
+  DrawDiagram(dl, origin_);
+  ImGui::EndChild();
+  ImGui::PopStyleColor();
+  if (ImGui::IsItemClicked()) clicked = true;
+
+  if (panel_beside) ImGui::SameLine();
+  ImGui::BeginChild("state", panel_beside ? ImVec2(panel_w, avail.y) : ImVec2(avail.x, panel_h),
+                    true);
+  DrawStatePanel();
+  ImGui::EndChild();
+
+  ImGui::EndChild();
+  ImGui::PopID();
+  return clicked;
+}
+
+void TracePane::DrawDiagram(ImDrawList* dl, ImVec2 o) {
+  namespace pal = trace::palette;
+  const trace::Diagram& d = diagram_;
+  auto P = [&](double x, double y) {
+    return ImVec2(o.x + static_cast<float>(x), o.y + static_cast<float>(y));
+  };
+  auto rect = [&](const trace::Box& b, ImU32 col, float rounding = 0) {
+    dl->AddRectFilled(P(b.x, b.y), P(b.right(), b.bottom()), col, rounding);
+  };
+  auto outline = [&](const trace::Box& b, ImU32 col, float thickness, float rounding = 0) {
+    dl->AddRect(P(b.x, b.y), P(b.right(), b.bottom()), col, rounding, 0, thickness);
+  };
+  auto text = [&](double x, double y, uint32_t colour, const std::string& s) {
+    dl->AddText(P(x, y), Col(colour), s.c_str());
+  };
+  auto text_right = [&](double right, double y, uint32_t colour, const std::string& s) {
+    const float w = ImGui::CalcTextSize(s.c_str()).x;
+    dl->AddText(ImVec2(P(right, y).x - w, P(right, y).y), Col(colour), s.c_str());
+  };
+
+  rect({0, 0, d.width, d.height}, Col(pal::kBackground));
+  text(d.step_column.x, d.step_column.y - 24, pal::kText, d.title);
+  text(d.step_column.x + 4, d.step_column.y + 14, pal::kMutedText, "step");
+  text(d.clock_column.x + 4, d.clock_column.y + 14, pal::kMutedText, "clock");
+  text(d.key_column.x + 8, d.key_column.y + 6, pal::kText,
+       d.lock_key.empty() ? "keyspace" : d.lock_key);
+  text(d.key_column.x + 8, d.key_column.y + 20, pal::kMutedText, "value, writer, TTL");
+
+  for (size_t i = 0; i < d.lanes.size(); ++i) {
+    const trace::Lane& l = d.lanes[i];
+    rect(l.body, Col(i % 2 ? pal::kLaneBodyAlt : pal::kLaneBody));
+    rect(l.header, Col(pal::kLaneHeader), 3);
+    std::string name = l.name;
+    if (l.skew != 0)
+      name += " (skew " + std::string(l.skew > 0 ? "+" : "") + std::to_string(l.skew) + ")";
+    text(l.header.x + 8, l.header.y + 4, pal::kLaneHeaderText, name);
+    text(l.header.x + 8, l.header.y + 19, pal::kLaneHeaderText,
+         l.crashed_at_start ? "crashed at start" : l.algorithm);
+  }
+
+  for (const trace::DiagramStep& s : d.steps) {
+    if (s.violating) rect(s.row, Col(pal::kViolationBand));
+    if (s.index == cursor_) rect(s.row, Col(kCursorBand, 200));
+    dl->AddLine(P(s.row.x, s.row.bottom()), P(s.row.right(), s.row.bottom()), Col(pal::kGrid));
+    text_right(d.step_column.x + 40, s.row.y + 13, pal::kText, std::to_string(s.index));
+    const bool tick = s.kind == trace::StepKind::kTick;
+    text_right(d.clock_column.x + 56, s.row.y + 13, tick ? pal::kText : pal::kMutedText,
+               (tick ? "tick " : "") + std::to_string(s.clock));
+    if (tick && !d.lanes.empty()) {
+      const double y = s.row.y + s.row.h / 2;
+      for (double x = d.lanes.front().body.x; x < d.lanes.back().body.right(); x += 10) {
+        dl->AddLine(P(x, y), P(std::min(x + 6, d.lanes.back().body.right()), y),
+                    Col(pal::kMutedText));
+      }
+    }
+    if (s.kind == trace::StepKind::kStart && !d.lanes.empty()) {
+      text(d.lanes.front().body.x + 28, s.row.y + 13, pal::kMutedText, "initial state");
+    }
+    if (s.kind == trace::StepKind::kFault && s.lane < 0 && !d.lanes.empty()) {
+      text(d.lanes.front().body.x + 28, s.row.y + 13, pal::kFaultFill, s.command);
+    }
+  }
+
+  for (const trace::KeySpan& k : d.key) {
+    if (k.present) {
+      rect(k.box, Col(pal::kKeyFill), 3);
+      outline(k.box, Col(pal::kKeyBorder), 1, 3);
+    } else {
+      outline(k.box, Col(pal::kGrid), 1, 3);
+    }
+    std::string label = k.present ? "\"" + k.value + "\"" : "(no key)";
+    if (k.present && !k.writer.empty()) label += " by " + k.writer;
+    text(k.box.x + 8, k.box.y + 4, k.present ? pal::kText : pal::kMutedText, label);
+    if (k.deadline) {
+      for (int i = k.from_step; i <= k.to_step; ++i) {
+        const trace::DiagramStep& s = d.steps[static_cast<size_t>(i)];
+        text(k.box.x + 8, s.row.y + (i == k.from_step ? 19 : 13), pal::kMutedText,
+             "until " + std::to_string(*k.deadline) + "  ttl " +
+                 std::to_string(*k.deadline - s.clock));
+      }
+    } else if (k.present) {
+      text(k.box.x + 8, k.box.y + 18, pal::kMutedText, "no TTL");
+    }
+  }
+
+  for (const trace::Bar& b : d.bars) {
+    rect(b.box, Col(b.kind == trace::BarKind::kHolding ? pal::kHolding : pal::kCritical), 2);
+  }
+
+  for (const trace::DiagramStep& s : d.steps) {
+    if (s.lane < 0) continue;
+    const bool fault = s.kind == trace::StepKind::kFault;
+    rect(s.box, Col(fault ? pal::kFaultFill : pal::kBoxFill), 4);
+    outline(s.box, Col(s.violating ? pal::kViolation : pal::kBoxBorder), s.violating ? 2.5f : 1.f,
+            4);
+    const uint32_t ink = fault ? pal::kFaultText : pal::kText;
+    text(s.box.x + 7, s.box.y + 3, ink, s.command);
+    std::string second = s.reply.empty() ? "" : "-> " + s.reply;
+    text(s.box.x + 7, s.box.y + 17, ink, second);
+    if (!s.notes.empty()) {
+      const float w = second.empty() ? 0 : ImGui::CalcTextSize((second + "  ").c_str()).x;
+      text(s.box.x + 7 + w, s.box.y + 17, fault ? ink : pal::kCritical, Join(s.notes, "  "));
+    }
+  }
+
+  if (d.marker) {
+    const trace::Marker& m = *d.marker;
+    rect(m.flag, Col(pal::kViolation));
+    rect(m.banner, Col(pal::kViolationBand), 4);
+    rect({m.banner.x, m.banner.y, 6, m.banner.h}, Col(pal::kViolation));
+    text(m.banner.x + 16, m.banner.y + 7, pal::kViolation,
+         "VIOLATION of " + m.property + " at step " + std::to_string(m.step));
+    text(m.banner.x + 16, m.banner.y + 23, pal::kText, m.message);
+  }
+
+  // The cursor's mark, at the right edge of the step column.
+  if (cursor_ < static_cast<int>(d.steps.size())) {
+    const trace::Box& row = d.steps[static_cast<size_t>(cursor_)].row;
+    outline(row, Col(kCursorMark), 2);
+    const double x = d.step_column.x + d.step_column.w - 2, y = row.y + row.h / 2;
+    dl->AddTriangleFilled(P(x - 8, y - 6), P(x - 8, y + 6), P(x, y), Col(kCursorMark));
+  }
+
+  double x = d.legend.x;
+  auto item = [&](uint32_t colour, const std::string& label, double w, double h) {
+    rect({x, d.legend.y + (16 - h) / 2, w, h}, Col(colour));
+    text(x + w + 6, d.legend.y + 1, pal::kMutedText, label);
+    x += w + 6 + 7 * static_cast<double>(label.size()) + 24;
+  };
+  item(pal::kHolding, "believes it holds the lock", 6, 16);
+  item(pal::kCritical, "inside the critical section", 6, 16);
+  if (d.marker) item(pal::kViolation, "violating step", 12, 12);
+}
+
+void TracePane::DrawStatePanel() {
+  if (trace_.steps.empty()) return;
+  const world::StepRecord& r = trace_.steps[static_cast<size_t>(cursor_)];
+  if (r.index == 0) {
+    ImGui::Text("Step 0 of %d: the initial state", last_step());
+  } else {
+    ImGui::Text("Step %d of %d: %s", r.index, last_step(), trace::StepLine(r).c_str());
+  }
+  ImGui::Text("Global clock: %lld", static_cast<long long>(r.global_time));
+  if (trace_.violation && trace_.violation->step == r.index && r.index > 0) {
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextColored(Col4(trace::palette::kViolation), "VIOLATION of %s: %s",
+                       trace_.violation->property.c_str(), trace_.violation->message.c_str());
+    ImGui::PopTextWrapPos();
+  }
+  ImGui::Separator();
+  const ImGuiTableFlags flags =
+      ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
+  if (ImGui::BeginTable("clients", 3, flags)) {
+    ImGui::TableSetupColumn("client");
+    ImGui::TableSetupColumn("clock");
+    ImGui::TableSetupColumn("state");
+    ImGui::TableHeadersRow();
+    for (size_t i = 0; i < trace_.clients.size(); ++i) {
+      const std::string& name = trace_.clients[i].name;
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(name.c_str());
+      ImGui::TableNextColumn();
+      if (i < r.client_clocks.size())
+        ImGui::Text("%lld", static_cast<long long>(r.client_clocks[i]));
+      ImGui::TableNextColumn();
+      const bool in_cs = std::find(r.in_critical_section.begin(), r.in_critical_section.end(),
+                                   name) != r.in_critical_section.end();
+      const bool holds = std::find(r.holding.begin(), r.holding.end(), name) != r.holding.end();
+      std::string state = in_cs ? "in the critical section" : holds ? "holds the lock" : "";
+      if (trace_.clients[i].crashed_at_start) state = "crashed at start";
+      if (in_cs) {
+        ImGui::TextColored(Col4(trace::palette::kCritical), "%s", state.c_str());
+      } else {
+        ImGui::TextUnformatted(state.c_str());
+      }
+    }
+    ImGui::EndTable();
+  }
+  if (!r.events.empty()) ImGui::Text("Events: %s", Join(r.events, "; ").c_str());
+  ImGui::Text("In the critical section: %s",
+              r.in_critical_section.empty() ? "nobody" : Join(r.in_critical_section, ", ").c_str());
+  ImGui::Text("Believe they hold the lock: %s",
+              r.holding.empty() ? "nobody" : Join(r.holding, ", ").c_str());
+  ImGui::Separator();
+  ImGui::TextUnformatted("Server keyspace after the step:");
+  if (r.keyspace.empty()) {
+    ImGui::TextDisabled("(empty)");
+  } else if (ImGui::BeginTable("keyspace", 4, flags)) {
+    ImGui::TableSetupColumn("key");
+    ImGui::TableSetupColumn("value");
+    ImGui::TableSetupColumn("TTL");
+    ImGui::TableSetupColumn("writer");
+    ImGui::TableHeadersRow();
+    for (const kv::Entry& e : r.keyspace) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(e.key.c_str());
+      ImGui::TableNextColumn();
+      if (e.kind == kv::Entry::Kind::kList) {
+        ImGui::Text("(list of %zu)", e.list.size());
+      } else {
+        ImGui::Text("\"%s\"", e.value.c_str());
+      }
+      ImGui::TableNextColumn();
+      if (e.deadline) {
+        ImGui::Text("%lld (until %lld)", static_cast<long long>(*e.deadline - r.global_time),
+                    static_cast<long long>(*e.deadline));
+      } else {
+        ImGui::TextDisabled("none");
+      }
+      ImGui::TableNextColumn();
+      auto w = r.writers.find(e.key);
+      ImGui::TextUnformatted(w != r.writers.end() ? w->second.c_str() : "");
+    }
+    ImGui::EndTable();
+  }
+}
+
+nlohmann::json TracePane::LayoutJson() const {
+  nlohmann::json lanes = nlohmann::json::array();
+  for (const trace::Lane& l : diagram_.lanes) {
+    lanes.push_back({{"name", l.name}, {"header", BoxJson(l.header, origin_)}});
+  }
+  nlohmann::json rows = nlohmann::json::array();
+  for (const trace::DiagramStep& s : diagram_.steps) rows.push_back(BoxJson(s.row, origin_));
+  nlohmann::json j = {
+      {"label", label_},
+      {"lanes", lanes},
+      {"rows", rows},
+      {"cursor", cursor_},
+      {"visible",
+       {std::lround(clip_min_.x), std::lround(clip_min_.y), std::lround(clip_max_.x - clip_min_.x),
+        std::lround(clip_max_.y - clip_min_.y)}}};
+  if (diagram_.marker) {
+    j["marker"] = {{"step", diagram_.marker->step},
+                   {"property", diagram_.marker->property},
+                   {"flag", BoxJson(diagram_.marker->flag, origin_)}};
+  } else {
+    j["marker"] = nullptr;
+  }
+  return j;
+}
+
+}  // namespace lockstep::viewer
