@@ -29,22 +29,27 @@ std::optional<SearchResult> ShortestCounterexample(const world::WorldConfig& con
   queue.emplace_back(std::move(s0), -1);
   std::vector<int> depth_of = {0};  // of queue entries, by node index + 1
   std::vector<world::Action> enabled;
+  // The result for a violation at `node` (the path to it) and `depth`.
+  auto found = [&](int64_t node, const check::Violation& v, int depth) {
+    for (int64_t at = node; at >= 0; at = nodes[at].parent) {
+      result.counterexample.push_back(nodes[at].action);
+    }
+    std::reverse(result.counterexample.begin(), result.counterexample.end());
+    result.verdict = Verdict::kViolation;
+    result.violation = v;
+    result.stats.states = seen.size();
+    result.stats.max_depth = depth;
+    result.stats.elapsed_s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return std::optional<SearchResult>(result);
+  };
   while (!queue.empty()) {
     auto [s, node] = std::move(queue.front());
     queue.pop_front();
     int depth = node < 0 ? 0 : depth_of[static_cast<size_t>(node) + 1];
     model.EnabledActions(s, &enabled);
     if (enabled.empty()) {
-      if (auto v = check::CheckAllEnd(properties, model, s, depth)) {
-        for (int64_t at = node; at >= 0; at = nodes[at].parent) {
-          result.counterexample.push_back(nodes[at].action);
-        }
-        std::reverse(result.counterexample.begin(), result.counterexample.end());
-        result.verdict = Verdict::kViolation;
-        result.violation = v;
-        result.stats.states = seen.size();
-        return result;
-      }
+      if (auto v = check::CheckAllEnd(properties, model, s, depth)) return found(node, *v, depth);
       continue;
     }
     if (depth >= max_steps) continue;
@@ -56,17 +61,7 @@ std::optional<SearchResult> ShortestCounterexample(const world::WorldConfig& con
       depth_of.push_back(depth + 1);
       const int64_t id = static_cast<int64_t>(nodes.size()) - 1;
       if (auto v = check::CheckAll(properties, model, next, depth + 1)) {
-        for (int64_t at = id; at >= 0; at = nodes[at].parent) {
-          result.counterexample.push_back(nodes[at].action);
-        }
-        std::reverse(result.counterexample.begin(), result.counterexample.end());
-        result.verdict = Verdict::kViolation;
-        result.violation = v;
-        result.stats.states = seen.size();
-        result.stats.max_depth = depth + 1;
-        result.stats.elapsed_s =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        return result;
+        return found(id, *v, depth + 1);
       }
       if (!seen.insert(fingerprinter.Of(next, {}, nullptr)).second) continue;
       if (seen.size() > max_states) return std::nullopt;
