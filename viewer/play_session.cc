@@ -58,7 +58,7 @@ void PlaySession::Replay() {
   for (const world::Action& a : enabled) {
     Choice c;
     c.action = a;
-    c.text = world::FormatAction(a, model.client_names());
+    c.text = world::FormatAction(a, model.client_names(), model.server_names());
     world::WorldState next = state;
     world::StepEffects effects;
     model.Apply(next, a, &effects);
@@ -98,14 +98,16 @@ bool PlaySession::Choose(const world::Action& a, std::string* why) {
   for (const world::Action& done : schedule_) model.Apply(state, done, nullptr);
   std::string reason;
   if (model.IsEnabled(state, a, &reason)) reason = "not offered here";
-  *why = "'" + world::FormatAction(a, names) + "' is not possible here: " + reason;
+  *why = "'" + world::FormatAction(a, names, model.server_names()) + "' is not possible here: " + reason;
   return false;
 }
 
 bool PlaySession::Choose(const std::string& text, std::string* why) {
   std::vector<std::string> names;
   for (const auto& c : scenario_.world.clients) names.push_back(c.name);
-  std::optional<world::Action> a = world::ParseAction(text, names, why);
+  std::vector<std::string> servers;
+  for (const auto& sv : scenario_.world.servers) servers.push_back(sv.name);
+  std::optional<world::Action> a = world::ParseAction(text, names, why, servers);
   return a && Choose(*a, why);
 }
 
@@ -152,7 +154,7 @@ Hint PlaySession::AskHint(uint64_t max_states) const {
   switch (h.search.outcome) {
     case explore::Continuation::Outcome::kFound: {
       for (const world::Action& a : h.search.actions)
-        h.moves.push_back(world::FormatAction(a, names));
+        h.moves.push_back(world::FormatAction(a, names, trace_.server_names));
       const auto& v = *h.search.violation;
       if (h.moves.empty()) {
         h.text = "The violation is already here: " + v.property + " at step " +

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "sim/algo/fencing_lock.h"
+#include "sim/algo/redlock.h"
 #include "sim/algo/set_nx_px.h"
 #include "sim/algo/setnx_expire.h"
 #include "sim/algo/setnx_takeover.h"
@@ -41,6 +42,14 @@ const AlgorithmInfo kAlgorithms[] = {
      Make<RunSetNxPx, Release::kScript>},
     {"fenced-set-px", "SET NX PX and a fencing token from INCR in one script; release by script",
      Make<RunFencedLock>},
+    {"redlock", "Redlock: SET NX PX on every instance, a majority within the validity; "
+                "release by script on all",
+     Make<RunRedlock, RedlockTokens::kNone>},
+    {"redlock-instance-tokens", "Redlock with a fencing token: the largest INCR among the "
+                                "instances locked (unsafe)",
+     Make<RunRedlock, RedlockTokens::kInstanceCounters>},
+    {"redlock-fenced", "Redlock with a fencing token from INCR on lock.token_server",
+     Make<RunRedlock, RedlockTokens::kTokenService>},
 };
 
 }  // namespace

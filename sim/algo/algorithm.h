@@ -26,6 +26,11 @@ struct LockSettings {
   bool release_with_leave = false;
   Millis ttl = 10;              // PX: the lock's time to live, in ticks
   bool write_resource = false;  // write the protected resource while holding
+  int instances = 1;            // masters the client can address
+  // The master that hands out fencing tokens (lock.token_server), or -1. It
+  // is not one of Redlock's N: its INCR stands for a linearizable counter.
+  int token_instance = -1;
+  Millis request_timeout = 0;   // a lost request's timeout (for the world)
 };
 
 using Body = std::function<void(world::Client&)>;

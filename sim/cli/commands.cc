@@ -77,7 +77,7 @@ int ReplayTrace(const std::string& file, const std::string& text, const json& do
   }
   s.schedule.clear();
   for (size_t i = 0; i < saved->schedule.size(); ++i) {
-    auto a = world::ParseAction(saved->schedule[i], names, &error);
+    auto a = world::ParseAction(saved->schedule[i], names, &error, saved->server_names);
     if (!a) {
       Fail(file + ": at /schedule/" + std::to_string(i) + ": " + error);
       return kExitBadInput;

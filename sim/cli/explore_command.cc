@@ -93,7 +93,8 @@ std::string Override(const ExploreOptions& o, scenario::Scenario& s) {
       size_t eq = item.find('=');
       std::string kind = item.substr(0, eq);
       int* slot = kind == "crash" ? &b.crash : kind == "stall" ? &b.stall : kind == "jump" ? &b.jump
-                : kind == "restart" ? &b.restart : kind == "lose" ? &b.lose : nullptr;
+                : kind == "restart" ? &b.restart : kind == "lose" ? &b.lose
+                : kind == "failover" ? &b.failover : nullptr;
       int n = -1;
       if (eq != std::string::npos) {
         try {
@@ -106,7 +107,7 @@ std::string Override(const ExploreOptions& o, scenario::Scenario& s) {
       }
       if (!slot || n < 0 || n > 16) {
         return "--faults: expected KIND=N items separated by commas, KIND one of crash, stall, "
-               "jump, restart, lose and N in 0..16; got \"" + item + "\"";
+               "jump, restart, lose, failover and N in 0..16; got \"" + item + "\"";
       }
       *slot = n;
     }
@@ -133,6 +134,7 @@ std::string Override(const ExploreOptions& o, scenario::Scenario& s) {
     f["jump"] = w.faults.jump;
     f["restart"] = w.faults.restart;
     f["lose"] = w.faults.lose;
+    f["failover"] = w.faults.failover;
   }
   if (o.max_arg_delay) {
     doc["assumptions"]["max_arg_delay"] =

@@ -40,12 +40,6 @@ kv::Reply FromHiredis(const redisReply& r) {
   }
 }
 
-std::string Join(const Argv& argv) {
-  std::string s;
-  for (const auto& a : argv) s += (s.empty() ? "" : " ") + a;
-  return s;
-}
-
 std::string Pad(const std::string& s, size_t width) {
   return s.size() >= width ? s : s + std::string(width - s.size(), ' ');
 }
@@ -251,6 +245,11 @@ int ReplayOnRedis(const std::string& file, const RedisReplayOptions& options) {
   std::optional<trace::Trace> loaded = LoadTrace(file);
   if (!loaded) return kExitBadInput;
   const trace::Trace& t = *loaded;
+  if (t.server_names.size() > 1) {
+    Fail(file + ": the run has " + std::to_string(t.server_names.size()) +
+         " servers; --redis replays on one server only");
+    return kExitBadInput;
+  }
   const std::string& addr = options.address;
   auto lost = [&](const std::string& what) {
     Fail(addr + ": " + what + ": " + error);
@@ -321,7 +320,7 @@ int ReplayOnRedis(const std::string& file, const RedisReplayOptions& options) {
       for (const Argv& argv : setup) {
         r = admin->Command(argv, &error);
         if (!r) return lost("connection lost during setup");
-        std::cout << "setup: " << Join(argv) << " -> " << trace::CompactReply(*r) << "\n";
+        std::cout << "setup: " << trace::CommandText(argv) << " -> " << trace::CompactReply(*r) << "\n";
         if (r->is_error()) {
           Fail(addr + ": the initial keyspace could not be written");
           return kExitBadInput;
@@ -368,7 +367,7 @@ int ReplayOnRedis(const std::string& file, const RedisReplayOptions& options) {
     real[i] = r;
     const bool same = step.reply.has_value() && *step.reply == *r;
     if (!same && first_diff == 0) first_diff = step.index;
-    row.push_back(Join(argv));
+    row.push_back(trace::CommandText(argv));
     row.push_back(step.reply ? trace::CompactReply(*step.reply) : "(none)");
     row.push_back(trace::CompactReply(*r));
     row.push_back(same ? "same" : "DIFFERS");
@@ -417,7 +416,7 @@ int ReplayOnRedis(const std::string& file, const RedisReplayOptions& options) {
     const int at = EnteredAt(t, c, v.step);
     if (at == 0) continue;
     const auto& reply = real[static_cast<size_t>(at)];
-    how.push_back(c + "'s " + Join(t.steps[static_cast<size_t>(at)].command) + " at step " +
+    how.push_back(c + "'s " + trace::CommandText(t.steps[static_cast<size_t>(at)].command) + " at step " +
                   std::to_string(at) + " returned " +
                   (reply ? trace::CompactReply(*reply) : "nothing"));
   }

@@ -23,15 +23,16 @@ trace::Trace RecordTrace(const scenario::Scenario& s,
     const auto& c = s.world.clients[i];
     t.clients.push_back({c.name, s.algorithms[i], c.skew, c.crashed});
   }
+  if (w.model().server_count() > 1) t.server_names = w.model().server_names();
   t.steps.push_back(w.Initial());
   t.end = end;
   for (const world::Action& a : schedule) {
     std::string why;
     if (!w.IsEnabled(a, &why)) {
-      throw explore::ScheduleError(t.schedule.size(), "'" + world::FormatAction(a, w.client_names()) +
+      throw explore::ScheduleError(t.schedule.size(), "'" + world::FormatAction(a, w.client_names(), t.server_names) +
                                                           "' is not possible here: " + why);
     }
-    t.schedule.push_back(world::FormatAction(a, w.client_names()));
+    t.schedule.push_back(world::FormatAction(a, w.client_names(), t.server_names));
     t.steps.push_back(w.Apply(a));
     if (auto v = check::CheckAll(properties, w.model(), w.state(), w.steps())) {
       t.violation = std::move(v);

@@ -36,8 +36,17 @@ bool Independent(const world::Model& m, const world::WorldState& s, const world:
   using world::Action;
   if (x.kind != Action::Kind::kStep || y.kind != Action::Kind::kStep) return false;
   if (x.client == y.client) return false;
-  auto cx = KnownCommand(m.RequestOf(s, x.client));
-  auto cy = KnownCommand(m.RequestOf(s, y.client));
+  const world::Request& rx = m.RequestOf(s, x.client);
+  const world::Request& ry = m.RequestOf(s, y.client);
+  // Two writes to the protected resource: which lands first decides which
+  // a fenced resource refuses.
+  if (rx.kind == world::Request::Kind::kResource && ry.kind == world::Request::Kind::kResource) {
+    return false;
+  }
+  // Commands to different instances reach different servers.
+  if (rx.instance != ry.instance) return true;
+  auto cx = KnownCommand(rx);
+  auto cy = KnownCommand(ry);
   if (!cx || !cy) return false;
   if (cx->empty() || cy->empty()) return true;
   return kv::CommandsCommute(*cx, *cy);

@@ -5,8 +5,10 @@
 // - Steps of the same client, ticks and crashes are dependent on everything
 //   (a tick changes what every clock reading and every expiry decision sees;
 //   a crash changes the crash budget and the clock's holders).
-// - Steps of two clients are independent iff their commands commute at the
-//   server (kv::CommandsCommute: different keys, or both reads). A step
+// - Steps of two clients are independent iff their commands go to different
+//   instances (so different servers), or commute at the server
+//   (kv::CommandsCommute: different keys, or both reads). Two writes to the
+//   protected resource are dependent. A step
 //   without a command (leaving the critical section) commutes with any other
 //   client's step. A command built from the clock at the step is not known
 //   in advance, and conflicts with every command.

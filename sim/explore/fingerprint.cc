@@ -35,7 +35,10 @@ Fingerprinter::Fingerprinter(const world::Model& model, bool symmetry, bool abst
   // The time a request was made matters only when arguments may be old.
   use_ready_since_ = !c.assumptions.max_arg_delay || *c.assumptions.max_arg_delay > 0;
   use_acquired_at_ = c.assumptions.max_hold_ticks.has_value();
-  use_persisted_ = c.server.persistence == world::Persistence::kEverySec && c.faults.restart > 0;
+  use_persisted_ = false;
+  for (const world::ServerConfig& sc : c.servers) {
+    use_persisted_ |= sc.persistence == world::Persistence::kEverySec && c.faults.restart > 0;
+  }
   class_of_.assign(c.clients.size(), -1);
   if (!symmetry) return;
   std::map<std::tuple<std::string, std::string, world::Millis, bool>, std::vector<int>> groups;
@@ -61,19 +64,24 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const std::vector<uint
     w[0] = abstract_ ? model_.automaton(i).AbstractOf(c.local) : c.local;
     w[1] = static_cast<uint64_t>(c.status) | (uint64_t{c.in_critical_section} << 8) |
            (uint64_t{c.holding} << 9) | (uint64_t{c.stalled} << 10) |
+           (uint64_t{c.timing_out} << 30) |
            (use_latest_ ? uint64_t{c.superseded} << 11 | uint64_t{c.acquired_after} << 12 |
                               static_cast<uint64_t>(c.superseded_by + 1) << 20
                         : 0);
     w[2] = use_ready_since_ && c.status == world::ClientStatus::kReady
                ? static_cast<uint64_t>(c.ready_since) : 0;
-    w[3] = c.status == world::ClientStatus::kSleeping ? static_cast<uint64_t>(c.wake_at) : 0;
+    w[3] = c.status == world::ClientStatus::kSleeping
+               ? static_cast<uint64_t>(c.wake_at) ^ (c.timing_out ? static_cast<uint64_t>(c.sent_timestamp) << 32 : 0)
+               : 0;
     w[4] = c.holding ? static_cast<uint64_t>(c.valid_until) : 0;
     w[5] = c.holding && use_acquired_at_ ? static_cast<uint64_t>(c.acquired_at) : 0;
     w[6] = 0;  // the keys whose current value this client wrote (order-free)
   }
   if (use_writers_) {
-    for (const auto& [key, writer] : s.writers) {
-      if (writer < n) words[writer][6] += world::HashBytes(4, key);
+    for (size_t k = 0; k < s.servers.size(); ++k) {
+      for (const auto& [key, writer] : s.servers[k].writers) {
+        if (writer < n) words[writer][6] += world::HashBytes(4 + k, key);
+      }
     }
   }
   std::array<int, kMaxClients> order;
@@ -95,10 +103,9 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const std::vector<uint
     b = Mum(b ^ v, 0xe7037ed1a0b428dbULL);
   };
   feed(static_cast<uint64_t>(s.now));
-  feed(static_cast<uint64_t>(s.server_jumped));
-  feed(static_cast<uint64_t>(s.used.crash) | static_cast<uint64_t>(s.used.stall) << 12 |
-       static_cast<uint64_t>(s.used.jump) << 24 | static_cast<uint64_t>(s.used.restart) << 36 |
-       static_cast<uint64_t>(s.used.lose) << 48);
+  feed(static_cast<uint64_t>(s.used.crash) | static_cast<uint64_t>(s.used.stall) << 10 |
+       static_cast<uint64_t>(s.used.jump) << 20 | static_cast<uint64_t>(s.used.restart) << 30 |
+       static_cast<uint64_t>(s.used.lose) << 40 | static_cast<uint64_t>(s.used.failover) << 50);
   auto feed_keyspace = [&](const kv::Keyspace& ks) {
     feed(ks.size());
     for (const kv::Entry& e : ks.entries()) {
@@ -109,15 +116,40 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const std::vector<uint
       feed(e.deadline ? static_cast<uint64_t>(*e.deadline) : 0x8000000000000000ULL);
     }
   };
-  feed_keyspace(s.keyspace);
-  if (use_persisted_) feed_keyspace(s.persisted);
-  // Ghost state that properties read: writers that are not clients (theirs
-  // are in the client words), and the resource.
-  if (use_writers_) {
-    for (const auto& [key, writer] : s.writers) {
-      if (writer >= n) {
-        feed(world::HashBytes(4, key));
-        feed(static_cast<uint64_t>(writer));
+  for (int server : s.serving) feed(static_cast<uint64_t>(server));
+  for (const world::ServerState& sv : s.servers) {
+    feed(static_cast<uint64_t>(sv.jumped));
+    feed(sv.down_until > s.now ? static_cast<uint64_t>(sv.down_until) : 0);
+    feed(static_cast<uint64_t>(sv.role));
+    feed_keyspace(sv.keyspace);
+    if (use_persisted_) feed_keyspace(sv.persisted);
+    feed(sv.backlog.size());
+    for (const world::ReplicatedWrite& w : sv.backlog) {
+      feed(w.keys.size());
+      for (const auto& k : w.keys) {
+        feed(world::HashBytes(5, k.key));
+        if (k.entry) {
+          feed(world::HashBytes(2, k.entry->value));
+          feed(static_cast<uint64_t>(k.entry->kind));
+          for (const auto& item : k.entry->list) feed(world::HashBytes(3, item));
+          feed(k.entry->deadline ? static_cast<uint64_t>(*k.entry->deadline) : 0x8000000000000000ULL);
+        } else {
+          feed(0x7fffffffffffffffULL);
+        }
+        // A client writer by its place in the canonical order.
+        if (use_writers_) {
+          feed(static_cast<uint64_t>((k.writer >= 0 && k.writer < n ? canonical_of[k.writer] : k.writer) + 1));
+        }
+      }
+    }
+    // Ghost state that properties read: writers that are not clients (theirs
+    // are in the client words).
+    if (use_writers_) {
+      for (const auto& [key, writer] : sv.writers) {
+        if (writer >= n) {
+          feed(world::HashBytes(4, key));
+          feed(static_cast<uint64_t>(writer));
+        }
       }
     }
   }

@@ -47,9 +47,8 @@ class PctStrategy final : public Strategy {
     ++step_;
     const int clock = m.client_count();
     if (!seen_.insert(Summary(s)).second && last_ >= 0) priority_[last_] = --lowest_;
-    auto thread_of = [clock](const world::Action& a) {
-      return a.kind == world::Action::Kind::kTick ? clock : a.client;
-    };
+    // Ticks and replication are the environment's thread.
+    auto thread_of = [clock](const world::Action& a) { return a.client >= 0 ? a.client : clock; };
     int best = -1;
     for (const auto& a : enabled) {
       if (a.is_fault()) continue;
@@ -70,7 +69,8 @@ class PctStrategy final : public Strategy {
 
  private:
   static uint64_t Summary(const world::WorldState& s) {
-    uint64_t h = world::HashCombine(s.keyspace.Hash(), static_cast<uint64_t>(s.now));
+    uint64_t h = world::HashCombine(s.servers[0].keyspace.Hash(), static_cast<uint64_t>(s.now));
+    for (size_t k = 1; k < s.servers.size(); ++k) h = world::HashCombine(h, s.servers[k].keyspace.Hash());
     for (const auto& c : s.clients) {
       h = world::HashCombine(h, c.local ^ (static_cast<uint64_t>(c.status) << 56) ^
                                     (uint64_t{c.in_critical_section} << 60));

@@ -9,7 +9,7 @@ std::optional<world::Action> ReplayStrategy::Next(const world::Model& m,
   const world::Action& a = schedule_[next_];
   std::string why;
   if (!m.IsEnabled(s, a, &why)) {
-    throw ScheduleError(next_, "'" + world::FormatAction(a, m.client_names()) +
+    throw ScheduleError(next_, "'" + world::FormatAction(a, m.client_names(), m.server_names()) +
                                    "' is not possible here: " + why);
   }
   ++next_;

@@ -109,6 +109,18 @@ void Keyspace::PutString(const std::string& key, const std::string& value,
   it->deadline = deadline;
 }
 
+void Keyspace::Replace(const std::string& key, const std::optional<Entry>& e) {
+  auto it = LowerBound(entries_, key);
+  const bool present = it != entries_.end() && it->key == key;
+  if (!e) {
+    if (present) entries_.erase(it);
+  } else if (present) {
+    *it = *e;
+  } else {
+    entries_.insert(it, *e);
+  }
+}
+
 const Entry* Keyspace::Find(std::string_view key, Millis now) const {
   auto it = LowerBound(entries_, key);
   if (it == entries_.end() || it->key != key || ExpiredAt(*it, now)) {

@@ -53,6 +53,10 @@ class Keyspace {
   void PutString(const std::string& key, const std::string& value,
                  std::optional<Millis> deadline);
 
+  // Replaces key's entry by `e` (a replica applying its master's write), or
+  // removes key if `e` is nullopt; not a Redis command.
+  void Replace(const std::string& key, const std::optional<Entry>& e);
+
   // The entry for key if it is live at `now`, else nullptr. Does not purge.
   const Entry* Find(std::string_view key, Millis now) const;
 

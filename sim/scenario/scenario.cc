@@ -17,6 +17,7 @@ using nlohmann::json;
 constexpr int64_t kMaxTime = 1'000'000'000'000;  // about 31 years in ms
 constexpr int64_t kMaxSpan = 10'000'000;          // horizon - start
 constexpr int kMaxClients = 8;
+constexpr size_t kMaxServers = 8;
 constexpr int kMaxFaults = 16;
 
 std::string AlgorithmNames() {
@@ -25,8 +26,16 @@ std::string AlgorithmNames() {
   return s;
 }
 
-algo::LockSettings ReadLock(const jr::ObjectReader& o, algo::LockSettings s) {
-  o.RejectUnknown({"key", "timeout", "rounds", "retry_delay", "release_with_leave", "ttl"});
+// The lock settings every client shares, or (`per_client`) one client's
+// overrides; the token server is the world's, so only the shared ones name it.
+algo::LockSettings ReadLock(const jr::ObjectReader& o, algo::LockSettings s, bool per_client) {
+  if (per_client) {
+    o.RejectUnknown({"key", "timeout", "rounds", "retry_delay", "release_with_leave", "ttl",
+                     "request_timeout"});
+  } else {
+    o.RejectUnknown({"key", "timeout", "rounds", "retry_delay", "release_with_leave", "ttl",
+                     "request_timeout", "token_server"});
+  }
   if (auto key = o.OptString("key")) {
     if (key->empty()) throw jr::JsonError(o.PointerOf("key"), "expected a non-empty key name");
     s.key = *key;
@@ -36,7 +45,42 @@ algo::LockSettings ReadLock(const jr::ObjectReader& o, algo::LockSettings s) {
   if (auto v = o.OptInt("retry_delay", 0, kMaxSpan)) s.retry_delay = *v;
   s.release_with_leave = o.Bool("release_with_leave", s.release_with_leave);
   if (auto v = o.OptInt("ttl", 1, kMaxSpan)) s.ttl = *v;
+  if (auto v = o.OptInt("request_timeout", 0, kMaxSpan)) s.request_timeout = *v;
   return s;
+}
+
+world::ServerConfig ReadServer(const jr::ObjectReader& sv, bool named) {
+  if (named) {
+    sv.RejectUnknown({"name", "skew", "persistence", "sync_every", "restart_delay", "replica_of"});
+  } else {
+    sv.RejectUnknown({"skew", "persistence", "sync_every", "restart_delay"});
+  }
+  world::ServerConfig config;
+  if (named) {
+    config.name = sv.String("name");
+    static const std::regex kServerName("[A-Za-z][A-Za-z0-9_-]{0,15}");
+    if (!std::regex_match(config.name, kServerName)) {
+      throw jr::JsonError(sv.PointerOf("name"),
+                          "expected a server name of 1-16 letters, digits, '_' or '-' "
+                          "starting with a letter, got " + json(config.name).dump());
+    }
+  }
+  config.skew = sv.OptInt("skew", -kMaxSpan, kMaxSpan).value_or(0);
+  if (auto p = sv.OptString("persistence")) {
+    if (*p == "always") {
+      config.persistence = world::Persistence::kAlways;
+    } else if (*p == "everysec") {
+      config.persistence = world::Persistence::kEverySec;
+    } else if (*p == "none") {
+      config.persistence = world::Persistence::kNone;
+    } else {
+      throw jr::JsonError(sv.PointerOf("persistence"),
+                          "expected one of always, everysec, none; got " + json(*p).dump());
+    }
+  }
+  config.sync_every = sv.OptInt("sync_every", 1, kMaxSpan).value_or(1);
+  config.restart_delay = sv.OptInt("restart_delay", 0, kMaxSpan).value_or(0);
+  return config;
 }
 
 Expectation ReadExpect(const jr::ObjectReader& o) {
@@ -58,7 +102,7 @@ Expectation ReadExpect(const jr::ObjectReader& o) {
 Scenario Load(const json& doc, const std::string& file, const std::string& prefix) {
   jr::ObjectReader o(doc, prefix);
   o.RejectUnknown({"name", "description", "clients", "lock", "keyspace", "clock",
-                   "assumptions", "faults", "server", "resource", "properties", "expect",
+                   "assumptions", "faults", "server", "servers", "resource", "properties", "expect",
                    "schedule", "seed", "max_steps"});
   Scenario s;
   s.file = file;
@@ -67,7 +111,7 @@ Scenario Load(const json& doc, const std::string& file, const std::string& prefi
   s.expect = ReadExpect(o);
 
   algo::LockSettings lock;
-  if (o.Has("lock")) lock = ReadLock(o.Object("lock"), lock);
+  if (o.Has("lock")) lock = ReadLock(o.Object("lock"), lock, false);
   if (o.Has("resource")) {
     jr::ObjectReader r = o.Object("resource");
     r.RejectUnknown({"fenced"});
@@ -75,23 +119,72 @@ Scenario Load(const json& doc, const std::string& file, const std::string& prefi
     s.world.resource.fenced = r.Bool("fenced", false);
     lock.write_resource = true;
   }
+  if (o.Has("server") && o.Has("servers")) {
+    throw jr::JsonError(o.PointerOf("servers"),
+                        "expected either \"server\" (one server) or \"servers\" (several), not both");
+  }
   if (o.Has("server")) {
-    jr::ObjectReader sv = o.Object("server");
-    sv.RejectUnknown({"skew", "persistence", "sync_every"});
-    s.world.server.skew = sv.OptInt("skew", -kMaxSpan, kMaxSpan).value_or(0);
-    if (auto p = sv.OptString("persistence")) {
-      if (*p == "always") {
-        s.world.server.persistence = world::Persistence::kAlways;
-      } else if (*p == "everysec") {
-        s.world.server.persistence = world::Persistence::kEverySec;
-      } else if (*p == "none") {
-        s.world.server.persistence = world::Persistence::kNone;
-      } else {
-        throw jr::JsonError(sv.PointerOf("persistence"),
-                            "expected one of always, everysec, none; got \"" + *p + "\"");
-      }
+    s.world.servers = {ReadServer(o.Object("server"), false)};
+  }
+  if (o.Has("servers")) {
+    const json& list = o.Array("servers");
+    const std::string sptr = o.PointerOf("servers");
+    if (list.empty() || list.size() > kMaxServers) {
+      throw jr::JsonError(sptr, "expected 1 to " + std::to_string(kMaxServers) + " servers, got " +
+                                    std::to_string(list.size()));
     }
-    s.world.server.sync_every = sv.OptInt("sync_every", 1, kMaxSpan).value_or(1);
+    s.world.servers.clear();
+    std::vector<std::string> replica_of(list.size());
+    for (size_t k = 0; k < list.size(); ++k) {
+      jr::ObjectReader sv(list[k], sptr + "/" + std::to_string(k));
+      world::ServerConfig config = ReadServer(sv, true);
+      for (const auto& other : s.world.servers) {
+        if (other.name == config.name) {
+          throw jr::JsonError(sv.PointerOf("name"), "duplicate server name \"" + config.name + "\"");
+        }
+      }
+      if (auto master = sv.OptString("replica_of")) {
+        int m = -1;
+        for (size_t j = 0; j < s.world.servers.size(); ++j) {
+          if (s.world.servers[j].name == *master) m = static_cast<int>(j);
+        }
+        if (m < 0 || s.world.servers[m].replica_of >= 0) {
+          throw jr::JsonError(sv.PointerOf("replica_of"),
+                              "expected the name of a master listed before this server; got " +
+                                  json(*master).dump());
+        }
+        for (const auto& other : s.world.servers) {
+          if (other.replica_of == m) {
+            throw jr::JsonError(sv.PointerOf("replica_of"),
+                                "\"" + *master + "\" already has a replica; a master has at most one");
+          }
+        }
+        config.replica_of = m;
+      }
+      s.world.servers.push_back(config);
+    }
+  }
+  int instances = 0;
+  for (const auto& sv : s.world.servers) instances += sv.replica_of < 0 ? 1 : 0;
+  if (instances == 0) {
+    throw jr::JsonError(o.PointerOf("servers"), "expected at least one master");
+  }
+  lock.instances = instances;
+  if (o.Has("lock") && o.Object("lock").Has("token_server")) {
+    const jr::ObjectReader l = o.Object("lock");
+    const std::string name = l.String("token_server");
+    int instance = 0;
+    lock.token_instance = -1;
+    for (const auto& sv : s.world.servers) {
+      if (sv.replica_of >= 0) continue;
+      if (sv.name == name) lock.token_instance = instance;
+      ++instance;
+    }
+    if (lock.token_instance < 0 || instances < 2) {
+      throw jr::JsonError(l.PointerOf("token_server"),
+                          "expected the name of a master, with at least one other master to lock; "
+                          "got " + json(name).dump());
+    }
   }
 
   // Clock first: it bounds the times below.
@@ -137,11 +230,18 @@ Scenario Load(const json& doc, const std::string& file, const std::string& prefi
                             "expected one of " + AlgorithmNames() + "; got " + json(name).dump());
       }
       algo::LockSettings mine = lock;
-      if (c.Has("lock")) mine = ReadLock(c.Object("lock"), mine);
+      if (c.Has("lock")) mine = ReadLock(c.Object("lock"), mine, true);
+      if (name == "redlock-fenced" && mine.token_instance < 0) {
+        throw jr::JsonError(c.PointerOf("algorithm"),
+                            "redlock-fenced draws its fencing tokens from a server that is not "
+                            "one of Redlock's instances: expected lock.token_server naming a master");
+      }
       setup.algorithm = name;
+      setup.request_timeout = mine.request_timeout;
       setup.settings = json{{"key", mine.key}, {"timeout", mine.timeout}, {"rounds", mine.rounds},
                             {"retry_delay", mine.retry_delay},
-                            {"release_with_leave", mine.release_with_leave}}.dump();
+                            {"release_with_leave", mine.release_with_leave},
+                            {"ttl", mine.ttl}, {"request_timeout", mine.request_timeout}}.dump();
       setup.body = info->make(mine);
     }
     s.algorithms.push_back(setup.algorithm);
@@ -178,7 +278,8 @@ Scenario Load(const json& doc, const std::string& file, const std::string& prefi
   }
   if (o.Has("faults")) {
     jr::ObjectReader f = o.Object("faults");
-    f.RejectUnknown({"crash", "stall", "jump", "restart", "lose", "jump_by", "stall_where"});
+    f.RejectUnknown({"crash", "stall", "jump", "restart", "lose", "failover", "jump_by",
+                     "stall_where"});
     if (auto where = f.OptString("stall_where")) {
       if (*where != "holding" && *where != "releasing") {
         throw jr::JsonError(f.PointerOf("stall_where"),
@@ -191,6 +292,7 @@ Scenario Load(const json& doc, const std::string& file, const std::string& prefi
     w.faults.jump = static_cast<int>(f.OptInt("jump", 0, kMaxFaults).value_or(0));
     w.faults.restart = static_cast<int>(f.OptInt("restart", 0, kMaxFaults).value_or(0));
     w.faults.lose = static_cast<int>(f.OptInt("lose", 0, kMaxFaults).value_or(0));
+    w.faults.failover = static_cast<int>(f.OptInt("failover", 0, kMaxFaults).value_or(0));
     if (f.Has("jump_by")) {
       const json& by = f.Array("jump_by");
       for (size_t i = 0; i < by.size(); ++i) {
@@ -224,6 +326,10 @@ Scenario Load(const json& doc, const std::string& file, const std::string& prefi
 
   std::vector<std::string> names;
   for (const auto& c : w.clients) names.push_back(c.name);
+  std::vector<std::string> server_names;
+  if (w.servers.size() > 1) {
+    for (const auto& sv : w.servers) server_names.push_back(sv.name);
+  }
   if (o.Has("schedule")) {
     const json& sched = o.Array("schedule");
     s.has_schedule = true;
@@ -231,7 +337,7 @@ Scenario Load(const json& doc, const std::string& file, const std::string& prefi
       std::string ptr = o.PointerOf("schedule") + "/" + std::to_string(i);
       std::string text = jr::ReadString(sched[i], ptr);
       std::string error;
-      auto a = world::ParseAction(text, names, &error);
+      auto a = world::ParseAction(text, names, &error, server_names);
       if (!a) throw jr::JsonError(ptr, error);
       s.schedule_text.push_back(text);
       s.schedule.push_back(*a);
@@ -290,12 +396,17 @@ most 16 MiB and nests at most 64 levels; integers are JSON integers, never
     skew          integer      client clock = global clock + skew; |skew| <= 10000000
     crashed       boolean      crashed before the run: never runs (default false)
     lock          object       per-client override of the top-level lock settings
-  lock            object       {key?, timeout?, rounds?, retry_delay?, release_with_leave?}
+  lock            object       {key?, timeout?, rounds?, retry_delay?, release_with_leave?,
+                               ttl?, request_timeout?, token_server?}
     key           string       default "lock.foo"
     timeout       integer      T in ticks, 0..10000000; a lock stores now+T+1 (default 2)
     rounds        integer      acquisitions per client, 1..1000 (default 1)
     retry_delay   integer      sleep before retrying a held lock, 0..10000000 (default 1)
     ttl           integer      PX of SET-based locks, 1..10000000 (default 10)
+    request_timeout integer    ticks a client waits for a reply before it sees a timeout,
+                               0..10000000 (default 0: the timeout comes in the same step)
+    token_server  string       top level only: the master whose INCR hands out
+                               redlock-fenced's tokens; not one of Redlock's instances
     release_with_leave boolean leave the critical section and release in one step,
                                the clock read in that step (SPIN's model; default false)
   keyspace        array        initial entries {key, value, deadline?, writer?}; keys unique
@@ -321,12 +432,24 @@ most 16 MiB and nests at most 64 levels; integers are JSON integers, never
     jump_by       array        sizes of the jumps, integers 1..10000000 (needed with jump)
     stall_where   string       holding (default: anywhere while holding the lock) or
                                releasing (between leaving the critical section and releasing)
-    restart       integer      0..16: the server crashes and restarts, per its persistence
+    restart       integer      0..16: a server crashes and restarts, per its persistence
+                               (only servers without a replica or master)
     lose          integer      0..16: a request or its reply is lost (the client times out)
-  server          object       {skew?, persistence?, sync_every?}
+    failover      integer      0..8: a master fails and its replica is promoted, losing
+                               the writes not yet replicated
+  server          object       the one server (named S1): {skew?, persistence?,
+                               sync_every?, restart_delay?}
     skew          integer      server clock = global clock + skew + jumps; |skew| <= 10000000
     persistence   string       always (default), everysec (synced every sync_every ticks), none
     sync_every    integer      1..10000000 (default 1)
+    restart_delay integer      ticks a restarted server stays unavailable, 0..10000000
+                               (default 0; Redlock's delayed restarts)
+  servers         array, 1-8   several servers instead of "server": each {name, replica_of?,
+                               and the fields of server}; the masters, in order, are the
+                               instances clients address
+    name          string       1-16 of [A-Za-z0-9_-], starting with a letter; unique
+    replica_of    string       a master listed earlier; at most one replica each; writes
+                               reach it by "replicate" steps the scheduler places
   resource        object       {fenced?}: holders write a protected resource while they
                                hold the lock; fenced (default false): it refuses tokens not
                                larger than one it has accepted
@@ -335,7 +458,11 @@ most 16 MiB and nests at most 64 levels; integers are JSON integers, never
                                (default ["mutual_exclusion"])
   expect          string       "safe" or "violation:PROPERTY"
   schedule        array        actions: "C1", "C1~2" (arguments 2 ticks old), "tick",
-                               "crash C1"
+                               "crash C1", "stall C1", "lose-request C1", "lose-reply C1",
+                               "jump +5", "restart";
+                               with several servers "jump A +5", "restart A",
+                               "replicate A" (A's oldest unreplicated write reaches its
+                               replica), "failover A"
   seed            integer      0..2^63-1, for random values (default 0)
   max_steps       integer      1..10000000 (default 10000)
 
@@ -350,13 +477,17 @@ differs from replaying the schedule on the embedded scenario):
   schedule        array        actions, as in a scenario
   steps           array        step i: {index (= i), action (from step 1), actor,
                                command, reply, events, clock, client_clocks,
-                               keyspace, in_critical_section, holding}
+                               keyspace, in_critical_section, holding, server?, servers?}
     command       array        strings: the command as executed (empty: none)
     reply         object|null  {type: integer|bulk|status|error|nil|array,
                                value?, elements?}
     clock         integer      global clock after the step, |clock| <= 2^61
     client_clocks object       client name -> integer, |clock| <= 2^61
-    keyspace      array        {key, value or list, deadline (integer|null), writer}
+    keyspace      array        {key, value or list, deadline (integer|null), writer}; with
+                               several servers, the first instance's master's
+    server        string       several servers: the server the step's command went to
+    servers       array        several servers: {name, role, available, clock, keyspace,
+                               writers, unreplicated} after the step
   end             string       why the execution ended
   violation       object|null  {property, clients, step (0..2^31-1), message}
 )";

@@ -25,11 +25,6 @@ constexpr double kMinKeyWidth = 170;
 constexpr double kBannerHeight = 44;
 constexpr double kLegendHeight = 22;
 
-std::string Join(const std::vector<std::string>& v, const char* sep) {
-  std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : sep) + x;
-  return s;
-}
 
 double TextWidth(const std::string& s) { return kCharWidth * static_cast<double>(s.size()); }
 
@@ -125,7 +120,7 @@ Diagram Layout(const Trace& t) {
     s.clock = r.global_time;
     if (r.index > 0) {
       s.action =
-          i - 1 < t.schedule.size() ? t.schedule[i - 1] : world::FormatAction(r.action, names);
+          i - 1 < t.schedule.size() ? t.schedule[i - 1] : world::FormatAction(r.action, names, t.server_names);
     }
     const bool has_lane = r.action.client >= 0 && r.action.client < static_cast<int>(names.size());
     const std::string actor = has_lane ? names[static_cast<size_t>(r.action.client)] : "";
@@ -134,7 +129,7 @@ Diagram Layout(const Trace& t) {
     } else if (r.action.kind == world::Action::Kind::kStep) {
       s.kind = StepKind::kCommand;
       s.lane = has_lane ? r.action.client : -1;
-      s.command = r.command.empty() ? "leaves CS" : Join(r.command, " ");
+      s.command = r.command.empty() ? "leaves CS" : CommandText(r.command);
       if (r.reply) s.reply = CompactReply(*r.reply);
       if (r.action.age > 0)
         s.notes.push_back("args " + std::to_string(r.action.age) + " ticks old");
@@ -144,7 +139,7 @@ Diagram Layout(const Trace& t) {
       s.kind = StepKind::kFault;
       s.lane = has_lane ? r.action.client : -1;
       s.command = FaultLabel(s.action, actor);
-      if (!r.command.empty()) s.notes.push_back(Join(r.command, " "));
+      if (!r.command.empty()) s.notes.push_back(CommandText(r.command));
       if (r.reply) s.reply = CompactReply(*r.reply);
     }
     for (const std::string& e : r.events) {

@@ -7,9 +7,10 @@
 namespace lockstep::trace {
 namespace {
 
-std::string KeyspaceText(const world::StepRecord& r) {
+std::string EntriesText(const std::vector<kv::Entry>& entries,
+                        const std::map<std::string, std::string>& writers) {
   std::string s;
-  for (const kv::Entry& e : r.keyspace) {
+  for (const kv::Entry& e : entries) {
     if (!s.empty()) s += "  ";
     s += e.key + "=";
     if (e.kind == kv::Entry::Kind::kList) {
@@ -18,10 +19,26 @@ std::string KeyspaceText(const world::StepRecord& r) {
       s += "\"" + e.value + "\"";
     }
     if (e.deadline) s += " until " + std::to_string(*e.deadline);
-    auto w = r.writers.find(e.key);
-    if (w != r.writers.end()) s += " by " + w->second;
+    auto w = writers.find(e.key);
+    if (w != writers.end()) s += " by " + w->second;
   }
   return s.empty() ? "(empty)" : s;
+}
+
+// One server's keyspace, or with several each one's: "S1: ... | S2: ...".
+std::string KeyspaceText(const world::StepRecord& r) {
+  if (r.servers.empty()) return EntriesText(r.keyspace, r.writers);
+  std::string s;
+  for (const world::ServerRecord& sv : r.servers) {
+    if (!s.empty()) s += " | ";
+    s += sv.name;
+    if (sv.role != "master") s += " (" + sv.role + ")";
+    if (!sv.available) s += " (down)";
+    if (sv.role == "failed") continue;
+    s += ": " + EntriesText(sv.keyspace, sv.writers);
+    if (sv.unreplicated > 0) s += " +" + std::to_string(sv.unreplicated) + " unreplicated";
+  }
+  return s;
 }
 
 std::string Join(const std::vector<std::string>& v, const char* sep) {
@@ -69,7 +86,7 @@ std::string Timeline(const Trace& t) {
             if (r.command.empty()) {
               cell = "leaves CS";
             } else {
-              cell = Join(r.command, " ");
+              cell = (r.server.empty() ? "" : r.server + ": ") + CommandText(r.command);
               if (r.action.kind == world::Action::Kind::kLoseRequest) {
                 cell += " -> request LOST";
               } else if (r.reply) {
@@ -86,6 +103,7 @@ std::string Timeline(const Trace& t) {
       for (const std::string& e : r.events) {
         if (e == name + " enters the critical section") cell += " [enters CS]";
         if (e == name + " wakes") cell += cell.empty() ? "(wakes)" : " (wakes)";
+        if (e == name + " times out") cell += cell.empty() ? "(times out)" : " (times out)";
       }
       row[2 + i] = cell;
     }
@@ -93,8 +111,12 @@ std::string Timeline(const Trace& t) {
                         r.action.kind == world::Action::Kind::kStall)) {
       row[1] = "tick " + row[1];
     }
-    if (r.action.kind == world::Action::Kind::kJump) row[1] = "jump " + row[1];
-    if (r.action.kind == world::Action::Kind::kRestart) row[1] = "RESTART " + row[1];
+    // Server actions name their server when there are several.
+    const std::string on = r.servers.empty() ? "" : r.actor + " ";
+    if (r.action.kind == world::Action::Kind::kJump) row[1] = "jump " + on + row[1];
+    if (r.action.kind == world::Action::Kind::kRestart) row[1] = "RESTART " + on + row[1];
+    if (r.action.kind == world::Action::Kind::kReplicate) row[1] = "replicate " + on + row[1];
+    if (r.action.kind == world::Action::Kind::kFailover) row[1] = "FAILOVER " + on + row[1];
     row[n + 2] = Join(r.in_critical_section, ",");
     row[n + 3] = KeyspaceText(r);
     rows.push_back(row);

@@ -49,11 +49,10 @@ kv::Reply ReplyFromJson(const json& j, const std::string& ptr) {
                             jr::Describe(j.at("type")));
 }
 
-json StepJson(const world::StepRecord& r, const std::vector<ClientInfo>& clients) {
-  std::vector<std::string> names;
-  for (const auto& c : clients) names.push_back(c.name);
+json KeyspaceJson(const std::vector<kv::Entry>& entries,
+                  const std::map<std::string, std::string>& writers) {
   json keyspace = json::array();
-  for (const kv::Entry& e : r.keyspace) {
+  for (const kv::Entry& e : entries) {
     json entry = {{"key", e.key}};
     if (e.kind == kv::Entry::Kind::kList) {
       entry["list"] = e.list;
@@ -61,10 +60,40 @@ json StepJson(const world::StepRecord& r, const std::vector<ClientInfo>& clients
       entry["value"] = e.value;
     }
     entry["deadline"] = e.deadline ? json(*e.deadline) : json(nullptr);
-    auto w = r.writers.find(e.key);
-    entry["writer"] = w != r.writers.end() ? json(w->second) : json(nullptr);
+    auto w = writers.find(e.key);
+    entry["writer"] = w != writers.end() ? json(w->second) : json(nullptr);
     keyspace.push_back(entry);
   }
+  return keyspace;
+}
+
+std::vector<std::string> StringList(const json& j, const std::string& ptr);
+
+std::vector<kv::Entry> KeyspaceFromJson(const jr::ObjectReader& o, const std::string& field,
+                                        std::map<std::string, std::string>* writers) {
+  std::vector<kv::Entry> out;
+  const json& ks = o.Array(field);
+  for (size_t i = 0; i < ks.size(); ++i) {
+    jr::ObjectReader e(ks[i], o.PointerOf(field) + "/" + std::to_string(i));
+    kv::Entry entry;
+    entry.key = e.String("key");
+    if (e.Has("list")) {
+      entry.kind = kv::Entry::Kind::kList;
+      entry.list = StringList(e.Raw("list"), e.PointerOf("list"));
+    } else {
+      entry.value = e.String("value");
+    }
+    entry.deadline = e.OptInt("deadline", INT64_MIN / 4, INT64_MAX / 4);
+    if (e.Has("writer") && !e.Raw("writer").is_null()) (*writers)[entry.key] = e.String("writer");
+    out.push_back(entry);
+  }
+  return out;
+}
+
+json StepJson(const world::StepRecord& r, const Trace& t) {
+  std::vector<std::string> names;
+  for (const auto& c : t.clients) names.push_back(c.name);
+  json keyspace = KeyspaceJson(r.keyspace, r.writers);
   json clocks = json::object();
   for (size_t i = 0; i < r.client_clocks.size() && i < names.size(); ++i) {
     clocks[names[i]] = r.client_clocks[i];
@@ -81,7 +110,22 @@ json StepJson(const world::StepRecord& r, const std::vector<ClientInfo>& clients
       {"in_critical_section", r.in_critical_section},
       {"holding", r.holding},
   };
-  if (r.index > 0) j["action"] = world::FormatAction(r.action, names);
+  if (r.index > 0) j["action"] = world::FormatAction(r.action, names, t.server_names);
+  // Only worlds with several servers have these, so one-server traces keep
+  // their form.
+  if (!r.server.empty()) j["server"] = r.server;
+  if (!r.servers.empty()) {
+    json servers = json::array();
+    for (const world::ServerRecord& sv : r.servers) {
+      servers.push_back({{"name", sv.name},
+                         {"role", sv.role},
+                         {"available", sv.available},
+                         {"clock", sv.clock},
+                         {"keyspace", KeyspaceJson(sv.keyspace, sv.writers)},
+                         {"unreplicated", sv.unreplicated}});
+    }
+    j["servers"] = servers;
+  }
   return j;
 }
 
@@ -95,15 +139,17 @@ std::vector<std::string> StringList(const json& j, const std::string& ptr) {
 }
 
 world::StepRecord StepFromJson(const json& j, const std::string& ptr,
-                               const std::vector<std::string>& names, int expected_index) {
+                               const std::vector<std::string>& names,
+                               const std::vector<std::string>& server_names, int expected_index) {
   jr::ObjectReader o(j, ptr);
   o.RejectUnknown({"index", "action", "actor", "command", "reply", "events", "clock",
-                   "client_clocks", "keyspace", "in_critical_section", "holding"});
+                   "client_clocks", "keyspace", "in_critical_section", "holding", "server",
+                   "servers"});
   world::StepRecord r;
   r.index = static_cast<int>(o.Int("index", expected_index, expected_index));
   if (expected_index > 0) {
     std::string error;
-    auto a = world::ParseAction(o.String("action"), names, &error);
+    auto a = world::ParseAction(o.String("action"), names, &error, server_names);
     if (!a) throw jr::JsonError(o.PointerOf("action"), error);
     r.action = *a;
   }
@@ -116,20 +162,26 @@ world::StepRecord StepFromJson(const json& j, const std::string& ptr,
   for (const std::string& n : names) {
     r.client_clocks.push_back(clocks.Int(n, INT64_MIN / 4, INT64_MAX / 4));
   }
-  const json& ks = o.Array("keyspace");
-  for (size_t i = 0; i < ks.size(); ++i) {
-    jr::ObjectReader e(ks[i], o.PointerOf("keyspace") + "/" + std::to_string(i));
-    kv::Entry entry;
-    entry.key = e.String("key");
-    if (e.Has("list")) {
-      entry.kind = kv::Entry::Kind::kList;
-      entry.list = StringList(e.Raw("list"), e.PointerOf("list"));
-    } else {
-      entry.value = e.String("value");
+  r.keyspace = KeyspaceFromJson(o, "keyspace", &r.writers);
+  r.server = o.OptString("server").value_or("");
+  if (o.Has("servers")) {
+    const json& servers = o.Array("servers");
+    for (size_t i = 0; i < servers.size(); ++i) {
+      jr::ObjectReader sv(servers[i], o.PointerOf("servers") + "/" + std::to_string(i));
+      sv.RejectUnknown({"name", "role", "available", "clock", "keyspace", "unreplicated"});
+      world::ServerRecord rec;
+      rec.name = sv.String("name");
+      rec.role = sv.String("role");
+      if (rec.role != "master" && rec.role != "replica" && rec.role != "failed") {
+        throw jr::JsonError(sv.PointerOf("role"),
+                            "expected master, replica or failed; got " + json(rec.role).dump());
+      }
+      rec.available = sv.Bool("available", true);
+      rec.clock = sv.Int("clock", INT64_MIN / 4, INT64_MAX / 4);
+      rec.keyspace = KeyspaceFromJson(sv, "keyspace", &rec.writers);
+      rec.unreplicated = static_cast<int>(sv.Int("unreplicated", 0, INT32_MAX));
+      r.servers.push_back(std::move(rec));
     }
-    entry.deadline = e.OptInt("deadline", INT64_MIN / 4, INT64_MAX / 4);
-    if (e.Has("writer") && !e.Raw("writer").is_null()) r.writers[entry.key] = e.String("writer");
-    r.keyspace.push_back(entry);
   }
   r.in_critical_section = StringList(o.Array("in_critical_section"), o.PointerOf("in_critical_section"));
   r.holding = StringList(o.Array("holding"), o.PointerOf("holding"));
@@ -147,7 +199,7 @@ json ToJson(const Trace& t) {
                        {"crashed_at_start", c.crashed_at_start}});
   }
   json steps = json::array();
-  for (const auto& r : t.steps) steps.push_back(StepJson(r, t.clients));
+  for (const auto& r : t.steps) steps.push_back(StepJson(r, t));
   json violation = nullptr;
   if (t.violation) {
     violation = {{"property", t.violation->property},
@@ -193,11 +245,20 @@ std::optional<Trace> FromJson(const json& j, std::string* error) {
       names.push_back(info.name);
       t.clients.push_back(info);
     }
+    // Server names come from the embedded scenario (validated when replayed).
+    const json& servers = t.scenario.contains("servers") ? t.scenario["servers"] : json();
+    if (servers.is_array() && servers.size() > 1) {
+      for (const json& sv : servers) {
+        if (sv.is_object() && sv.contains("name") && sv["name"].is_string()) {
+          t.server_names.push_back(sv["name"]);
+        }
+      }
+    }
     t.schedule = StringList(o.Array("schedule"), "/schedule");
     const json& steps = o.Array("steps");
     for (size_t i = 0; i < steps.size(); ++i) {
       t.steps.push_back(StepFromJson(steps[i], "/steps/" + std::to_string(i), names,
-                                     static_cast<int>(i)));
+                                     t.server_names, static_cast<int>(i)));
     }
     t.end = o.String("end");
     if (!o.Raw("violation").is_null()) {
@@ -234,19 +295,34 @@ std::string CompactReply(const kv::Reply& r) {
   return "?";
 }
 
+std::string CommandText(const std::vector<std::string>& command) {
+  std::string s;
+  for (const std::string& arg : command) {
+    if (!s.empty()) s += " ";
+    const size_t eol = arg.find('\n');
+    s += eol == std::string::npos ? arg : "[" + arg.substr(0, eol) + " ...]";
+  }
+  return s;
+}
+
 std::string StepLine(const world::StepRecord& r) {
   using K = world::Action::Kind;
   switch (r.action.kind) {
     case K::kTick: return "tick";
     case K::kCrash: return "crash " + r.actor;
     case K::kStall: return "stall " + r.actor;
-    case K::kJump: return "jump +" + std::to_string(r.action.age);
-    case K::kRestart: return "restart";
+    case K::kJump:
+      return r.actor == "server" ? "jump +" + std::to_string(r.action.age)
+                                 : "jump " + r.actor + " +" + std::to_string(r.action.age);
+    case K::kRestart: return r.actor == "server" ? "restart" : "restart " + r.actor;
+    case K::kReplicate: return "replicate " + r.actor;
+    case K::kFailover: return "failover " + r.actor;
     default: break;
   }
   if (r.command.empty()) return r.actor + " leaves";
   std::string s = r.actor;
-  for (const auto& arg : r.command) s += " " + arg;
+  if (!r.server.empty()) s += " @" + r.server;
+  s += " " + CommandText(r.command);
   if (r.action.kind == K::kLoseRequest) return s + " -> request lost";
   if (r.reply) s += " -> " + CompactReply(*r.reply);
   if (r.action.kind == K::kLoseReply) s += " (reply lost)";

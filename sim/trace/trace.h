@@ -28,6 +28,8 @@ struct Trace {
   nlohmann::json scenario;           // the scenario, as loaded, without schedule
   uint64_t seed = 0;
   std::vector<ClientInfo> clients;
+  // With several servers, their names (from the scenario); empty for one.
+  std::vector<std::string> server_names;
   std::vector<std::string> schedule;      // actions in text form
   std::vector<world::StepRecord> steps;   // steps[0] is the initial state
   std::string end;                        // why the execution ended
@@ -43,6 +45,9 @@ std::string ToJsonText(const Trace& t);
 // in *error iff `j` is not a lockstep-trace/1 document.
 std::optional<Trace> FromJson(const nlohmann::json& j, std::string* error);
 
+// A command on one line: an argument of several lines (a script) shows as
+// "[its first line ...]"; the trace keeps it whole.
+std::string CommandText(const std::vector<std::string>& command);
 // The step as one short line for tests: "C1 SETNX lock.foo 13 -> 1",
 // "clock tick", "C2 leaves", "crash C3".
 std::string StepLine(const world::StepRecord& r);

@@ -12,6 +12,14 @@
 //   "restart"          the server crashes and restarts (per its persistence)
 //   "lose-request C1"  C1's command never reaches the server; C1 times out
 //   "lose-reply C1"    C1's command runs but its reply is lost; C1 times out
+//
+// With several servers, server actions name their server (the forms above
+// mean the first server):
+//
+//   "jump S2 +5"       server S2's clock jumps 5 ticks forward
+//   "restart S2"       S2 crashes and restarts
+//   "replicate S1"     master S1's oldest unreplicated write reaches its replica
+//   "failover S1"      S1 fails and its replica is promoted in its place
 #pragma once
 
 #include <optional>
@@ -24,35 +32,46 @@
 namespace lockstep::world {
 
 struct Action {
-  enum class Kind { kStep, kTick, kCrash, kStall, kJump, kRestart, kLoseRequest, kLoseReply };
+  enum class Kind {
+    kStep, kTick, kCrash, kStall, kJump, kRestart, kLoseRequest, kLoseReply, kReplicate, kFailover
+  };
 
   Kind kind = Kind::kTick;
   int client = -1;     // kStep, kCrash, kStall, kLoseRequest, kLoseReply
   kv::Millis age = 0;  // kStep: how many ticks before this step the client's
                        // clock-based arguments were read (0: in this step);
                        // kJump: by how much the server's clock jumps
+  int server = 0;      // kJump, kRestart, kReplicate, kFailover: which server
 
   static Action Step(int client, kv::Millis age = 0) { return {Kind::kStep, client, age}; }
   static Action Tick() { return {Kind::kTick, -1, 0}; }
   static Action Crash(int client) { return {Kind::kCrash, client, 0}; }
   static Action Stall(int client) { return {Kind::kStall, client, 0}; }
-  static Action Jump(kv::Millis by) { return {Kind::kJump, -1, by}; }
-  static Action Restart() { return {Kind::kRestart, -1, 0}; }
+  static Action Jump(kv::Millis by, int server = 0) { return {Kind::kJump, -1, by, server}; }
+  static Action Restart(int server = 0) { return {Kind::kRestart, -1, 0, server}; }
   static Action LoseRequest(int client) { return {Kind::kLoseRequest, client, 0}; }
   static Action LoseReply(int client) { return {Kind::kLoseReply, client, 0}; }
+  static Action Replicate(int server) { return {Kind::kReplicate, -1, 0, server}; }
+  static Action Failover(int server) { return {Kind::kFailover, -1, 0, server}; }
 
-  bool is_fault() const { return kind != Kind::kStep && kind != Kind::kTick; }
+  // Replication is the network at work, not a fault: it is not counted.
+  bool is_fault() const {
+    return kind != Kind::kStep && kind != Kind::kTick && kind != Kind::kReplicate;
+  }
 
   friend bool operator==(const Action&, const Action&) = default;
 };
 
-// Text form, with client names (see above).
-std::string FormatAction(const Action& a, const std::vector<std::string>& client_names);
+// Text form, with client and server names (see above). With at most one
+// server name, server actions take their one-server form.
+std::string FormatAction(const Action& a, const std::vector<std::string>& client_names,
+                         const std::vector<std::string>& server_names = {});
 
 // Parses the text form. Returns nullopt, with a reason in *error, iff the
-// text is not an action over these client names.
+// text is not an action over these client and server names.
 std::optional<Action> ParseAction(std::string_view text,
                                   const std::vector<std::string>& client_names,
-                                  std::string* error);
+                                  std::string* error,
+                                  const std::vector<std::string>& server_names = {});
 
 }  // namespace lockstep::world

@@ -9,7 +9,10 @@ namespace {
 enum Tag : uint64_t { kReply = 1, kClock, kStamp, kRandom, kForget, kLive, kWake };
 
 uint64_t HashReply(const kv::Reply& r) {
-  uint64_t h = HashCombine(static_cast<uint64_t>(r.type) + 1, static_cast<uint64_t>(r.integer));
+  // Type and value in turn: combined in one step, nil (type 2) and the
+  // integer 2 would collide.
+  uint64_t h = HashCombine(HashCombine(0x7265706c79ULL, static_cast<uint64_t>(r.type) + 1),
+                           static_cast<uint64_t>(r.integer));
   h = HashBytes(h, r.text);
   for (const auto& e : r.elements) h = HashCombine(h, HashReply(e));
   return h;
@@ -46,10 +49,11 @@ void Client::Finish(std::string error) {
   request_.error = std::move(error);
 }
 
-kv::Reply Client::Call(std::vector<Value> argv) {
+kv::Reply Client::CallOn(int instance, std::vector<Value> argv) {
   request_ = Request{};
   request_.kind = Request::Kind::kCommand;
   request_.argv = std::move(argv);
+  request_.instance = instance;
   Park();
   Observe(HashCombine(kReply, HashReply(input_.reply)));
   return input_.reply;

@@ -44,7 +44,11 @@ class Client {
   int index() const { return index_; }
 
   // --- Commands: each one is a step. ---
-  kv::Reply Call(std::vector<Value> argv);
+  // Sends to the first (often the only) Redis instance.
+  kv::Reply Call(std::vector<Value> argv) { return CallOn(0, std::move(argv)); }
+  // Sends to instance `instance` (0-based, in the scenario's order of
+  // masters); whichever server is that instance's master at the step runs it.
+  kv::Reply CallOn(int instance, std::vector<Value> argv);
   // SETNX key value: true iff the key was set.
   bool SetNx(const std::string& key, Value value);
   // GET key: the value, or nullopt for nil.

@@ -83,6 +83,29 @@ std::unique_ptr<ClientAutomaton::Live> ClientAutomaton::Spawn() {
   return std::make_unique<Live>(index_, seed_, body_, start_input_);
 }
 
+namespace {
+
+// A request as text, for the error above.
+std::string Describe(const Request& r) {
+  switch (r.kind) {
+    case Request::Kind::kCommand: {
+      std::string s = "command";
+      if (r.instance != 0) s += " to instance " + std::to_string(r.instance);
+      for (const Value& v : r.argv) {
+        s += " " + (v.is_clock() ? "<clock+" + std::to_string(v.offset()) + ">" : v.literal());
+      }
+      return s;
+    }
+    case Request::Kind::kLeave: return "leave the critical section";
+    case Request::Kind::kSleep: return "sleep " + std::to_string(r.sleep_ticks);
+    case Request::Kind::kResource: return "write the resource with token " + std::to_string(r.token);
+    case Request::Kind::kDone: return "finish";
+  }
+  return "?";
+}
+
+}  // namespace
+
 void ClientAutomaton::Record(LocalState s, const Client& c, LocalState parent, const Input& via,
                              bool start) {
   auto [it, fresh] = nodes_.try_emplace(s);
@@ -92,7 +115,7 @@ void ClientAutomaton::Record(LocalState s, const Client& c, LocalState parent, c
     const Request& b = c.request();
     bool same = a.kind == b.kind && a.argv.size() == b.argv.size() &&
                 a.sleep_ticks == b.sleep_ticks && a.token == b.token &&
-                bool(a.make) == bool(b.make);
+                a.instance == b.instance && bool(a.make) == bool(b.make);
     for (size_t i = 0; same && i < a.argv.size(); ++i) {
       same = a.argv[i].literal() == b.argv[i].literal() &&
              a.argv[i].is_clock() == b.argv[i].is_clock() &&
@@ -102,7 +125,8 @@ void ClientAutomaton::Record(LocalState s, const Client& c, LocalState parent, c
       throw std::runtime_error(
           "the algorithm of " + name_ +
           " makes different requests in what it declared to be the same state: it is not "
-          "deterministic, or a ForgetHistory call forgets something that matters");
+          "deterministic, or a ForgetHistory call forgets something that matters (" +
+          Describe(a) + " and then " + Describe(b) + ")");
     }
     return;
   }

@@ -16,7 +16,26 @@ const char* StatusName(ClientStatus s) {
   return "?";
 }
 
+const char* RoleName(ServerRole r) {
+  switch (r) {
+    case ServerRole::kMaster: return "master";
+    case ServerRole::kReplica: return "replica";
+    case ServerRole::kFailed: return "failed";
+  }
+  return "?";
+}
+
 Model::Model(WorldConfig config, bool use_forget_history) : config_(std::move(config)) {
+  replica_of_.assign(config_.servers.size(), -1);
+  for (size_t k = 0; k < config_.servers.size(); ++k) {
+    const ServerConfig& sc = config_.servers[k];
+    server_names_.push_back(sc.name);
+    if (sc.replica_of < 0) {
+      masters_.push_back(static_cast<int>(k));
+    } else {
+      replica_of_[sc.replica_of] = static_cast<int>(k);
+    }
+  }
   for (size_t i = 0; i < config_.clients.size(); ++i) {
     const ClientSetup& c = config_.clients[i];
     names_.push_back(c.name);
@@ -31,7 +50,7 @@ Model::Model(WorldConfig config, bool use_forget_history) : config_(std::move(co
   }
 }
 
-int Model::WriterOf(const WorldState& s, const std::string& key) {
+int Model::WriterOf(const ServerState& s, const std::string& key) {
   auto it = std::lower_bound(s.writers.begin(), s.writers.end(), key,
                              [](const auto& w, const std::string& k) { return w.first < k; });
   return it != s.writers.end() && it->first == key ? it->second : -1;
@@ -39,7 +58,7 @@ int Model::WriterOf(const WorldState& s, const std::string& key) {
 
 namespace {
 
-void SetWriter(WorldState& s, const std::string& key, int writer) {
+void SetWriter(ServerState& s, const std::string& key, int writer) {
   auto it = std::lower_bound(s.writers.begin(), s.writers.end(), key,
                              [](const auto& w, const std::string& k) { return w.first < k; });
   if (it != s.writers.end() && it->first == key) {
@@ -54,27 +73,61 @@ void SetWriter(WorldState& s, const std::string& key, int writer) {
 }
 
 // Drops the writers of keys that are gone.
-void ForgetGoneWriters(WorldState& s, Millis server_now) {
+void ForgetGoneWriters(ServerState& s, Millis server_now) {
   std::erase_if(s.writers, [&](const auto& w) { return !s.keyspace.Find(w.first, server_now); });
+}
+
+// What a write changed, key by key, as the master would replicate it.
+ReplicatedWrite Changes(const kv::Keyspace& before, const ServerState& after) {
+  ReplicatedWrite w;
+  const auto& a = before.entries();
+  const auto& b = after.keyspace.entries();
+  size_t i = 0, j = 0;
+  while (i < a.size() || j < b.size()) {
+    if (j == b.size() || (i < a.size() && a[i].key < b[j].key)) {
+      w.keys.push_back({a[i].key, std::nullopt, -1});
+      ++i;
+    } else if (i == a.size() || b[j].key < a[i].key) {
+      w.keys.push_back({b[j].key, b[j], Model::WriterOf(after, b[j].key)});
+      ++j;
+    } else {
+      if (!(a[i] == b[j])) w.keys.push_back({b[j].key, b[j], Model::WriterOf(after, b[j].key)});
+      ++i, ++j;
+    }
+  }
+  return w;
 }
 
 }  // namespace
 
+void Model::Settle(WorldState& s, int server) {
+  ServerState& sv = s.servers[server];
+  if (sv.role != ServerRole::kMaster) return;
+  const Millis server_now = ServerClock(s, server);
+  sv.keyspace.PurgeExpired(server_now);
+  ForgetGoneWriters(sv, server_now);
+}
+
 WorldState Model::Initial() {
   WorldState s;
   s.now = config_.start_time;
-  for (const kv::Entry& e : config_.initial_keyspace) {
-    s.keyspace.PutString(e.key, e.value, e.deadline);
+  // Every server starts with the scenario's keyspace: replicas in sync.
+  s.servers.resize(config_.servers.size());
+  for (int k = 0; k < server_count(); ++k) {
+    ServerState& sv = s.servers[k];
+    sv.role = config_.servers[k].replica_of < 0 ? ServerRole::kMaster : ServerRole::kReplica;
+    for (const kv::Entry& e : config_.initial_keyspace) {
+      sv.keyspace.PutString(e.key, e.value, e.deadline);
+    }
+    for (const auto& [key, name] : config_.initial_writers) {
+      int w = static_cast<int>(std::find(writer_names_.begin(), writer_names_.end(), name) -
+                               writer_names_.begin());
+      SetWriter(sv, key, w);
+    }
+    Settle(s, k);
+    sv.persisted = sv.keyspace;
   }
-  const Millis server_now = ServerClock(s);
-  s.keyspace.PurgeExpired(server_now);
-  s.persisted = s.keyspace;
-  for (const auto& [key, name] : config_.initial_writers) {
-    int w = static_cast<int>(std::find(writer_names_.begin(), writer_names_.end(), name) -
-                             writer_names_.begin());
-    SetWriter(s, key, w);
-  }
-  ForgetGoneWriters(s, server_now);
+  s.serving = masters_;
   s.clients.resize(names_.size());
   for (int i = 0; i < client_count(); ++i) {
     ClientSlot& slot = s.clients[i];
@@ -142,6 +195,9 @@ void Model::EnabledActions(const WorldState& s, std::vector<Action>* out) const 
   }
   const bool tick = TickAllowed(s, nullptr);
   if (tick) out->push_back(Action::Tick());
+  for (int k = 0; k < server_count(); ++k) {
+    if (CanReplicate(s, k)) out->push_back(Action::Replicate(k));
+  }
   const FaultBudget& b = config_.faults;
   if (s.used.crash < b.crash) {
     for (int i = 0; i < client_count(); ++i) {
@@ -159,9 +215,16 @@ void Model::EnabledActions(const WorldState& s, std::vector<Action>* out) const 
     }
   }
   if (s.used.jump < b.jump) {
-    for (Millis by : b.jump_by) out->push_back(Action::Jump(by));
+    for (int k = 0; k < server_count(); ++k) {
+      if (s.servers[k].role == ServerRole::kFailed) continue;
+      for (Millis by : b.jump_by) out->push_back(Action::Jump(by, k));
+    }
   }
-  if (s.used.restart < b.restart) out->push_back(Action::Restart());
+  if (s.used.restart < b.restart) {
+    for (int k = 0; k < server_count(); ++k) {
+      if (Restartable(s, k)) out->push_back(Action::Restart(k));
+    }
+  }
   if (s.used.lose < b.lose) {
     for (int i = 0; i < client_count(); ++i) {
       const ClientSlot& c = s.clients[i];
@@ -171,6 +234,29 @@ void Model::EnabledActions(const WorldState& s, std::vector<Action>* out) const 
       }
     }
   }
+  if (s.used.failover < b.failover) {
+    for (int k = 0; k < server_count(); ++k) {
+      if (CanFailOver(s, k)) out->push_back(Action::Failover(k));
+    }
+  }
+}
+
+bool Model::Restartable(const WorldState& s, int server) const {
+  // Restarting a server that replicates or is replicated would need a full
+  // resynchronisation, which the model does not have.
+  return config_.servers[server].replica_of < 0 && replica_of_[server] < 0 && Available(s, server);
+}
+
+bool Model::CanReplicate(const WorldState& s, int server) const {
+  const int r = replica_of_[server];
+  return r >= 0 && s.servers[server].role == ServerRole::kMaster &&
+         s.servers[r].role == ServerRole::kReplica && !s.servers[server].backlog.empty();
+}
+
+bool Model::CanFailOver(const WorldState& s, int server) const {
+  const int r = replica_of_[server];
+  return r >= 0 && s.servers[server].role == ServerRole::kMaster &&
+         s.servers[r].role == ServerRole::kReplica;
 }
 
 bool Model::IsEnabled(const WorldState& s, const Action& a, std::string* why) const {
@@ -184,6 +270,10 @@ bool Model::IsEnabled(const WorldState& s, const Action& a, std::string* why) co
     *why = std::string("the ") + kind + " budget (" + std::to_string(limit) + ") is used up";
   };
   const FaultBudget& b = config_.faults;
+  if (a.server < 0 || a.server >= server_count()) {
+    *why = "no such server";
+    return false;
+  }
   switch (a.kind) {
     case Action::Kind::kTick:
       TickAllowed(s, why);
@@ -197,7 +287,18 @@ bool Model::IsEnabled(const WorldState& s, const Action& a, std::string* why) co
       }();
       return false;
     case Action::Kind::kRestart:
-      budget("restart", b.restart);
+      if (s.used.restart >= b.restart) return budget("restart", b.restart), false;
+      *why = server_names_.at(a.server) +
+             " cannot restart: it replicates or is replicated, or is not running";
+      return false;
+    case Action::Kind::kReplicate:
+      *why = a.server < server_count() && replica_of_[a.server] >= 0
+                 ? server_names_[a.server] + " has no write its replica lacks"
+                 : "no replica follows that server";
+      return false;
+    case Action::Kind::kFailover:
+      if (s.used.failover >= b.failover) return budget("failover", b.failover), false;
+      *why = "no replica can take that server's place";
       return false;
     default:
       break;
@@ -294,41 +395,102 @@ void Model::Resume(WorldState& s, int i, const Input& input, StepEffects* effect
 
 void Model::Tick(WorldState& s, StepEffects* effects) {
   ++s.now;
-  const Millis server_now = ServerClock(s);
-  s.keyspace.PurgeExpired(server_now);
-  ForgetGoneWriters(s, server_now);
-  if (config_.server.persistence == Persistence::kEverySec &&
-      (s.now - config_.start_time) % config_.server.sync_every == 0) {
-    s.persisted = s.keyspace;
+  for (int k = 0; k < server_count(); ++k) {
+    Settle(s, k);
+    const ServerConfig& sc = config_.servers[k];
+    if (sc.persistence == Persistence::kEverySec && (s.now - config_.start_time) % sc.sync_every == 0) {
+      s.servers[k].persisted = s.servers[k].keyspace;
+    }
+    if (effects && s.servers[k].down_until == s.now && s.servers[k].role != ServerRole::kFailed &&
+        config_.servers[k].restart_delay > 0) {
+      effects->events.push_back(server_names_[k] + " is available again");
+    }
   }
   for (int i = 0; i < client_count(); ++i) {
     ClientSlot& c = s.clients[i];
     if (c.status == ClientStatus::kSleeping && c.wake_at <= s.now) {
-      if (effects) effects->events.push_back(names_[i] + " wakes");
+      Input input{kv::Reply::Nil(), ClientClock(s, i), 0};
+      if (c.timing_out) {
+        input.reply = kv::Reply::Error(kTimeoutError);
+        input.sent_timestamp = c.sent_timestamp;
+        if (effects) effects->events.push_back(names_[i] + " times out");
+      } else if (effects) {
+        effects->events.push_back(names_[i] + " wakes");
+      }
       c.wake_at = 0;
-      Resume(s, i, Input{kv::Reply::Nil(), ClientClock(s, i), 0}, effects);
+      c.timing_out = false;
+      c.sent_timestamp = 0;
+      Resume(s, i, input, effects);
     }
   }
 }
 
-void Model::NoteWrites(WorldState& s, int actor, const std::vector<std::string>& argv,
+void Model::NoteWrites(WorldState& s, int server, int actor, const std::vector<std::string>& argv,
                        const std::vector<int>& writers_before) {
   const kv::CommandSpec* spec = kv::FindCommand(argv[0]);
   if (!spec || !kv::ArityOk(*spec, argv.size())) return;
-  const Millis server_now = ServerClock(s);
+  const Millis server_now = ServerClock(s, server);
+  ServerState& sv = s.servers[server];
   const ClientSlot& c = s.clients[actor];
   const bool releasing = c.holding && !c.in_critical_section;
   std::vector<std::string> keys = kv::CommandKeys(*spec, argv);
   for (size_t k = 0; k < keys.size(); ++k) {
-    const bool present = s.keyspace.Find(keys[k], server_now) != nullptr;
+    const bool present = sv.keyspace.Find(keys[k], server_now) != nullptr;
     const int before = writers_before[k];
     if (!present && before >= 0 && before != actor && releasing && s.step.released_by < 0) {
       s.step.released_by = actor;
       s.step.released_of = before;
       s.step.released_key = keys[k];
     }
-    SetWriter(s, keys[k], present ? actor : -1);
+    SetWriter(sv, keys[k], present ? actor : -1);
   }
+}
+
+kv::Reply Model::Send(WorldState& s, const Action& a, const std::vector<std::string>& argv,
+                      StepEffects* effects) {
+  const int i = a.client;
+  const int instance = s.clients[i].request->instance;
+  if (instance < 0 || instance >= instance_count()) {
+    return kv::Reply::Error("ERR no Redis instance " + std::to_string(instance) +
+                            ": the scenario has " + std::to_string(instance_count()));
+  }
+  const int server = s.serving[instance];
+  if (effects) effects->server = server;
+  if (a.kind == Action::Kind::kLoseRequest) {
+    if (effects) effects->events.push_back(names_[i] + "'s request is lost");
+    return kv::Reply::Error(kTimeoutError);
+  }
+  if (!Available(s, server)) {
+    if (effects) effects->events.push_back(server_names_[server] + " is unavailable");
+    return kv::Reply::Error(kTimeoutError);
+  }
+  ServerState& sv = s.servers[server];
+  std::vector<int> writers_before;
+  const kv::CommandSpec* spec = kv::FindCommand(argv[0]);
+  if (spec && kv::ArityOk(*spec, argv.size())) {
+    for (const auto& key : kv::CommandKeys(*spec, argv)) writers_before.push_back(WriterOf(sv, key));
+  }
+  const int replica = replica_of_[server];
+  const bool replicating = replica >= 0 && s.servers[replica].role == ServerRole::kReplica;
+  std::optional<kv::Keyspace> before;
+  if (replicating) before = sv.keyspace;
+  kv::Effect effect;
+  kv::Reply reply = sv.keyspace.Execute(argv, ServerClock(s, server), &effect);
+  if (effect.wrote) NoteWrites(s, server, i, argv, writers_before);
+  if (replicating) {
+    ReplicatedWrite w = Changes(*before, sv);
+    if (!w.keys.empty()) sv.backlog.push_back(std::move(w));
+  }
+  if (config_.servers[server].persistence == Persistence::kAlways) sv.persisted = sv.keyspace;
+  if (effects) {
+    effects->reply = reply;
+    effects->effect = effect;
+  }
+  if (a.kind == Action::Kind::kLoseReply) {
+    if (effects) effects->events.push_back(names_[i] + "'s reply is lost");
+    return kv::Reply::Error(kTimeoutError);
+  }
+  return reply;
 }
 
 void Model::Step(WorldState& s, const Action& a, StepEffects* effects) {
@@ -381,32 +543,78 @@ void Model::Step(WorldState& s, const Action& a, StepEffects* effects) {
       }
     }
   }
-  if (!argv.empty()) {
-    if (a.kind == Action::Kind::kLoseRequest) {
-      input.reply = kv::Reply::Error(kTimeoutError);
-      if (effects) effects->events.push_back(names_[i] + "'s request is lost");
-    } else {
-      std::vector<int> writers_before;
-      const kv::CommandSpec* spec = kv::FindCommand(argv[0]);
-      if (spec && kv::ArityOk(*spec, argv.size())) {
-        for (const auto& key : kv::CommandKeys(*spec, argv)) writers_before.push_back(WriterOf(s, key));
-      }
-      kv::Effect effect;
-      input.reply = s.keyspace.Execute(argv, ServerClock(s), &effect);
-      if (effect.wrote) NoteWrites(s, i, argv, writers_before);
-      if (config_.server.persistence == Persistence::kAlways) s.persisted = s.keyspace;
-      if (effects) {
-        effects->reply = input.reply;
-        effects->effect = effect;
-      }
-      if (a.kind == Action::Kind::kLoseReply) {
-        input.reply = kv::Reply::Error(kTimeoutError);
-        if (effects) effects->events.push_back(names_[i] + "'s reply is lost");
-      }
-    }
-  }
+  if (!argv.empty()) input.reply = Send(s, a, argv, effects);
   if (effects) effects->command = argv;
+  const Millis timeout = config_.clients[i].request_timeout;
+  if (timeout > 0 && input.reply.type == kv::Reply::Type::kError && input.reply.text == kTimeoutError) {
+    // No reply: the client waits out its timeout before it learns so.
+    c.status = ClientStatus::kSleeping;
+    c.wake_at = s.now + timeout;
+    c.timing_out = true;
+    c.sent_timestamp = input.sent_timestamp;
+    c.ready_since = 0;
+    return;
+  }
   Resume(s, i, input, effects);
+}
+
+void Model::Replicate(WorldState& s, int master, StepEffects* effects) {
+  ServerState& m = s.servers[master];
+  const int r = replica_of_[master];
+  ServerState& replica = s.servers[r];
+  ReplicatedWrite w = std::move(m.backlog.front());
+  m.backlog.erase(m.backlog.begin());
+  std::string keys;
+  for (const ReplicatedWrite::Key& k : w.keys) {
+    replica.keyspace.Replace(k.key, k.entry);
+    SetWriter(replica, k.key, k.entry ? k.writer : -1);
+    keys += (keys.empty() ? "" : ", ") + k.key;
+  }
+  if (effects) {
+    effects->events.push_back(server_names_[r] + " applies " + server_names_[master] +
+                              "'s write of " + keys);
+  }
+}
+
+void Model::Failover(WorldState& s, int master, StepEffects* effects) {
+  ++s.used.failover;
+  const int r = replica_of_[master];
+  ServerState& m = s.servers[master];
+  const size_t lost = m.backlog.size();
+  m = ServerState{};
+  m.role = ServerRole::kFailed;
+  s.servers[r].role = ServerRole::kMaster;
+  for (int& serving : s.serving) {
+    if (serving == master) serving = r;
+  }
+  Settle(s, r);
+  if (config_.servers[r].persistence == Persistence::kAlways) s.servers[r].persisted = s.servers[r].keyspace;
+  if (effects) {
+    effects->events.push_back(server_names_[master] + " fails; " + server_names_[r] +
+                              " is promoted to master" +
+                              (lost ? ", losing " + std::to_string(lost) + " unreplicated write" +
+                                          (lost == 1 ? "" : "s")
+                                    : std::string()));
+  }
+}
+
+void Model::Restart(WorldState& s, int server, StepEffects* effects) {
+  ++s.used.restart;
+  ServerState& sv = s.servers[server];
+  const ServerConfig& sc = config_.servers[server];
+  switch (sc.persistence) {
+    case Persistence::kAlways: break;
+    case Persistence::kEverySec: sv.keyspace = sv.persisted; break;
+    case Persistence::kNone: sv.keyspace = kv::Keyspace(); break;
+  }
+  sv.down_until = sc.restart_delay > 0 ? s.now + sc.restart_delay : 0;
+  Settle(s, server);
+  if (effects) {
+    std::string who = server_count() > 1 ? server_names_[server] : "the server";
+    effects->events.push_back(
+        who + " restarts" +
+        (sc.restart_delay > 0 ? ", unavailable until " + std::to_string(sv.down_until) : ""));
+  }
 }
 
 void Model::Apply(WorldState& s, const Action& a, StepEffects* effects) {
@@ -424,29 +632,24 @@ void Model::Apply(WorldState& s, const Action& a, StepEffects* effects) {
     }
     case Action::Kind::kJump: {
       ++s.used.jump;
-      s.server_jumped += a.age;
-      const Millis server_now = ServerClock(s);
-      s.keyspace.PurgeExpired(server_now);
-      ForgetGoneWriters(s, server_now);
+      s.servers[a.server].jumped += a.age;
+      Settle(s, a.server);
       if (effects) {
-        effects->events.push_back("the server's clock jumps +" + std::to_string(a.age) + " to " +
-                                  std::to_string(server_now));
+        std::string whose = server_count() > 1 ? server_names_[a.server] + "'s" : "the server's";
+        effects->events.push_back(whose + " clock jumps +" + std::to_string(a.age) + " to " +
+                                  std::to_string(ServerClock(s, a.server)));
       }
       return;
     }
-    case Action::Kind::kRestart: {
-      ++s.used.restart;
-      switch (config_.server.persistence) {
-        case Persistence::kAlways: break;
-        case Persistence::kEverySec: s.keyspace = s.persisted; break;
-        case Persistence::kNone: s.keyspace = kv::Keyspace(); break;
-      }
-      const Millis server_now = ServerClock(s);
-      s.keyspace.PurgeExpired(server_now);
-      ForgetGoneWriters(s, server_now);
-      if (effects) effects->events.push_back("the server restarts");
+    case Action::Kind::kRestart:
+      Restart(s, a.server, effects);
       return;
-    }
+    case Action::Kind::kReplicate:
+      Replicate(s, a.server, effects);
+      return;
+    case Action::Kind::kFailover:
+      Failover(s, a.server, effects);
+      return;
     case Action::Kind::kCrash: {
       ClientSlot& c = s.clients[a.client];
       c.status = ClientStatus::kCrashed;

@@ -30,6 +30,9 @@ struct ClientSetup {
   std::string settings;   // a label of its settings, for symmetry
   Millis skew = 0;        // this client's clock = global time + skew
   bool crashed = false;   // crashed before the run: never runs at all
+  // A lost request or reply, or an unavailable server, reaches the client
+  // as a timeout this many ticks after it sent the command (0: at once).
+  Millis request_timeout = 0;
   std::function<void(Client&)> body;
 };
 
@@ -55,6 +58,7 @@ struct FaultBudget {
   int jump = 0;     // the server's clock jumps forward
   int restart = 0;  // the server crashes and restarts
   int lose = 0;     // a request or its reply is lost
+  int failover = 0; // a master fails and its replica takes its place
   std::vector<Millis> jump_by;  // the sizes a jump may have
   // Stalls only between leaving the critical section and releasing (the
   // check-then-DEL window); otherwise anywhere while holding the lock.
@@ -67,10 +71,18 @@ enum class Persistence {
   kNone,      // nothing is kept: a restart comes back empty
 };
 
+// One Redis server. Masters are the instances clients address, in order;
+// a replica follows one master asynchronously and takes its place in a
+// failover.
 struct ServerConfig {
+  std::string name = "S1";
   Millis skew = 0;  // the server's clock = global time + skew + its jumps
   Persistence persistence = Persistence::kAlways;
   Millis sync_every = 1;
+  // After a restart the server refuses service for this many ticks (Redlock's
+  // "delayed restarts"); 0: it serves again at once.
+  Millis restart_delay = 0;
+  int replica_of = -1;  // index of the master it replicates; -1: a master
 };
 
 // A resource the lock protects. Writes to it are a step of their own; a
@@ -90,7 +102,7 @@ struct WorldConfig {
   Millis horizon = 0;  // the global clock never exceeds this
   Assumptions assumptions;
   FaultBudget faults;
-  ServerConfig server;
+  std::vector<ServerConfig> servers = {ServerConfig{}};  // at least one master
   ResourceConfig resource;
   uint64_t seed = 0;
 };
@@ -109,13 +121,15 @@ struct ClientSlot {
   Millis valid_until = 0;  // its own clock's deadline for the lock it holds
   Millis acquired_at = 0;  // global time it entered the critical section
   bool stalled = false;    // a stall fault exempts it from the holder's bounds
+  bool timing_out = false; // kSleeping: it wakes with a timeout as its reply
+  Millis sent_timestamp = 0;  // timing_out: its command's clock argument
   uint8_t acquired_after = 0;  // clients (bits) that acquired after its acquisition
   bool superseded = false;     // one of them has written the resource since
   int superseded_by = -1;      // which one first
 };
 
 struct FaultCounts {
-  int crash = 0, stall = 0, jump = 0, restart = 0, lose = 0;
+  int crash = 0, stall = 0, jump = 0, restart = 0, lose = 0, failover = 0;
   friend bool operator==(const FaultCounts&, const FaultCounts&) = default;
 };
 
@@ -131,16 +145,42 @@ struct StepGhost {
   int64_t stale_token = 0;
 };
 
-struct WorldState {
+// Ghost: who wrote each key's current value, as an index into
+// Model::writer_names(), sorted by key.
+using Writers = std::vector<std::pair<std::string, int>>;
+
+// A write a master has applied and its replica not yet: the new contents of
+// each key it changed (nullopt: removed), as Redis replicates effects.
+struct ReplicatedWrite {
+  struct Key {
+    std::string key;
+    std::optional<kv::Entry> entry;
+    int writer = -1;  // ghost
+    friend bool operator==(const Key&, const Key&) = default;
+  };
+  std::vector<Key> keys;
+  friend bool operator==(const ReplicatedWrite&, const ReplicatedWrite&) = default;
+};
+
+enum class ServerRole : uint8_t { kMaster, kReplica, kFailed };
+const char* RoleName(ServerRole r);
+
+struct ServerState {
   kv::Keyspace keyspace;
+  kv::Keyspace persisted;   // what a restart gets back (Persistence::kEverySec)
+  Millis jumped = 0;        // total of this server's clock jumps
+  Millis down_until = 0;    // unavailable while the global clock is below it
+  ServerRole role = ServerRole::kMaster;
+  Writers writers;
+  std::vector<ReplicatedWrite> backlog;  // a master's writes its replica lacks
+};
+
+struct WorldState {
   Millis now = 0;
-  Millis server_jumped = 0;  // total of the server clock's jumps
   FaultCounts used;
   std::vector<ClientSlot> clients;
-  kv::Keyspace persisted;  // what a restart gets back (Persistence::kEverySec)
-  // Ghost: who wrote each key's current value, as an index into
-  // Model::writer_names(), sorted by key.
-  std::vector<std::pair<std::string, int>> writers;
+  std::vector<ServerState> servers;
+  std::vector<int> serving;  // per instance: the server that is its master now
   bool resource_written = false;
   int64_t resource_max = 0;  // largest token the resource accepted
   StepGhost step;            // of the last step only
@@ -149,6 +189,7 @@ struct WorldState {
 // What one applied action did, for traces.
 struct StepEffects {
   std::vector<std::string> command;  // argv as executed; empty if none
+  int server = -1;                   // the server that ran it, if any
   std::optional<kv::Reply> reply;
   std::vector<std::string> events;   // "C1 enters the critical section", ...
   kv::Effect effect;                 // on the keyspace
@@ -175,26 +216,52 @@ class Model {
   const std::vector<std::string>& writer_names() const { return writer_names_; }
   int client_count() const { return static_cast<int>(names_.size()); }
   Millis ClientClock(const WorldState& s, int i) const { return s.now + config_.clients[i].skew; }
-  Millis ServerClock(const WorldState& s) const {
-    return s.now + config_.server.skew + s.server_jumped;
+  Millis ServerClock(const WorldState& s, int server) const {
+    return s.now + config_.servers[server].skew + s.servers[server].jumped;
   }
-  // The writer of `key`'s current value, or -1.
-  static int WriterOf(const WorldState& s, const std::string& key);
+  const std::vector<std::string>& server_names() const { return server_names_; }
+  int server_count() const { return static_cast<int>(server_names_.size()); }
+  int instance_count() const { return static_cast<int>(masters_.size()); }
+  // The server a command to `instance` reaches now.
+  static int Serving(const WorldState& s, int instance) { return s.serving[instance]; }
+  // Server `server` is up (not failed, not restarting).
+  static bool Available(const WorldState& s, int server) {
+    return s.servers[server].role != ServerRole::kFailed && s.now >= s.servers[server].down_until;
+  }
+  // The replica of `server`, or -1.
+  int ReplicaOf(int server) const { return replica_of_[server]; }
+  // The writer of `key`'s current value on a server, or -1.
+  static int WriterOf(const ServerState& s, const std::string& key);
   // The request client i makes in `s`. REQUIRES: its status is kReady.
   const Request& RequestOf(const WorldState& s, int i) const { return *s.clients[i].request; }
   const ClientAutomaton& automaton(int i) const { return *automata_[i]; }
 
  private:
   Millis MaxArgAge(const WorldState& s, int i) const;
+  bool Restartable(const WorldState& s, int server) const;
+  bool CanReplicate(const WorldState& s, int server) const;
+  bool CanFailOver(const WorldState& s, int server) const;
   // With `exempt`, that client's holder bounds are ignored.
   bool TickAllowed(const WorldState& s, std::string* why, int exempt = -1) const;
   void Tick(WorldState& s, StepEffects* effects);
   void Step(WorldState& s, const Action& a, StepEffects* effects);
-  void NoteWrites(WorldState& s, int actor, const std::vector<std::string>& argv,
+  void NoteWrites(WorldState& s, int server, int actor, const std::vector<std::string>& argv,
                   const std::vector<int>& writers_before);
   void Resume(WorldState& s, int i, const Input& input, StepEffects* effects);
+  // Sends client i's command to the server serving its instance.
+  kv::Reply Send(WorldState& s, const Action& a, const std::vector<std::string>& argv,
+                 StepEffects* effects);
+  // The server's keyspace after its clock moved: expired keys gone (a
+  // replica keeps them, hiding them on reads, until it is promoted).
+  void Settle(WorldState& s, int server);
+  void Replicate(WorldState& s, int master, StepEffects* effects);
+  void Failover(WorldState& s, int master, StepEffects* effects);
+  void Restart(WorldState& s, int server, StepEffects* effects);
 
   WorldConfig config_;
+  std::vector<std::string> server_names_;
+  std::vector<int> masters_;     // per instance: its master in the configuration
+  std::vector<int> replica_of_;  // per server: its replica, or -1
   std::vector<std::string> names_;
   std::vector<std::string> writer_names_;
   std::vector<std::unique_ptr<ClientAutomaton>> automata_;

@@ -22,6 +22,7 @@ struct Request {
   enum class Kind { kCommand, kLeave, kSleep, kResource, kDone };
   Kind kind = Kind::kDone;
   std::vector<Value> argv;  // kCommand
+  int instance = 0;         // kCommand, kLeave: the Redis instance it goes to
   CommandAtClock make;      // kLeave: optionally a command sent in the same step
   Millis sleep_ticks = 0;   // kSleep
   int64_t token = 0;        // kResource: the fencing token sent with the write

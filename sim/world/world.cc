@@ -21,10 +21,14 @@ StepRecord World::Apply(const Action& a) {
   StepRecord r;
   r.index = ++step_count_;
   r.action = a;
-  r.actor = a.client >= 0 ? client_names()[a.client] : a.kind == Action::Kind::kTick ? "clock" : "server";
+  r.actor = a.client >= 0                     ? client_names()[a.client]
+            : a.kind == Action::Kind::kTick   ? "clock"
+            : model_.server_count() > 1       ? model_.server_names()[a.server]
+                                              : "server";
   StepEffects effects;
   model_.Apply(state_, a, &effects);
   r.command = std::move(effects.command);
+  if (effects.server >= 0 && model_.server_count() > 1) r.server = model_.server_names()[effects.server];
   r.reply = std::move(effects.reply);
   r.events = std::move(effects.events);
   Snapshot(&r);
@@ -46,8 +50,25 @@ void World::Snapshot(StepRecord* r) const {
     if (c.in_critical_section) r->in_critical_section.push_back(client_names()[i]);
     if (c.holding && c.status != ClientStatus::kCrashed) r->holding.push_back(client_names()[i]);
   }
-  r->keyspace = state_.keyspace.Live(model_.ServerClock(state_));
-  for (const auto& [key, writer] : state_.writers) r->writers[key] = model_.writer_names()[writer];
+  const int first = state_.serving[0];
+  const ServerState& sv = state_.servers[first];
+  r->keyspace = sv.keyspace.Live(model_.ServerClock(state_, first));
+  for (const auto& [key, writer] : sv.writers) r->writers[key] = model_.writer_names()[writer];
+  if (model_.server_count() == 1) return;
+  for (int k = 0; k < model_.server_count(); ++k) {
+    const ServerState& server = state_.servers[k];
+    ServerRecord rec;
+    rec.name = model_.server_names()[k];
+    rec.role = RoleName(server.role);
+    rec.available = Model::Available(state_, k);
+    rec.clock = model_.ServerClock(state_, k);
+    if (server.role != ServerRole::kFailed) rec.keyspace = server.keyspace.Live(rec.clock);
+    for (const auto& [key, writer] : server.writers) {
+      if (server.keyspace.Find(key, rec.clock)) rec.writers[key] = model_.writer_names()[writer];
+    }
+    rec.unreplicated = static_cast<int>(server.backlog.size());
+    r->servers.push_back(std::move(rec));
+  }
 }
 
 }  // namespace lockstep::world

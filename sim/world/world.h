@@ -16,17 +16,33 @@
 
 namespace lockstep::world {
 
+// One server as a step left it (recorded when the world has several).
+struct ServerRecord {
+  std::string name;
+  std::string role;        // "master", "replica" or "failed"
+  bool available = true;   // false while it restarts
+  Millis clock = 0;        // its clock
+  std::vector<kv::Entry> keyspace;  // live entries, by its clock
+  std::map<std::string, std::string> writers;
+  int unreplicated = 0;    // a master's writes its replica has not applied
+  friend bool operator==(const ServerRecord&, const ServerRecord&) = default;
+};
+
 // The record of one applied action.
 struct StepRecord {
   int index = 0;  // 1-based; 0 is the initial state
   Action action;
   std::string actor;                 // client name, "clock", or "start"
   std::vector<std::string> command;  // argv as executed; empty if none
+  std::string server;                // with several servers: where it ran
   std::optional<kv::Reply> reply;
   std::vector<std::string> events;   // e.g. "C1 enters the critical section"
   Millis global_time = 0;            // after the step
   std::vector<Millis> client_clocks;
-  std::vector<kv::Entry> keyspace;   // live entries after the step
+  // Live entries after the step, on the server that is the first instance's
+  // master; with several servers, `servers` has every one.
+  std::vector<kv::Entry> keyspace;
+  std::vector<ServerRecord> servers;
   std::vector<std::string> in_critical_section;
   std::vector<std::string> holding;
   std::map<std::string, std::string> writers;  // key -> who wrote its value
@@ -48,7 +64,8 @@ class World {
   const WorldState& state() const { return state_; }
   Millis now() const { return state_.now; }
   Millis ClientClock(int i) const { return model_.ClientClock(state_, i); }
-  const kv::Keyspace& keyspace() const { return state_.keyspace; }
+  // The keyspace of the first instance's master.
+  const kv::Keyspace& keyspace() const { return state_.servers[state_.serving[0]].keyspace; }
   const ClientSlot& client(int i) const { return state_.clients[i]; }
   int client_count() const { return model_.client_count(); }
   const std::vector<std::string>& client_names() const { return model_.client_names(); }

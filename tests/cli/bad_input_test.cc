@@ -25,6 +25,23 @@ struct Case {
   const char* message;                // expected after "lockstep: FILE: "
 };
 
+// Runs `lockstep COMMAND... FILE --trace-out OUT` on each case's file.
+void ExpectRefused(const std::vector<Case>& cases, const std::vector<std::string>& command) {
+  TempDir tmp;
+  for (const Case& c : cases) {
+    INFO(c.what);
+    std::string file = tmp.Write("bad.json", c.file());
+    std::string out = tmp.File("trace.json");
+    std::vector<std::string> args = command;
+    args.insert(args.end(), {file, "--trace-out", out});
+    auto r = RunLockstep(args);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("lockstep: " + file + ": " + c.message) == 0);
+    CHECK(r.err.find('\n') == r.err.size() - 1);  // one message, one line
+    CHECK_FALSE(std::filesystem::exists(out));
+  }
+}
+
 TEST_CASE("bad scenarios are refused with exit 2, the file, the place and what was expected") {
   const std::vector<Case> cases = {
       {"malformed JSON", [] { return std::string("{\"clients\": [}"); },
@@ -40,8 +57,12 @@ TEST_CASE("bad scenarios are refused with exit 2, the file, the place and what w
        "at /horizn: unknown field \"horizn\""},
       {"unknown algorithm", [] { json j = Valid(); j["clients"][1]["algorithm"] = "redlock9"; return j.dump(); },
        "at /clients/1/algorithm: expected one of setnx-naive, setnx-getset, setnx-expire, set-px-del, "
-       "set-px-get-del, set-px-script, fenced-set-px; got \"redlock9\""},
+       "set-px-get-del, set-px-script, fenced-set-px, redlock, redlock-instance-tokens, redlock-fenced; "
+       "got \"redlock9\""},
       {"unknown action", [] { json j = Valid(); j["schedule"][2] = "jump C1"; return j.dump(); },
+       "at /schedule/2: 'jump C1' names a server, but the scenario has one: its actions are "
+       "\"jump +N\" and \"restart\""},
+      {"unknown action word", [] { json j = Valid(); j["schedule"][2] = "jumps"; return j.dump(); },
        "at /schedule/2: expected \"tick\", \"crash NAME\", \"NAME\" or \"NAME~AGE\" with a "
        "client name (C1, C2, C3), or a fault"},
       {"unknown client", [] { json j = Valid(); j["schedule"][0] = "C9"; return j.dump(); },
@@ -66,17 +87,46 @@ TEST_CASE("bad scenarios are refused with exit 2, the file, the place and what w
       {"deep nesting", [] { return std::string(200, '[') + std::string(200, ']'); },
        "at /: JSON nested deeper than 64 levels"},
   };
-  TempDir tmp;
-  for (const Case& c : cases) {
-    INFO(c.what);
-    std::string file = tmp.Write("bad.json", c.file());
-    std::string out = tmp.File("trace.json");
-    auto r = RunLockstep({"replay", file, "--trace-out", out});
-    CHECK(r.exit_code == 2);
-    CHECK(r.err.find("lockstep: " + file + ": " + c.message) == 0);
-    CHECK(r.err.find('\n') == r.err.size() - 1);  // one message, one line
-    CHECK_FALSE(std::filesystem::exists(out));
-  }
+  ExpectRefused(cases, {"replay"});
+}
+
+json Servers() {
+  return json::parse(testing::ReadText(testing::ScenarioPath("redlock-fenced-stall.json")));
+}
+
+TEST_CASE("bad server lists and lock servers are refused with exit 2, naming the place") {
+  const std::vector<Case> cases = {
+      {"no servers", [] { json j = Servers(); j["servers"] = json::array(); return j.dump(); },
+       "at /servers: expected 1 to 8 servers, got 0"},
+      {"both forms", [] { json j = Servers(); j["server"] = json::object(); return j.dump(); },
+       "at /servers: expected either \"server\" (one server) or \"servers\" (several), not both"},
+      {"duplicate server", [] { json j = Servers(); j["servers"][1]["name"] = "A"; return j.dump(); },
+       "at /servers/1/name: duplicate server name \"A\""},
+      {"bad server name", [] { json j = Servers(); j["servers"][0]["name"] = "a b"; return j.dump(); },
+       "at /servers/0/name: expected a server name of 1-16 letters, digits, '_' or '-' starting "
+       "with a letter, got \"a b\""},
+      {"replica of an unknown server", [] { json j = Servers(); j["servers"][1]["replica_of"] = "Z"; return j.dump(); },
+       "at /servers/1/replica_of: expected the name of a master listed before this server; got \"Z\""},
+      {"replica of itself", [] { json j = Servers(); j["servers"][1]["replica_of"] = "B"; return j.dump(); },
+       "at /servers/1/replica_of: expected the name of a master listed before this server; got \"B\""},
+      {"unknown token server", [] { json j = Servers(); j["lock"]["token_server"] = "Q"; return j.dump(); },
+       "at /lock/token_server: expected the name of a master, with at least one other master to "
+       "lock; got \"Q\""},
+      {"token server that is a replica", [] {
+         json j = Servers();
+         j["servers"].push_back({{"name", "R"}, {"replica_of", "A"}});
+         j["lock"]["token_server"] = "R";
+         return j.dump();
+       },
+       "at /lock/token_server: expected the name of a master, with at least one other master to "
+       "lock; got \"R\""},
+      {"fenced Redlock without a token server", [] { json j = Servers(); j["lock"].erase("token_server"); return j.dump(); },
+       "at /clients/0/algorithm: redlock-fenced draws its fencing tokens from a server that is "
+       "not one of Redlock's instances: expected lock.token_server naming a master"},
+      {"a server action naming an unknown server", [] { json j = Servers(); j["schedule"] = {"C1", "restart Q"}; return j.dump(); },
+       "at /schedule/1: unknown server 'Q' in 'restart Q' (servers: A, B, C, T)"},
+  };
+  ExpectRefused(cases, {"run", "--seed", "1"});
 }
 
 TEST_CASE("a missing file, a scenario without schedule and unknown options exit 2") {

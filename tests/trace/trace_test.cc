@@ -23,6 +23,29 @@ TEST_CASE("a trace's JSON reads back to the same trace") {
   CHECK(trace::OneLine(*back) == trace::OneLine(t));
 }
 
+TEST_CASE("a trace of several servers reads back the same, with each server's state") {
+  for (const char* file : {"replica-failover.json", "redlock-restart.json", "redlock-jump.json"}) {
+    INFO(file);
+    trace::Trace t = cli::ReplaySchedule(scenario::LoadScenarioFile(testing::ScenarioPath(file)));
+    nlohmann::json j = trace::ToJson(t);
+    std::string error;
+    std::optional<trace::Trace> back = trace::FromJson(j, &error);
+    INFO(error);
+    REQUIRE(back);
+    CHECK(trace::ToJsonText(*back) == trace::ToJsonText(t));
+    CHECK(trace::OneLine(*back) == trace::OneLine(t));
+    CHECK(j["steps"][1]["servers"].size() == t.server_names.size());
+  }
+  // The failover step: S1 is gone, S2 is the master, without C1's lock.
+  nlohmann::json j = trace::ToJson(cli::ReplaySchedule(
+      scenario::LoadScenarioFile(testing::ScenarioPath("replica-failover.json"))));
+  const auto& after = j["steps"][2]["servers"];
+  CHECK(after[0]["role"] == "failed");
+  CHECK(after[1]["role"] == "master");
+  CHECK(after[1]["keyspace"].empty());
+  CHECK(j["steps"][2]["events"][0] == "S1 fails; S2 is promoted to master, losing 1 unreplicated write");
+}
+
 TEST_CASE("a trace records per step the actor, command, reply, clocks, keyspace and ghost state") {
   nlohmann::json j = trace::ToJson(DocsRace());
   CHECK(j["format"] == "lockstep-trace/1");

@@ -1,0 +1,77 @@
+#include "sim/algo/redlock.h"
+
+#include <algorithm>
+
+#include "sim/algo/fencing_lock.h"
+#include "sim/algo/set_nx_px.h"
+
+namespace lockstep::algo {
+
+Millis RedlockDrift(Millis ttl) { return ttl / 100 + 2; }  // int(ttl * 0.01) + 2
+
+namespace {
+
+// Redlock's N instances: every master but the token server.
+bool IsLockInstance(const LockSettings& s, int i) { return i != s.token_instance; }
+
+void UnlockAll(world::Client& c, const LockSettings& s, const std::string& value) {
+  for (int i = 0; i < s.instances; ++i) {
+    if (IsLockInstance(s, i)) c.CallOn(i, {"EVAL", kCompareAndDelete, "1", s.key, value});
+  }
+}
+
+}  // namespace
+
+void RunRedlock(world::Client& c, const LockSettings& s, RedlockTokens tokens) {
+  const int n = s.instances - (s.token_instance >= 0 ? 1 : 0);
+  const int quorum = n / 2 + 1;
+  const std::string counter = s.key + ":token";
+  for (int round = 0; round < s.rounds; ++round) {
+    const std::string value = RandomToken(c);
+    int64_t token = 0;
+    Millis valid_until = 0;
+    for (;;) {
+      c.ForgetHistory("acquire", {round});
+      const Millis start = c.Now();
+      int locked = 0;
+      token = 0;
+      for (int i = 0; i < s.instances; ++i) {
+        if (!IsLockInstance(s, i)) continue;
+        if (tokens == RedlockTokens::kInstanceCounters) {
+          kv::Reply r = c.CallOn(i, {"EVAL", kAcquireWithToken, "2", s.key, counter, value,
+                                     world::Value(s.ttl)});
+          if (r.type == kv::Reply::Type::kInteger) {
+            ++locked;
+            token = std::max(token, r.integer);
+          }
+        } else {
+          kv::Reply r = c.CallOn(i, {"SET", s.key, value, "NX", "PX", world::Value(s.ttl)});
+          if (r.type == kv::Reply::Type::kStatus) ++locked;  // OK; nil: held; error: unknown
+        }
+      }
+      if (tokens == RedlockTokens::kTokenService && locked >= quorum) {
+        kv::Reply r = c.CallOn(s.token_instance, {"INCR", counter});
+        // Without a token the client cannot write the fenced resource.
+        if (r.type == kv::Reply::Type::kInteger) {
+          token = r.integer;
+        } else {
+          locked = 0;
+        }
+      }
+      const Millis now = c.Now();
+      const Millis validity = s.ttl - (now - start) - RedlockDrift(s.ttl);
+      if (locked >= quorum && validity > 0) {
+        valid_until = now + validity;
+        break;
+      }
+      UnlockAll(c, s, value);
+      c.Sleep(1 + static_cast<Millis>(c.Random() % static_cast<uint64_t>(std::max<Millis>(s.retry_delay, 1))));
+    }
+    HoldLock(c, s, valid_until, token);
+    c.LeaveCriticalSection();
+    UnlockAll(c, s, value);
+    c.ForgetLock();
+  }
+}
+
+}  // namespace lockstep::algo
