@@ -4,6 +4,17 @@
 #include <boost/fiber/fixedsize_stack.hpp>
 #include <stdexcept>
 
+#if defined(__SANITIZE_ADDRESS__)
+#define LOCKSTEP_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define LOCKSTEP_ASAN 1
+#endif
+#endif
+#ifdef LOCKSTEP_ASAN
+#include <sanitizer/asan_interface.h>
+#endif
+
 #include "sim/world/fiber_scheduler.h"
 #include "sim/world/hash.h"
 
@@ -20,6 +31,32 @@ uint64_t HashReplyValue(uint64_t h, const kv::Reply& r) {
   return h;
 }
 
+// Boost.Fiber's fixed-size stack, telling where it starts.
+struct RecordedStack {
+  boost::fibers::fixedsize_stack inner{64 * 1024};
+  char** bottom;
+  boost::context::stack_context allocate() {
+    boost::context::stack_context sc = inner.allocate();
+    *bottom = static_cast<char*>(sc.sp) - sc.size;
+    return sc;
+  }
+  void deallocate(boost::context::stack_context& sc) noexcept { inner.deallocate(sc); }
+};
+
+// Debian's Boost switches fibers without telling ASan, so ASan cannot clear
+// the shadow of frames an exception unwound on a fiber stack, and their
+// stale redzones would be reported against the frames that reuse the
+// memory. Once the exception is handled, every frame below this one is
+// dead: clear their shadow.
+#ifdef LOCKSTEP_ASAN
+__attribute__((noinline)) void ForgetUnwoundFrames(char* stack_bottom) {
+  char* here = static_cast<char*>(__builtin_frame_address(0));
+  __asan_unpoison_memory_region(stack_bottom, static_cast<size_t>(here - stack_bottom));
+}
+#else
+void ForgetUnwoundFrames(char*) {}
+#endif
+
 }  // namespace
 
 uint64_t HashInput(const Input& in) {
@@ -35,20 +72,22 @@ struct ClientAutomaton::Live {
     client.Prime(initial);
     // launch::dispatch runs the fiber at once, up to its first request.
     fiber = boost::fibers::fiber(
-        boost::fibers::launch::dispatch, std::allocator_arg,
-        boost::fibers::fixedsize_stack(64 * 1024), [this, &body] {
+        boost::fibers::launch::dispatch, std::allocator_arg, RecordedStack{.bottom = &stack_bottom},
+        [this, &body] {
           client.set_fiber(boost::fibers::context::active());
           std::string error;
+          bool stopped = false;
           try {
             body(client);
           } catch (const ClientStopped&) {
-            return;  // abandoned: unwind quietly
+            stopped = true;  // abandoned: unwind quietly
           } catch (const std::exception& e) {
             error = e.what();
           } catch (...) {
             error = "an exception that is not a std::exception";
           }
-          client.Finish(std::move(error));
+          ForgetUnwoundFrames(stack_bottom);
+          if (!stopped) client.Finish(std::move(error));
         });
   }
   ~Live() {
@@ -59,6 +98,7 @@ struct ClientAutomaton::Live {
     if (fiber.joinable()) fiber.join();
   }
   Client client;
+  char* stack_bottom = nullptr;  // of the fiber's stack
   boost::fibers::fiber fiber;
 };
 
