@@ -125,7 +125,9 @@ WorldState Model::Initial() {
       SetWriter(sv, key, w);
     }
     Settle(s, k);
-    sv.persisted = sv.keyspace;
+    // Only an everysec server's restart reads what was last synced; an
+    // always server keeps its keyspace, a none server loses it.
+    if (config_.servers[k].persistence == Persistence::kEverySec) sv.persisted = sv.keyspace;
   }
   s.serving = masters_;
   s.clients.resize(names_.size());
@@ -481,7 +483,6 @@ kv::Reply Model::Send(WorldState& s, const Action& a, const std::vector<std::str
     ReplicatedWrite w = Changes(*before, sv);
     if (!w.keys.empty()) sv.backlog.push_back(std::move(w));
   }
-  if (config_.servers[server].persistence == Persistence::kAlways) sv.persisted = sv.keyspace;
   if (effects) {
     effects->reply = reply;
     effects->effect = effect;
@@ -588,7 +589,6 @@ void Model::Failover(WorldState& s, int master, StepEffects* effects) {
     if (serving == master) serving = r;
   }
   Settle(s, r);
-  if (config_.servers[r].persistence == Persistence::kAlways) s.servers[r].persisted = s.servers[r].keyspace;
   if (effects) {
     effects->events.push_back(server_names_[master] + " fails; " + server_names_[r] +
                               " is promoted to master" +
