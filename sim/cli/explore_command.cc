@@ -174,6 +174,10 @@ int Explore(const ExploreOptions& o) {
   options.reductions = o.reductions;
   if (!options.reductions.cache) options.reductions.por = options.reductions.por && false;
   options.bounds.max_steps = o.max_steps;
+  // Without state caching nothing stops a client that retries forever
+  // without the clock moving: bound the executions by the scenario's
+  // max_steps, as a run is.
+  if (!options.reductions.cache && !options.bounds.max_steps) options.bounds.max_steps = s.max_steps;
   options.bounds.preemptions = o.preemptions;
   options.jobs = o.jobs;
   options.interrupted = &interrupted;
@@ -219,13 +223,16 @@ int Explore(const ExploreOptions& o) {
   }
   if (live) std::fprintf(stderr, "\r%80s\r", "");
 
+  // The bound the search ran under: sampling always stops at max_steps.
+  const std::optional<int> step_bound =
+      o.strategy == "dfs" ? options.bounds.max_steps : std::optional<int>(max_steps);
   json report = {{"scenario", o.file},
                  {"strategy", o.strategy},
                  {"verdict", explore::VerdictText(r.verdict)},
                  {"clients", json::array()},
                  {"bounds",
                   {{"horizon", s.world.horizon},
-                   {"max_steps", o.max_steps ? json(*o.max_steps) : json(nullptr)},
+                   {"max_steps", step_bound ? json(*step_bound) : json(nullptr)},
                    {"preemptions", o.preemptions ? json(*o.preemptions) : json(nullptr)},
                    {"max_arg_delay", s.world.assumptions.max_arg_delay
                                          ? json(*s.world.assumptions.max_arg_delay)

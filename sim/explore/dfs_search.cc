@@ -103,7 +103,7 @@ class Dfs {
       Found(*v);
       return;
     }
-    Visit(s, 0, 0, 0, -1);
+    if (Visit(s, 0, 0, 0, -1) == Next::kExpand) Expand(s, 0, 0, 0, -1);
     Flush();
   }
 
@@ -115,7 +115,8 @@ class Dfs {
     path_ = item.path;
     const int depth = static_cast<int>(item.path.size());
     At(depth).enabled.clear();
-    Expand(s, item.todo, item.sleep, depth, item.preempted, item.last);
+    At(depth).todo = item.todo;
+    Expand(s, item.sleep, depth, item.preempted, item.last);
     Flush();
   }
 
@@ -123,6 +124,19 @@ class Dfs {
   std::vector<Fingerprint> plain_state_list() const { return {seen_.begin(), seen_.end()}; }
 
  private:
+  // One state on the path being explored: its transitions are
+  // At(depth).todo, of which `next` is the next to take.
+  struct Frame {
+    const world::WorldState* s;
+    int depth;
+    uint32_t sleep;
+    int preempted;
+    int last;
+    size_t next = 0;
+    uint32_t done = 0;  // sleep bits of the transitions explored from here
+    bool explored_any = false;
+  };
+
   void Found(const check::Violation& v) {
     std::lock_guard<std::mutex> lock(sh_.mu);
     if (!sh_.violation) {
@@ -138,8 +152,11 @@ class Dfs {
     transitions_ = executions_ = 0;
   }
 
-  // Returns true iff the search must stop.
-  bool Visit(const world::WorldState& s, uint32_t sleep, int depth, int preempted, int last) {
+  // What follows a visit: stop the search, go back up, or explore the
+  // transitions Visit left in At(depth).todo.
+  enum class Next { kStop, kBack, kExpand };
+
+  Next Visit(const world::WorldState& s, uint32_t sleep, int depth, int preempted, int last) {
     if (depth > max_depth_) {
       max_depth_ = depth;
       int seen = sh_.max_depth.load();
@@ -185,7 +202,7 @@ class Dfs {
       } else {
         if (awake == 0) {
           ++executions_;
-          return false;
+          return Next::kBack;
         }
         for (const Action& a : enabled) {
           auto bit = SleepBit(a);
@@ -202,45 +219,57 @@ class Dfs {
       ++executions_;
       if (auto v = check::CheckAllEnd(properties_, model_, s, depth)) {
         Found(*v);
-        return true;
+        return Next::kStop;
       }
-      return false;
+      return Next::kBack;
     }
     if (o_.bounds.max_steps && depth >= *o_.bounds.max_steps) {
       ++executions_;
       sh_.NoteBound("max-steps " + std::to_string(*o_.bounds.max_steps));
-      return false;
+      return Next::kBack;
     }
     if (split_depth_ && depth >= *split_depth_) {
       frontier_->push_back({path_, todo, sleep, preempted, last});
-      return false;
+      return Next::kBack;
     }
-    return Expand(s, todo, sleep, depth, preempted, last);
+    return Next::kExpand;
   }
 
-  bool Expand(const world::WorldState& s, const std::vector<Action>& todo, uint32_t sleep,
-              int depth, int preempted, int last) {
-    Buffers& b = At(depth);
-    std::vector<Action>& enabled = b.enabled;
-    if (o_.reductions.por && enabled.empty()) model_.EnabledActions(s, &enabled);
-    uint32_t done = 0;
-    bool explored_any = false;
-    world::WorldState& next = b.next;
-    for (const Action& a : todo) {
-      int now_preempted = preempted;
-      if (o_.bounds.preemptions && a.kind == Action::Kind::kStep && last >= 0 && a.client != last &&
-          s.clients[last].status == world::ClientStatus::kReady) {
+  // Explores below `s` (at `depth`, its transitions in At(depth).todo)
+  // depth first. The path is kept on an explicit stack, not the thread's:
+  // without state caching an execution can be as long as --max-steps.
+  // Returns true iff the search must stop.
+  bool Expand(const world::WorldState& s, uint32_t sleep, int depth, int preempted, int last) {
+    stack_.clear();
+    stack_.push_back({&s, depth, sleep, preempted, last});
+    while (!stack_.empty()) {
+      Frame& f = stack_.back();
+      Buffers& b = At(f.depth);
+      if (f.next == 0 && o_.reductions.por && b.enabled.empty()) {
+        model_.EnabledActions(*f.s, &b.enabled);
+      }
+      if (f.next == b.todo.size()) {
+        if (!f.explored_any) ++executions_;
+        stack_.pop_back();
+        if (!stack_.empty()) Back(stack_.back());
+        continue;
+      }
+      const Action& a = b.todo[f.next++];
+      int now_preempted = f.preempted;
+      if (o_.bounds.preemptions && a.kind == Action::Kind::kStep && f.last >= 0 &&
+          a.client != f.last && f.s->clients[f.last].status == world::ClientStatus::kReady) {
         if (++now_preempted > *o_.bounds.preemptions) {
           sh_.NoteBound("preemptions " + std::to_string(*o_.bounds.preemptions));
           continue;
         }
       }
-      next = s;
+      world::WorldState& next = b.next;
+      next = *f.s;
       model_.Apply(next, a, nullptr);
       ++transitions_;
-      explored_any = true;
+      f.explored_any = true;
       path_.push_back(a);
-      if (auto v = check::CheckAll(properties_, model_, next, depth + 1)) {
+      if (auto v = check::CheckAll(properties_, model_, next, f.depth + 1)) {
         ++executions_;
         Found(*v);
         return true;
@@ -248,21 +277,31 @@ class Dfs {
       if ((transitions_ & 4095) == 0 && Poll()) return true;
       uint32_t child_sleep = 0;
       if (o_.reductions.por) {
-        uint32_t candidates = sleep | done;
-        for (const Action& u : enabled) {
+        uint32_t candidates = f.sleep | f.done;
+        for (const Action& u : b.enabled) {
           auto bit = SleepBit(u);
-          if (bit && (candidates & *bit) && independence_.Independent(model_, s, a, u)) {
+          if (bit && (candidates & *bit) && independence_.Independent(model_, *f.s, a, u)) {
             child_sleep |= *bit;
           }
         }
       }
-      int now_last = a.kind == Action::Kind::kStep ? a.client : last;
-      if (Visit(next, child_sleep, depth + 1, now_preempted, now_last)) return true;
-      path_.pop_back();
-      if (auto bit = SleepBit(a)) done |= *bit;
+      const int now_last = a.kind == Action::Kind::kStep ? a.client : f.last;
+      const int child_depth = f.depth + 1;
+      switch (Visit(next, child_sleep, child_depth, now_preempted, now_last)) {
+        case Next::kStop: return true;
+        case Next::kBack: Back(f); break;
+        case Next::kExpand:
+          stack_.push_back({&next, child_depth, child_sleep, now_preempted, now_last});  // f dangles
+          break;
+      }
     }
-    if (!explored_any) ++executions_;
     return false;
+  }
+
+  // Back at frame `f` from its last transition.
+  void Back(Frame& f) {
+    path_.pop_back();
+    if (auto bit = SleepBit(At(f.depth).todo[f.next - 1])) f.done |= *bit;
   }
 
   bool Poll() {
@@ -312,6 +351,7 @@ class Dfs {
   const Properties& properties_;
   std::unordered_set<Fingerprint, FingerprintHash> seen_;  // without caching
   std::vector<Action> path_;
+  std::vector<Frame> stack_;
   std::optional<int> split_depth_;
   std::vector<FrontierItem>* frontier_ = nullptr;
   uint64_t transitions_ = 0, executions_ = 0;

@@ -128,6 +128,27 @@ TEST_CASE("a search cut by a bound says which and exits 3") {
   CHECK(r.exit_code == 1);
 }
 
+TEST_CASE("plain enumeration follows a client that retries forever down to max_steps") {
+  // Without state caching the naive lock's waiting client can GET forever
+  // without the clock moving: the search bounds each execution by the
+  // scenario's max_steps (10000), or by --max-steps, and goes that deep
+  // without running out of stack (8 MiB held about 10,000 steps once).
+  testing::TempDir out;
+  for (int bound : {10000, 20000}) {
+    INFO("bound " << bound);
+    std::vector<std::string> args = {"explore", ScenarioPath("setnx-naive.json"), "--clients", "2",
+                                     "--no-cache", "--json", "--out", out.path().string()};
+    if (bound != 10000) args.insert(args.end(), {"--max-steps", std::to_string(bound)});
+    auto r = RunLockstep(args);
+    CHECK(r.exit_code == 1);
+    json j = json::parse(r.out);
+    CHECK(j["bounds"]["max_steps"] == bound);
+    CHECK(j["max_depth"] == bound);
+    CHECK(j["counterexample"]["found_steps"] == bound - 1);
+    CHECK(j["counterexample"]["steps"] == 9);
+  }
+}
+
 TEST_CASE("the JSON report carries verdict, strategy, bounds and honest counts") {
   auto r = RunLockstep({"explore", ScenarioPath("getset-bounded.json"), "--clients", "3", "--json"});
   CHECK(r.exit_code == 0);
