@@ -9,6 +9,8 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
+#include <string>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -43,10 +45,31 @@ int Wait(pid_t pid) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-// A search that runs for minutes: five clients, no reductions, a far horizon.
+// A search that runs for hours: five clients, no reductions (no state
+// caching either: with it, this search ends in about a second), a far horizon.
 std::vector<std::string> LongSearch(const std::string& out_dir) {
-  return {"explore", testing::ScenarioPath("getset-bounded.json"), "--no-symmetry", "--no-por",
-          "--horizon", "30", "--out", out_dir};
+  return {"explore", testing::ScenarioPath("getset-bounded.json"), "--no-cache", "--no-symmetry",
+          "--no-por", "--horizon", "30", "--out", out_dir};
+}
+
+// Waits until `pid` catches SIGINT (its search has begun), then lets it
+// search a little longer, so that Ctrl-C lands mid-search however slowly
+// the process started (under a sanitizer, several times slower).
+void WaitUntilSearching(pid_t pid) {
+  for (int i = 0; i < 600; ++i) {
+    std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+    std::string line;
+    while (std::getline(status, line)) {
+      if (line.rfind("SigCgt:", 0) != 0) continue;
+      const unsigned long long caught = std::stoull(line.substr(7), nullptr, 16);
+      if (caught & (1ULL << (SIGINT - 1))) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(500));
+        return;
+      }
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  FAIL("lockstep did not start its search within a minute");
 }
 
 TEST_CASE("Ctrl-C stops a long search with the counts so far and exit 3", "[interrupt]") {
@@ -58,7 +81,7 @@ TEST_CASE("Ctrl-C stops a long search with the counts so far and exit 3", "[inte
     args.insert(args.end(), {"--jobs", jobs});
     pid_t pid = Spawn(args, tmp.File("out"), tmp.File("err"));
     REQUIRE(pid > 0);
-    std::this_thread::sleep_for(std::chrono::seconds(1));
+    WaitUntilSearching(pid);
     REQUIRE(kill(pid, SIGINT) == 0);
     CHECK(Wait(pid) == 3);
     std::string out = testing::ReadText(tmp.File("out"));
@@ -81,7 +104,7 @@ TEST_CASE("Ctrl-C with --json still prints a complete report of the counts so fa
   args.push_back("--json");
   pid_t pid = Spawn(args, tmp.File("out"), tmp.File("err"));
   REQUIRE(pid > 0);
-  std::this_thread::sleep_for(std::chrono::seconds(1));
+  WaitUntilSearching(pid);
   REQUIRE(kill(pid, SIGINT) == 0);
   CHECK(Wait(pid) == 3);
   nlohmann::json report = nlohmann::json::parse(testing::ReadText(tmp.File("out")));
