@@ -77,7 +77,8 @@ void RunSeeds(uint64_t first, uint64_t count) {
     CHECK(errors.count(kind) == 1);
   }
   // Only listed departures were skipped.
-  for (const auto& [id, n] : departures) {
+  for (const auto& entry : departures) {
+    const auto& id = entry.first;  // a lambda cannot capture a structured binding in clang 14
     INFO(id);
     CHECK(std::any_of(std::begin(kKnownDepartures), std::end(kKnownDepartures),
                       [&](const Departure& d) { return d.id == id; }));
