@@ -20,17 +20,6 @@ namespace jr = lockstep::json;
 
 constexpr const char* kFile = "fuzz.json";
 
-// The libFuzzer build (clang, ASan) only loads: running an execution ends
-// abandoned clients by unwinding their fibers, and with Debian's fcontext
-// fibers (no BOOST_USE_ASAN) clang's ASan then reports false positives on the
-// unwound fiber stack. The g++ suite runs the executions of every corpus and
-// regression input (fuzz_regressions_test.cc), under ASan in .ci/test too.
-#ifdef LOCKSTEP_FUZZ_NO_EXECUTIONS
-constexpr bool kRunExecutions = false;
-#else
-constexpr bool kRunExecutions = true;
-#endif
-
 void Require(bool ok, const std::string& what) {
   if (!ok) throw Finding(what);
 }
@@ -83,7 +72,6 @@ void ScenarioInput(std::string_view bytes) {
   if (!s) return;
   Require(!s->world.clients.empty() && s->world.horizon >= s->world.start_time,
           "a scenario outside the documented ranges loaded");
-  if (!kRunExecutions) return;
   trace::Trace t;
   if (s->has_schedule) {
     if (s->schedule.size() > kMaxFuzzSteps) return;
@@ -108,7 +96,6 @@ void TraceInput(std::string_view bytes) {
     return;
   }
   CheckRoundTrip(*saved);
-  if (!kRunExecutions) return;
   // What `lockstep replay TRACE` does next.
   std::optional<scenario::Scenario> s = LoadOrRefuse(saved->scenario, "/scenario");
   if (!s) return;
