@@ -15,10 +15,20 @@ void HoldLock(world::Client& c, const LockSettings& s, Millis valid_until, int64
   if (s.write_resource) c.WriteResource(token);
 }
 
-std::string RandomToken(world::Client& c) {
-  char text[17];
-  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(c.Random()));
-  return text;
+std::string SettingsLabel(const LockSettings& s) {
+  std::string label = "key=" + std::to_string(s.key.size()) + ":" + s.key;
+  for (auto [name, value] : {std::pair<const char*, int64_t>{"timeout", s.timeout},
+                             {"rounds", s.rounds},
+                             {"retry_delay", s.retry_delay},
+                             {"release_with_leave", s.release_with_leave},
+                             {"ttl", s.ttl},
+                             {"write_resource", s.write_resource},
+                             {"instances", s.instances},
+                             {"token_instance", s.token_instance},
+                             {"request_timeout", s.request_timeout}}) {
+    label += std::string(" ") + name + "=" + std::to_string(value);
+  }
+  return label;
 }
 
 namespace {
@@ -44,12 +54,12 @@ const AlgorithmInfo kAlgorithms[] = {
      Make<RunFencedLock>},
     {"redlock", "Redlock: SET NX PX on every instance, a majority within the validity; "
                 "release by script on all",
-     Make<RunRedlock, RedlockTokens::kNone>},
+     Make<RunRedlock, RedlockTokens::kNone>, /*draws_numbers=*/true},
     {"redlock-instance-tokens", "Redlock with a fencing token: the largest INCR among the "
                                 "instances locked (unsafe)",
-     Make<RunRedlock, RedlockTokens::kInstanceCounters>},
+     Make<RunRedlock, RedlockTokens::kInstanceCounters>, /*draws_numbers=*/true},
     {"redlock-fenced", "Redlock with a fencing token from INCR on lock.token_server",
-     Make<RunRedlock, RedlockTokens::kTokenService>},
+     Make<RunRedlock, RedlockTokens::kTokenService>, /*draws_numbers=*/true},
 };
 
 }  // namespace

@@ -39,16 +39,19 @@ struct AlgorithmInfo {
   std::string_view name;
   std::string_view summary;
   Body (*make)(const LockSettings&);
+  // It calls Client::Random() (numbers, not only tokens): its clients are
+  // never interchangeable for symmetry. Without it, Random() throws.
+  bool draws_numbers = false;
 };
+
+// Every setting, as a label: two clients of one algorithm are
+// interchangeable only if their labels are equal.
+std::string SettingsLabel(const LockSettings& s);
 
 // The steps every algorithm takes once it holds the lock: enter the critical
 // section, believing the lock valid until its own clock passes
 // `valid_until`, and write the resource (with `token`) if the scenario has one.
 void HoldLock(world::Client& c, const LockSettings& s, Millis valid_until, int64_t token);
-
-// A fresh lock token ("a random value unique across all clients and all
-// lock requests"), from the seeded random source.
-std::string RandomToken(world::Client& c);
 
 // Every algorithm, in a fixed order.
 std::span<const AlgorithmInfo> Algorithms();

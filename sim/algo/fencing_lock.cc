@@ -7,7 +7,7 @@ namespace lockstep::algo {
 void RunFencedLock(world::Client& c, const LockSettings& s) {
   const std::string counter = s.key + ":token";
   for (int round = 0; round < s.rounds; ++round) {
-    const std::string value = RandomToken(c);
+    const std::string value = c.RandomToken();
     int64_t token = 0;
     for (;;) {
       c.ForgetHistory("acquire", {round});

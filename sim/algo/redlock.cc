@@ -27,7 +27,7 @@ void RunRedlock(world::Client& c, const LockSettings& s, RedlockTokens tokens) {
   const int quorum = n / 2 + 1;
   const std::string counter = s.key + ":token";
   for (int round = 0; round < s.rounds; ++round) {
-    const std::string value = RandomToken(c);
+    const std::string value = c.RandomToken();
     int64_t token = 0;
     Millis valid_until = 0;
     for (;;) {

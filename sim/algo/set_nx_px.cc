@@ -21,7 +21,7 @@ void ReleaseToken(world::Client& c, const LockSettings& s, const std::string& to
 
 void RunSetNxPx(world::Client& c, const LockSettings& s, Release release) {
   for (int round = 0; round < s.rounds; ++round) {
-    const std::string token = RandomToken(c);
+    const std::string token = c.RandomToken();
     for (;;) {
       c.ForgetHistory("acquire", {round});
       kv::Reply r = c.Call({"SET", s.key, token, "NX", "PX", world::Value(s.ttl)});

@@ -4,7 +4,7 @@ namespace lockstep::algo {
 
 void RunSetnxExpire(world::Client& c, const LockSettings& s) {
   for (int round = 0; round < s.rounds; ++round) {
-    const std::string token = RandomToken(c);
+    const std::string token = c.RandomToken();
     for (;;) {
       c.ForgetHistory("acquire", {round});
       if (c.SetNx(s.key, token)) break;

@@ -50,7 +50,7 @@ Continuation ShortestContinuation(const world::WorldConfig& config, const Proper
   std::vector<Node> nodes;
   std::deque<std::pair<world::WorldState, int64_t>> queue;
   std::unordered_set<Fingerprint, FingerprintHash> seen;
-  seen.insert(fingerprinter.Of(s0, {}, nullptr));
+  seen.insert(fingerprinter.Of(s0, nullptr, nullptr));
   queue.emplace_back(std::move(s0), -1);
   std::vector<world::Action> enabled;
   while (!queue.empty()) {
@@ -91,7 +91,7 @@ Continuation ShortestContinuation(const world::WorldConfig& config, const Proper
         result.stats.states = seen.size();
         return finish(Continuation::Outcome::kFound);
       }
-      if (!seen.insert(fingerprinter.Of(next, {}, nullptr)).second) continue;
+      if (!seen.insert(fingerprinter.Of(next, nullptr, nullptr)).second) continue;
       if (seen.size() > max_states) {
         result.stats.states = seen.size();
         result.why = "stopped after " + std::to_string(max_states) + " states";

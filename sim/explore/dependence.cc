@@ -2,6 +2,7 @@
 
 #include <optional>
 
+#include "sim/check/property.h"
 #include "sim/kv/command_table.h"
 #include "sim/kv/conflicts.h"
 
@@ -29,40 +30,60 @@ std::optional<std::vector<std::string>> KnownCommand(const world::Request& r) {
   return argv;
 }
 
-}  // namespace
-
-bool Independent(const world::Model& m, const world::WorldState& s, const world::Action& x,
-                 const world::Action& y) {
-  using world::Action;
-  if (x.kind != Action::Kind::kStep || y.kind != Action::Kind::kStep) return false;
-  if (x.client == y.client) return false;
-  const world::Request& rx = m.RequestOf(s, x.client);
-  const world::Request& ry = m.RequestOf(s, y.client);
-  // Two writes to the protected resource: which lands first decides which
-  // a fenced resource refuses.
-  if (rx.kind == world::Request::Kind::kResource && ry.kind == world::Request::Kind::kResource) {
-    return false;
-  }
-  // Commands to different instances reach different servers.
-  if (rx.instance != ry.instance) return true;
-  auto cx = KnownCommand(rx);
-  auto cy = KnownCommand(ry);
-  if (!cx || !cy) return false;
-  if (cx->empty() || cy->empty()) return true;
-  return kv::CommandsCommute(*cx, *cy);
+bool ReadOnly(const std::vector<std::string>& argv) {
+  const kv::CommandSpec* spec = kv::FindCommand(argv[0]);
+  return spec && spec->access == kv::Access::kRead;
 }
 
-bool IndependenceCache::Independent(const world::Model& m, const world::WorldState& s,
-                                    const world::Action& x, const world::Action& y) {
+}  // namespace
+
+Dependence::Dependence(world::Model& model, uint32_t ghost)
+    : model_(model), holders_matter_(ghost & check::Property::kLatestAcquirer) {}
+
+Dependence::Static Dependence::Classify(const world::Request& rx, const world::Request& ry) {
+  using world::Request;
+  if (rx.kind == Request::Kind::kResource && ry.kind == Request::Kind::kResource) {
+    return Static::kDependent;
+  }
+  if (rx.instance != ry.instance) return Static::kIndependent;
+  auto cx = KnownCommand(rx);
+  auto cy = KnownCommand(ry);
+  if (!cx || !cy) return Static::kDependent;
+  if (cx->empty() || cy->empty()) return Static::kIndependent;
+  if (!kv::CommandsCommute(*cx, *cy)) return Static::kDependent;
+  return ReadOnly(*cx) || ReadOnly(*cy) ? Static::kIndependent : Static::kUnlessLogged;
+}
+
+bool Dependence::Independent(const world::WorldState& s, const world::Action& x,
+                             const world::WorldState& after_x, const world::Action& y) {
   using world::Action;
   if (x.kind != Action::Kind::kStep || y.kind != Action::Kind::kStep) return false;
   if (x.client == y.client) return false;
-  std::pair<const void*, const void*> key{&m.RequestOf(s, x.client), &m.RequestOf(s, y.client)};
+  const world::Request& rx = model_.RequestOf(s, x.client);
+  const world::Request& ry = model_.RequestOf(s, y.client);
+  std::pair<const void*, const void*> key{&rx, &ry};
   auto it = known_.find(key);
-  if (it != known_.end()) return it->second;
-  bool answer = explore::Independent(m, s, x, y);
-  known_.emplace(key, answer);
-  return answer;
+  if (it == known_.end()) it = known_.emplace(key, Classify(rx, ry)).first;
+  switch (it->second) {
+    case Static::kDependent: return false;
+    case Static::kUnlessLogged: {
+      const int server = world::Model::Serving(s, rx.instance);
+      const int replica = model_.ReplicaOf(server);
+      if (replica >= 0 && s.servers[replica].role == world::ServerRole::kReplica) return false;
+      break;
+    }
+    case Static::kIndependent: break;
+  }
+  // Entering marks the other holders: it does not commute with another
+  // client's entering or letting go.
+  const world::StepGhost& gx = after_x.step;
+  if (holders_matter_ && (gx.entered || gx.forgot)) {
+    scratch_ = s;
+    model_.Apply(scratch_, y, nullptr);
+    const world::StepGhost& gy = scratch_.step;
+    if ((gx.entered && (gy.entered || gy.forgot)) || (gy.entered && gx.forgot)) return false;
+  }
+  return true;
 }
 
 }  // namespace lockstep::explore

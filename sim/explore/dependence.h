@@ -1,19 +1,31 @@
-// When two actions enabled in the same state are independent: they cannot
-// disable each other and either order reaches the same state. Partial-order
-// reduction (sleep sets) relies on it, so it errs towards "dependent".
+// When two client steps enabled in the same state are independent: in either
+// order they reach the same state (ghost data included) and each step does
+// and observes the same thing. Sleep sets rely on it, so it errs towards
+// "dependent". See docs/design.md, "Partial-order reduction".
 //
-// - Steps of the same client, ticks and crashes are dependent on everything
-//   (a tick changes what every clock reading and every expiry decision sees;
-//   a crash changes the crash budget and the clock's holders).
-// - Steps of two clients are independent iff their commands go to different
+// - Only client steps are ever independent; ticks, faults and replication
+//   are dependent on everything.
+// - Two steps of one client, and two writes to the protected resource (which
+//   lands first decides which a fenced resource refuses), are dependent.
+// - Otherwise two steps are independent when their commands go to different
 //   instances (so different servers), or commute at the server
-//   (kv::CommandsCommute: different keys, or both reads). Two writes to the
-//   protected resource are dependent. A step
-//   without a command (leaving the critical section) commutes with any other
-//   client's step. A command built from the clock at the step is not known
-//   in advance, and conflicts with every command.
+//   (kv::CommandsCommute: different keys, or both reads; valid because
+//   Model::Settle removes expired keys whenever a clock moves, so no command
+//   finds one). A step without a command (leaving the critical section)
+//   commutes with any other client's step. A command whose key is built from
+//   the clock is not known in advance and conflicts with every command.
+// - A master with a live replica records its writes in order in the
+//   replication backlog: there, two writes are dependent even on different
+//   keys.
+// - Ghost state that properties read is part of the state. Entering the
+//   critical section marks every other holder as "acquired after" (read by
+//   stale_write): a step that enters and another client's step that enters
+//   or stops holding the lock are dependent, whatever servers they address. Which steps do is known only
+//   by taking them, so the check takes the second step on a scratch copy
+//   when the first did.
 #pragma once
 
+#include <cstdint>
 #include <unordered_map>
 #include <utility>
 
@@ -21,23 +33,36 @@
 
 namespace lockstep::explore {
 
-bool Independent(const world::Model& m, const world::WorldState& s, const world::Action& x,
-                 const world::Action& y);
-
-// The same answers, remembered per pair of requests (a step's independence
-// depends only on the two requests, which the automata keep in place).
-class IndependenceCache {
+class Dependence {
  public:
-  bool Independent(const world::Model& m, const world::WorldState& s, const world::Action& x,
-                   const world::Action& y);
+  // `ghost`: the check::Property::Ghost bits of the properties checked.
+  Dependence(world::Model& model, uint32_t ghost);
+
+  // Returns true iff client steps x and y, both enabled in `s`, are
+  // independent there. `after_x` is the state x leads to from `s`.
+  bool Independent(const world::WorldState& s, const world::Action& x,
+                   const world::WorldState& after_x, const world::Action& y);
 
  private:
+  // What the two requests alone say, remembered per pair of requests (the
+  // automata keep requests in place).
+  enum class Static : uint8_t {
+    kDependent,
+    kIndependent,
+    kUnlessLogged,  // same instance, different keys: dependent if both are
+                    // written to a replication backlog
+  };
+  Static Classify(const world::Request& rx, const world::Request& ry);
+
   struct PairHash {
     size_t operator()(const std::pair<const void*, const void*>& p) const {
       return std::hash<const void*>()(p.first) * 31 + std::hash<const void*>()(p.second);
     }
   };
-  std::unordered_map<std::pair<const void*, const void*>, bool, PairHash> known_;
+  world::Model& model_;
+  bool holders_matter_;
+  std::unordered_map<std::pair<const void*, const void*>, Static, PairHash> known_;
+  world::WorldState scratch_;
 };
 
 }  // namespace lockstep::explore

@@ -91,7 +91,8 @@ class Dfs {
         model_(config, o_.reductions.cache && o_.reductions.forget_history),
         fingerprinter_(model_, o_.reductions.symmetry, o_.reductions.forget_history,
                        GhostOf(properties)),
-        properties_(properties) {}
+        properties_(properties),
+        dependence_(model_, GhostOf(properties)) {}
 
   // Explores from the initial state. With split_depth, states at that depth
   // are left in *frontier instead.
@@ -163,12 +164,9 @@ class Dfs {
       while (depth > seen && !sh_.max_depth.compare_exchange_weak(seen, depth)) {
       }
     }
-    extra_.clear();
-    if (o_.bounds.preemptions) {
-      extra_ = {static_cast<uint64_t>(preempted), static_cast<uint64_t>(last + 1)};
-    }
+    const Fingerprinter::PathState path{preempted, last};
     std::vector<int>& canon = canon_;
-    Fingerprint f = fingerprinter_.Of(s, extra_, &canon);
+    Fingerprint f = fingerprinter_.Of(s, o_.bounds.preemptions ? &path : nullptr, &canon);
 
     Buffers& b = At(depth);
     std::vector<Action>& enabled = b.enabled;
@@ -280,7 +278,7 @@ class Dfs {
         uint32_t candidates = f.sleep | f.done;
         for (const Action& u : b.enabled) {
           auto bit = SleepBit(u);
-          if (bit && (candidates & *bit) && independence_.Independent(model_, *f.s, a, u)) {
+          if (bit && (candidates & *bit) && dependence_.Independent(*f.s, a, next, u)) {
             child_sleep |= *bit;
           }
         }
@@ -341,14 +339,13 @@ class Dfs {
   }
 
   std::vector<std::unique_ptr<Buffers>> buffers_;
-  IndependenceCache independence_;
-  std::vector<uint64_t> extra_;
   std::vector<int> canon_;
   Shared& sh_;
   const SearchOptions& o_;
   world::Model model_;
   Fingerprinter fingerprinter_;
   const Properties& properties_;
+  Dependence dependence_;
   std::unordered_set<Fingerprint, FingerprintHash> seen_;  // without caching
   std::vector<Action> path_;
   std::vector<Frame> stack_;

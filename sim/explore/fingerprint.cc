@@ -45,6 +45,8 @@ Fingerprinter::Fingerprinter(const world::Model& model, bool symmetry, bool abst
   for (size_t i = 0; i < c.clients.size(); ++i) {
     const auto& cl = c.clients[i];
     if (cl.crashed) continue;  // crashed from the start: a lane, never a peer
+    // Its random numbers (per client) can change what it does.
+    if (cl.draws_numbers) continue;
     groups[{cl.algorithm, cl.settings, cl.skew, cl.crashed}].push_back(static_cast<int>(i));
   }
   for (auto& [key, members] : groups) {
@@ -54,9 +56,11 @@ Fingerprinter::Fingerprinter(const world::Model& model, bool symmetry, bool abst
   }
 }
 
-Fingerprint Fingerprinter::Of(const world::WorldState& s, const std::vector<uint64_t>& extra,
+Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
                               std::vector<int>* canonical) const {
   const int n = static_cast<int>(s.clients.size());
+  // Each client's own words: nothing in them names another client, so
+  // sorting them gives a permutation of the clients that is a true symmetry.
   std::array<ClientWords, kMaxClients> words;
   for (int i = 0; i < n; ++i) {
     const world::ClientSlot& c = s.clients[i];
@@ -65,9 +69,7 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const std::vector<uint
     w[1] = static_cast<uint64_t>(c.status) | (uint64_t{c.in_critical_section} << 8) |
            (uint64_t{c.holding} << 9) | (uint64_t{c.stalled} << 10) |
            (uint64_t{c.timing_out} << 30) |
-           (use_latest_ ? uint64_t{c.superseded} << 11 | uint64_t{c.acquired_after} << 12 |
-                              static_cast<uint64_t>(c.superseded_by + 1) << 20
-                        : 0);
+           (use_latest_ ? uint64_t{c.superseded} << 11 : 0);
     w[2] = use_ready_since_ && c.status == world::ClientStatus::kReady
                ? static_cast<uint64_t>(c.ready_since) : 0;
     w[3] = c.status == world::ClientStatus::kSleeping
@@ -97,6 +99,18 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const std::vector<uint
   }
   for (int pos = 0; pos < n; ++pos) canonical_of[order[pos]] = pos;
   if (canonical) canonical->assign(canonical_of.begin(), canonical_of.begin() + n);
+  // Every datum that names a client goes through this one renaming: a
+  // client index becomes its place in the canonical order.
+  auto rename = [&](int client) -> uint64_t {
+    return static_cast<uint64_t>(client >= 0 && client < n ? canonical_of[client] : client) + 1;
+  };
+  auto rename_mask = [&](uint8_t mask) {
+    uint64_t out = 0;
+    for (int i = 0; i < n; ++i) {
+      if (mask >> i & 1) out |= uint64_t{1} << canonical_of[i];
+    }
+    return out;
+  };
   uint64_t a = 0x5eed0001, b = 0x5eed0002;
   auto feed = [&](uint64_t v) {
     a = Mum(a ^ v, 0xa0761d6478bd642fULL);
@@ -138,7 +152,7 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const std::vector<uint
         }
         // A client writer by its place in the canonical order.
         if (use_writers_) {
-          feed(static_cast<uint64_t>((k.writer >= 0 && k.writer < n ? canonical_of[k.writer] : k.writer) + 1));
+          feed(rename(k.writer));
         }
       }
     }
@@ -155,9 +169,17 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const std::vector<uint
   }
   if (use_resource_) feed(uint64_t{s.resource_written} | static_cast<uint64_t>(s.resource_max) << 1);
   for (int pos = 0; pos < n; ++pos) {
-    for (uint64_t w : words[order[pos]]) feed(w);
+    const int i = order[pos];
+    for (uint64_t w : words[i]) feed(w);
+    if (use_latest_) {
+      feed(rename_mask(s.clients[i].acquired_after));
+      feed(rename(s.clients[i].superseded_by));
+    }
   }
-  for (uint64_t x : extra) feed(x);
+  if (path) {
+    feed(static_cast<uint64_t>(path->preempted));
+    feed(rename(path->last_client));
+  }
   return {world::Mix64(a), world::Mix64(b ^ a)};
 }
 

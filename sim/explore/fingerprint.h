@@ -3,10 +3,15 @@
 // budget used, and per client its automaton state, status and ghost state.
 //
 // With symmetry, clients in the same class (same algorithm, settings and
-// skew) are interchangeable: their parts are sorted before hashing, so
-// states that differ only by a permutation of such clients share one
-// fingerprint. The permutation used is returned, so that per-client data
-// stored with the state (sleep sets) can be kept in canonical numbering.
+// skew, and an algorithm that draws random values only as tokens) are
+// interchangeable: their own parts are sorted before hashing, and every
+// datum that names a client (masks of clients that acquired later, the
+// client that superseded a holder, writers, the last client to move) is
+// renamed through the same permutation, so that two states share a
+// fingerprint only if one is a permutation of the other
+// (docs/design.md, "Symmetry"). The permutation is returned, so that
+// per-client data stored with the state (sleep sets) can be kept in
+// canonical numbering.
 #pragma once
 
 #include <cstdint>
@@ -32,10 +37,15 @@ class Fingerprinter {
   // `ghost`: the check::Property::Ghost bits of the properties checked.
   Fingerprinter(const world::Model& model, bool symmetry, bool abstract, uint32_t ghost = 0);
 
-  // `extra` words are folded in (the explorer's own per-path state, such
-  // as preemption counts). canonical[i] receives client i's position in the
-  // canonical order (the identity without symmetry).
-  Fingerprint Of(const world::WorldState& s, const std::vector<uint64_t>& extra,
+  // The explorer's own per-path state, when it bounds preemptions.
+  struct PathState {
+    int preempted = 0;    // preemptive switches so far
+    int last_client = -1;  // the client that took the last step, or -1
+  };
+
+  // `path`, if given, is folded in. canonical[i] receives client i's
+  // position in the canonical order (the identity without symmetry).
+  Fingerprint Of(const world::WorldState& s, const PathState* path,
                  std::vector<int>* canonical) const;
 
   // Symmetry classes of size > 1 (client indices), for reports.

@@ -27,7 +27,7 @@ SearchResult SampleExecutions(const world::WorldConfig& config, const Properties
     }
     std::unique_ptr<Strategy> strategy = make_strategy(i, st.max_depth);
     world::WorldState s = model.Initial();
-    seen.insert(fingerprinter.Of(s, {}, nullptr));
+    seen.insert(fingerprinter.Of(s, nullptr, nullptr));
     std::vector<world::Action> path;
     ++st.executions;
     for (;;) {
@@ -46,7 +46,7 @@ SearchResult SampleExecutions(const world::WorldConfig& config, const Properties
       model.Apply(s, *a, nullptr);
       path.push_back(*a);
       ++st.transitions;
-      seen.insert(fingerprinter.Of(s, {}, nullptr));
+      seen.insert(fingerprinter.Of(s, nullptr, nullptr));
       if (auto v = check::CheckAll(properties, model, s, static_cast<int>(path.size()))) {
         result.verdict = Verdict::kViolation;
         result.violation = v;

@@ -238,10 +238,8 @@ Scenario Load(const json& doc, const std::string& file, const std::string& prefi
       }
       setup.algorithm = name;
       setup.request_timeout = mine.request_timeout;
-      setup.settings = json{{"key", mine.key}, {"timeout", mine.timeout}, {"rounds", mine.rounds},
-                            {"retry_delay", mine.retry_delay},
-                            {"release_with_leave", mine.release_with_leave},
-                            {"ttl", mine.ttl}, {"request_timeout", mine.request_timeout}}.dump();
+      setup.settings = algo::SettingsLabel(mine);
+      setup.draws_numbers = info->draws_numbers;
       setup.body = info->make(mine);
     }
     s.algorithms.push_back(setup.algorithm);

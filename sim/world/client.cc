@@ -1,5 +1,8 @@
 #include "sim/world/client.h"
 
+#include <cstdio>
+#include <stdexcept>
+
 #include "sim/world/fiber_scheduler.h"
 #include "sim/world/hash.h"
 
@@ -101,12 +104,27 @@ void Client::Sleep(Millis ticks) {
   Observe(kWake);  // every scheduling point moves the history on
 }
 
-uint64_t Client::Random() {
+uint64_t Client::Draw() {
   // From (seed, client, count): independent of the order in which clients draw.
   uint64_t v = Mix64(seed_ + 0x9e3779b97f4a7c15ULL * (static_cast<uint64_t>(index_) + 1) +
                      0xbf58476d1ce4e5b9ULL * ++random_count_);
   Observe(HashCombine(kRandom, v));
   return v;
+}
+
+uint64_t Client::Random() {
+  if (tokens_only_) {
+    throw std::logic_error(
+        "it drew a random number, but its algorithm declares that it draws random values only "
+        "as tokens (set draws_numbers in its AlgorithmInfo)");
+  }
+  return Draw();
+}
+
+std::string Client::RandomToken() {
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(Draw()));
+  return text;
 }
 
 bool Client::WriteResource(int64_t token) {

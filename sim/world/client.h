@@ -75,8 +75,15 @@ class Client {
   // none). A step of its own. Returns true iff the resource accepted it.
   bool WriteResource(int64_t token);
 
-  // --- Randomness, from the schedule's seed. ---
+  // --- Randomness, from the schedule's seed (per client and draw). ---
+  // A random number. An algorithm that draws one declares it
+  // (algo::AlgorithmInfo::draws_numbers): a number can change what the
+  // client does, so its clients are never interchangeable for symmetry.
   uint64_t Random();
+  // A fresh random token, 16 hex digits, for values compared only for
+  // equality (a lock's value): renaming tokens between clients changes
+  // nothing, so clients that draw only tokens may be interchangeable.
+  std::string RandomToken();
 
   // --- Ghost state: invisible to other clients, seen by properties. ---
   // Enters the critical section, believing it holds the lock until its own
@@ -112,6 +119,8 @@ class Client {
   void Prime(const Input& input) { input_ = input; }
   void Finish(std::string error);  // the body returned (or threw `error`)
   void set_fiber(boost::fibers::context* fiber) { fiber_ = fiber; }
+  // Random() then throws: the algorithm promised to draw only tokens.
+  void set_tokens_only(bool tokens_only) { tokens_only_ = tokens_only; }
   boost::fibers::context* fiber() const { return fiber_; }
 
  private:
@@ -134,6 +143,8 @@ class Client {
   uint64_t concrete_;  // hash of everything observed since the start
   uint64_t abstract_;  // the same since the last ForgetHistory
   uint64_t random_count_ = 0;
+  bool tokens_only_ = false;
+  uint64_t Draw();
 };
 
 }  // namespace lockstep::world

@@ -40,8 +40,10 @@ struct Transition {
 
 class ClientAutomaton {
  public:
+  // `tokens_only`: the client's Random() throws (see Client::RandomToken).
   ClientAutomaton(std::string name, int index, uint64_t seed,
-                  std::function<void(Client&)> body, bool use_forget_history);
+                  std::function<void(Client&)> body, bool use_forget_history,
+                  bool tokens_only = false);
   ~ClientAutomaton();
   ClientAutomaton(const ClientAutomaton&) = delete;
   ClientAutomaton& operator=(const ClientAutomaton&) = delete;
@@ -99,6 +101,7 @@ class ClientAutomaton {
   uint64_t seed_;
   std::function<void(Client&)> body_;
   bool use_forget_history_;
+  bool tokens_only_;
   std::unordered_map<LocalState, Node> nodes_;
   std::unordered_map<Key, std::vector<Memo>, KeyHash> memo_;
   std::unordered_map<LocalState, std::unique_ptr<Live>> parked_;

@@ -40,7 +40,8 @@ Model::Model(WorldConfig config, bool use_forget_history) : config_(std::move(co
     const ClientSetup& c = config_.clients[i];
     names_.push_back(c.name);
     automata_.push_back(std::make_unique<ClientAutomaton>(
-        c.name, static_cast<int>(i), config_.seed, c.body, use_forget_history));
+        c.name, static_cast<int>(i), config_.seed, c.body, use_forget_history,
+        /*tokens_only=*/!c.draws_numbers));
   }
   writer_names_ = names_;
   for (const auto& [key, name] : config_.initial_writers) {
@@ -347,6 +348,7 @@ void Model::Resume(WorldState& s, int i, const Input& input, StepEffects* effect
   const Transition& t = automata_[i]->Resume(c.local, input);
   for (const GhostEvent& g : t.ghost) {
     if (g.kind == GhostEvent::Kind::kEnter) {
+      s.step.entered = true;
       c.in_critical_section = true;
       c.holding = true;
       c.stalled = false;
@@ -362,6 +364,7 @@ void Model::Resume(WorldState& s, int i, const Input& input, StepEffects* effect
       }
       if (effects) effects->events.push_back(names_[i] + " enters the critical section");
     } else {
+      s.step.forgot = true;
       c.holding = false;
       c.stalled = false;
       c.valid_until = 0;

@@ -28,6 +28,9 @@ struct ClientSetup {
   std::string name;       // "C1".."C5"
   std::string algorithm;  // a label for traces and symmetry; the body is what runs
   std::string settings;   // a label of its settings, for symmetry
+  // The algorithm draws random numbers, not only tokens (Client::Random):
+  // never interchangeable with another client. Otherwise Random() throws.
+  bool draws_numbers = false;
   Millis skew = 0;        // this client's clock = global time + skew
   bool crashed = false;   // crashed before the run: never runs at all
   // A lost request or reply, or an unavailable server, reaches the client
@@ -143,6 +146,10 @@ struct StepGhost {
                           // client that acquired the lock later had written it
   int stale_over = -1;    // that later client
   int64_t stale_token = 0;
+  // The stepping client entered the critical section, or stopped holding
+  // the lock: what makes two steps' order matter to `acquired_after`.
+  bool entered = false;
+  bool forgot = false;
 };
 
 // Ghost: who wrote each key's current value, as an index into

@@ -242,6 +242,7 @@ TEST_CASE("random numbers come from the seed, per client, whatever the interleav
         c.Get("k");
         got[i] = c.Random();
       }));
+      cfg.clients.back().draws_numbers = true;
     }
     World w(cfg);
     w.Apply(Action::Step(c2_first ? 1 : 0));
@@ -251,6 +252,28 @@ TEST_CASE("random numbers come from the seed, per client, whatever the interleav
   CHECK(draw(7, false) == draw(7, true));
   CHECK(draw(7, false) != draw(8, false));
   CHECK(draw(7, false)[0] != draw(7, false)[1]);
+}
+
+TEST_CASE("a client that promised tokens only cannot draw a random number") {
+  // Symmetry may swap two such clients: their tokens are renamed, but a
+  // number (a back-off, say) could change what they do.
+  WorldConfig cfg;
+  cfg.horizon = 1;
+  std::string token;
+  cfg.clients.push_back(Setup("C1", [&](Client& c) {
+    token = c.RandomToken();
+    c.Get("k");
+    c.Random();
+  }));
+  World w(cfg);
+  CHECK(token.size() == 16);
+  CHECK(token.find_first_not_of("0123456789abcdef") == std::string::npos);
+  try {
+    w.Apply(Action::Step(0));
+    FAIL("Random() was allowed");
+  } catch (const std::runtime_error& e) {
+    CHECK_THAT(e.what(), Catch::Matchers::Contains("draws random values only as tokens"));
+  }
 }
 
 TEST_CASE("worlds torn down mid-run release their fibers (thousands in a row)") {
