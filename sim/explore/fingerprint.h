@@ -1,5 +1,5 @@
 // A state's identity for state caching: a 128-bit fingerprint of everything
-// that decides the future (DESIGN.md): the keyspace, the clock, the crash
+// that decides the future (docs/design.md, "State identity"): the keyspace, the clock, the crash
 // budget used, and per client its automaton state, status and ghost state.
 //
 // With symmetry, clients in the same class (same algorithm, settings and

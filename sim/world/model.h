@@ -5,7 +5,7 @@
 // The Model lists the actions enabled in a state and applies one to it. A
 // single run (World) and the explorer's millions of states share this code.
 //
-// Semantics (DESIGN.md): one command is one atomic step at the server; a
+// Semantics (docs/design.md): one command is one atomic step at the server; a
 // client's local code between two commands runs inside the step that resumed
 // it; the global clock moves only by tick actions, up to the horizon; a
 // client's clock is global time plus its skew.
@@ -40,7 +40,7 @@ struct ClientSetup {
 };
 
 // The partly synchronous world that timeout-based locks rely on, stated as
-// bounds the clock respects (DESIGN.md, "Assumptions are explicit").
+// bounds the clock respects (docs/design.md, "Assumptions are explicit").
 struct Assumptions {
   // Largest age, in ticks, of a command's clock-based arguments when it
   // executes. 0: the clock is read in the command's own step. nullopt: no
