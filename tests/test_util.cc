@@ -1,8 +1,10 @@
 #include "tests/test_util.h"
 
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -27,6 +29,15 @@ std::string TempDir::Write(const std::string& name, const std::string& content) 
   return p;
 }
 
+std::vector<std::string> AllScenarioPaths() {
+  std::vector<std::string> files;
+  for (const auto& e : std::filesystem::directory_iterator(SourceDir() + "/scenarios")) {
+    if (e.path().extension() == ".json") files.push_back(e.path().string());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
 std::string ReadText(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream s;
@@ -34,11 +45,29 @@ std::string ReadText(const std::string& path) {
   return s.str();
 }
 
-ProcessResult RunLockstep(const std::vector<std::string>& args) {
+namespace {
+
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kAddressSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kAddressSanitizer = true;
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+
+ProcessResult Run(const std::vector<std::string>& args, size_t max_bytes) {
   TempDir tmp;
   std::string out = tmp.File("stdout"), err = tmp.File("stderr");
   pid_t pid = fork();
   if (pid == 0) {
+    if (max_bytes > 0 && !kAddressSanitizer) {
+      const rlimit limit{max_bytes, max_bytes};
+      if (setrlimit(RLIMIT_AS, &limit) != 0) _exit(127);
+    }
     std::vector<char*> argv;
     std::string bin = LOCKSTEP_BINARY;
     argv.push_back(bin.data());
@@ -56,6 +85,14 @@ ProcessResult RunLockstep(const std::vector<std::string>& args) {
   r.out = ReadText(out);
   r.err = ReadText(err);
   return r;
+}
+
+}  // namespace
+
+ProcessResult RunLockstep(const std::vector<std::string>& args) { return Run(args, 0); }
+
+ProcessResult RunLockstepWithin(const std::vector<std::string>& args, size_t max_bytes) {
+  return Run(args, max_bytes);
 }
 
 }  // namespace lockstep::testing

@@ -13,6 +13,8 @@ inline std::string SourceDir() { return LOCKSTEP_SOURCE_DIR; }
 inline std::string ScenarioPath(const std::string& name) {
   return SourceDir() + "/scenarios/" + name;
 }
+// Every shipped scenario file, sorted.
+std::vector<std::string> AllScenarioPaths();
 
 // A fresh temporary folder, removed when the object goes away.
 class TempDir {
@@ -39,6 +41,10 @@ struct ProcessResult {
 // Runs the lockstep binary with `args` (no shell quoting is applied: pass
 // plain words).
 ProcessResult RunLockstep(const std::vector<std::string>& args);
+// The same, with the process's address space limited to `max_bytes` (not
+// under AddressSanitizer, whose shadow memory needs more): a test of a
+// memory bound fails instead of exhausting the machine.
+ProcessResult RunLockstepWithin(const std::vector<std::string>& args, size_t max_bytes);
 
 std::string ReadText(const std::string& path);
 

@@ -1,6 +1,7 @@
 // The `lockstep` subcommands. Each returns the process exit code:
 // 0 no violation, 1 violation found, 2 bad input or usage, 3 search stopped
-// at a bound before finishing.
+// at a bound before finishing, 4 a replay on a real Redis got a reply that
+// differs from the trace's.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +14,7 @@ inline constexpr int kExitSafe = 0;
 inline constexpr int kExitViolation = 1;
 inline constexpr int kExitBadInput = 2;
 inline constexpr int kExitBound = 3;
+inline constexpr int kExitReplayDiffers = 4;
 
 struct OutputOptions {
   bool json = false;       // print a machine-readable summary instead

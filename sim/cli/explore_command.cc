@@ -14,6 +14,7 @@
 #include "sim/cli/runner.h"
 #include "sim/explore/pct_strategy.h"
 #include "sim/explore/random_strategy.h"
+#include "sim/trace/json_reader.h"
 #include "sim/world/hash.h"
 
 namespace lockstep::cli {
@@ -143,7 +144,11 @@ std::string Override(const ExploreOptions& o, scenario::Scenario& s) {
   return "";
 }
 
+// A file name from a scenario's name: any text, so only its first 64
+// characters, each made safe, so that the file can always be created.
 std::string SafeName(std::string s) {
+  constexpr size_t kMaxLength = 64;
+  if (s.size() > kMaxLength) s.resize(kMaxLength);
   for (char& c : s) {
     if (!isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_') c = '-';
   }
@@ -164,6 +169,7 @@ int Explore(const ExploreOptions& o) {
     Fail(error);
     return kExitBadInput;
   }
+  Warn(o.file, s.warnings);
   if (o.strategy != "dfs" && o.strategy != "random" && o.strategy != "pct") {
     Fail("--strategy: expected dfs, random or pct, got \"" + o.strategy + "\"");
     return kExitBadInput;
@@ -276,14 +282,19 @@ int Explore(const ExploreOptions& o) {
       how = "shortest, by breadth-first search";
     }
     trace::Trace t = RecordTrace(s, schedule, explore::EndReasonText(explore::EndReason::kViolation));
-    std::error_code ec;
-    std::filesystem::create_directories(o.out, ec);
     std::string base = SafeName(s.name.empty() ? std::filesystem::path(o.file).stem().string() : s.name);
     std::string path = o.out + "/" + base + "-" + t.violation->property + "-" +
                        std::to_string(s.world.clients.size()) + "clients.json";
+    std::error_code ec;
+    std::filesystem::create_directories(o.out, ec);
     std::string error;
-    if (!WriteFileAtomically(path, trace::ToJsonText(t), &error)) {
-      Fail(error);
+    if (ec) {
+      error = "cannot create the folder " + lockstep::json::Shorten(o.out) + ": " + ec.message();
+    } else {
+      WriteFileAtomically(path, trace::ToJsonText(t), &error);
+    }
+    if (!error.empty()) {
+      Fail(lockstep::json::Shorten(error, 400));
       return kExitBadInput;
     }
     report["counterexample"] = {{"steps", schedule.size()},
@@ -309,6 +320,13 @@ int Explore(const ExploreOptions& o) {
   } else {
     code = kExitBound;
     text << "INCOMPLETE: " << r.incomplete << "; no violation found so far\n";
+  }
+  // The expectation is about the scenario as written, over every schedule.
+  const bool as_written = !o.clients && !o.max_steps && !o.horizon && !o.preemptions &&
+                          !o.max_arg_delay && !o.faults;
+  if (as_written && r.verdict != explore::Verdict::kIncomplete) {
+    Warn(o.file, {Unexpected(s, r.violation ? r.violation->property : "",
+                             o.strategy == "dfs")});
   }
   if (o.json) {
     std::cout << report.dump(2) << "\n";

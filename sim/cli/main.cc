@@ -8,12 +8,23 @@
 #include "sim/cli/redis_replay.h"
 #include "sim/cli/render_command.h"
 #include "sim/scenario/scenario.h"
+#include "sim/trace/json_reader.h"
+#include "sim/trace/seed.h"
 
 int main(int argc, char** argv) {
   using namespace lockstep::cli;
   CLI::App app{"lockstep: a deterministic simulator and race explorer for Redis locks"};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "Show help for every subcommand");
+
+  // A seed is what a trace can carry, on the command line as in files.
+  const CLI::Validator seed_check(
+      [](std::string& text) {
+        return lockstep::trace::ParseSeed(text)
+                   ? std::string()
+                   : "expected " + lockstep::trace::SeedRange() + ", got \"" + text + "\"";
+      },
+      "SEED");
 
   OutputOptions out;
   std::string file;
@@ -38,7 +49,7 @@ int main(int argc, char** argv) {
 
   auto* run = app.add_subcommand("run", "Run one random schedule of a scenario from a seed");
   run->add_option("SCENARIO", file, "Scenario file")->required();
-  run->add_option("--seed", seed, "Seed of the random schedule")->required();
+  run->add_option("--seed", seed, "Seed of the random schedule")->required()->check(seed_check);
   run->add_option("--max-steps", max_steps, "Stop after this many steps")
       ->check(CLI::Range(1, 10'000'000));
   run->add_option("--trace-out", out.trace_out, "Write the trace (JSON) here");
@@ -66,7 +77,7 @@ int main(int argc, char** argv) {
   explore->add_option("--executions", ex.executions, "Executions (random, pct)")
       ->check(CLI::Range(uint64_t{1}, uint64_t{1'000'000'000}));
   explore->add_option("--depth", ex.depth, "PCT bug depth d")->check(CLI::Range(1, 100));
-  explore->add_option("--seed", ex.seed, "Seed (random, pct)");
+  explore->add_option("--seed", ex.seed, "Seed (random, pct)")->check(seed_check);
   explore->add_option("--out", ex.out, "Folder for counterexamples (default: counterexamples)");
   explore->add_flag("--json", ex.json, "Print a machine-readable report");
   explore->add_flag("--no-cache", no_cache, "Plain enumeration: no state caching");
@@ -88,6 +99,21 @@ int main(int argc, char** argv) {
   render->add_option("--svg", svg_out, "Write the diagram as SVG here");
   render->add_option("--html", html_out, "Write an HTML page (diagram and steps) here");
 
+  // CLI11 takes an unknown first word for a missing subcommand: name it.
+  if (argc > 1 && argv[1][0] != '-') {
+    const std::string word = argv[1];
+    std::string known;
+    bool found = false;
+    for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+      known += (known.empty() ? "" : ", ") + sub->get_name();
+      found = found || sub->get_name() == word;
+    }
+    if (!found) {
+      std::cerr << "lockstep: unknown subcommand \"" << lockstep::json::Shorten(word)
+                << "\"; expected one of " << known << "\n";
+      return kExitBadInput;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -3,6 +3,7 @@
 #include <sys/time.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <iostream>
 #include <thread>
@@ -213,6 +214,8 @@ std::optional<std::vector<kv::Reply>> RedisConnection::Pipeline(const std::vecto
   for (size_t i = 0; i < commands.size(); ++i) {
     void* raw = nullptr;
     if (redisGetReply(context_, &raw) != REDIS_OK || raw == nullptr) {
+      // hiredis reports a read that timed out as an I/O error with EAGAIN.
+      timed_out_ = context_->err == REDIS_ERR_IO && (errno == EAGAIN || errno == EWOULDBLOCK);
       *error = context_->err != 0 ? context_->errstr : "no reply";
       return std::nullopt;
     }
@@ -251,13 +254,18 @@ int ReplayOnRedis(const std::string& file, const RedisReplayOptions& options) {
     return kExitBadInput;
   }
   const std::string& addr = options.address;
-  auto lost = [&](const std::string& what) {
-    Fail(addr + ": " + what + ": " + error);
+  constexpr int kTimeoutMs = 5000;
+  auto lost = [&](const std::string& what, const RedisConnection* conn = nullptr) {
+    if (conn != nullptr && conn->timed_out()) {
+      Fail("no reply from " + addr + " within " + std::to_string(kTimeoutMs / 1000) + " s (" +
+           what + ")");
+    } else {
+      Fail(addr + ": " + what + ": " + error);
+    }
     return kExitBadInput;
   };
 
   // One connection for setup, and one per simulated client.
-  constexpr int kTimeoutMs = 5000;
   std::unique_ptr<RedisConnection> admin = RedisConnection::Connect(host, port, kTimeoutMs, &error);
   if (!admin) return lost("cannot connect to the Redis server");
   std::vector<std::unique_ptr<RedisConnection>> conns;
@@ -266,10 +274,17 @@ int ReplayOnRedis(const std::string& file, const RedisReplayOptions& options) {
     if (!conns.back()) return lost("cannot connect to the Redis server");
   }
 
-  std::optional<kv::Reply> r = admin->Command({options.flush ? "FLUSHALL" : "DBSIZE"}, &error);
-  if (!r) return lost("connection lost");
-  if (r->is_error()) {
-    Fail(addr + ": " + (options.flush ? "FLUSHALL" : "DBSIZE") + " answered " + r->ToString());
+  const char* check = options.flush ? "FLUSHALL" : "DBSIZE";
+  std::optional<kv::Reply> r = admin->Command({check}, &error);
+  if (!r) return lost(std::string("waiting for ") + check, admin.get());
+  // Only Redis's own answer says the database is empty: an integer count, or
+  // OK to FLUSHALL.
+  const bool understood = options.flush
+                              ? r->type == kv::Reply::Type::kStatus && r->text == "OK"
+                              : r->type == kv::Reply::Type::kInteger;
+  if (!understood) {
+    Fail(addr + ": " + check + " answered " + trace::CompactReply(*r) + "; expected " +
+         (options.flush ? "OK" : "an integer") + ", as Redis answers");
     return kExitBadInput;
   }
   if (!options.flush && r->integer != 0) {
@@ -292,7 +307,7 @@ int ReplayOnRedis(const std::string& file, const RedisReplayOptions& options) {
   const world::Millis start = t.steps.empty() ? 0 : t.steps[0].global_time;
   if (timed) {
     std::optional<int64_t> server_now = ServerMillis(*admin, &error);
-    if (!server_now) return lost("reading the server's clock");
+    if (!server_now) return lost("reading the server's clock", admin.get());
     server_at_base = *server_now;
     base = std::chrono::steady_clock::now();
     // Room for the setup before step 0's mapped time.
@@ -319,7 +334,7 @@ int ReplayOnRedis(const std::string& file, const RedisReplayOptions& options) {
       if (e.deadline) setup.push_back({"PEXPIREAT", e.key, kv::FormatInt64(*e.deadline + offset)});
       for (const Argv& argv : setup) {
         r = admin->Command(argv, &error);
-        if (!r) return lost("connection lost during setup");
+        if (!r) return lost("connection lost during setup", admin.get());
         std::cout << "setup: " << trace::CommandText(argv) << " -> " << trace::CompactReply(*r) << "\n";
         if (r->is_error()) {
           Fail(addr + ": the initial keyspace could not be written");
@@ -363,7 +378,7 @@ int ReplayOnRedis(const std::string& file, const RedisReplayOptions& options) {
     }
     RedisConnection& conn = *conns[static_cast<size_t>(client - t.clients.begin())];
     r = conn.Command(argv, &error);
-    if (!r) return lost("connection lost at step " + std::to_string(step.index));
+    if (!r) return lost("connection lost at step " + std::to_string(step.index), &conn);
     real[i] = r;
     const bool same = step.reply.has_value() && *step.reply == *r;
     if (!same && first_diff == 0) first_diff = step.index;
@@ -399,16 +414,16 @@ int ReplayOnRedis(const std::string& file, const RedisReplayOptions& options) {
   }
   if (!t.violation) {
     std::cout << (first_diff == 0 ? "no violation in the trace, and every real reply matched it\n"
-                                  : "no violation in the trace\n");
-    return kExitSafe;
+                                  : "no violation in the trace; the replay failed\n");
+    return first_diff == 0 ? kExitSafe : kExitReplayDiffers;
   }
   const check::Violation& v = *t.violation;
-  if (first_diff != 0 && first_diff <= v.step) {
+  if (first_diff != 0) {
     std::cout << v.property << " not reproduced: the real replies differ from the trace at step "
               << first_diff << ", before the violation at step " << v.step
               << "; from there the clients would have acted on other replies, which a replay of "
                  "the trace's commands cannot follow\n";
-    return kExitSafe;
+    return kExitReplayDiffers;
   }
   // Each client's entry into the critical section came from one reply.
   std::vector<std::string> how;

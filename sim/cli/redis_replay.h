@@ -20,10 +20,12 @@
 // - The property: who is in the critical section is a function of the
 //   replies each client saw, so the trace's violation holds on the real server
 //   iff every real reply up to the violating step equals the trace's.
-// - Exit codes: 1 the trace's violation reproduced; 0 otherwise (no
-//   violation in the trace, or real replies differing before it, which the
-//   output names by step); 2 bad input, usage, a non-empty database, or a
-//   connection failure (naming HOST:PORT).
+// - Exit codes: 1 the trace's violation reproduced, every real reply equal
+//   to the trace's; 0 no violation in the trace, every real reply equal to
+//   the trace's; 4 some real reply differs from the trace's (the output names
+//   the first by step): the replay failed; 2 bad input, usage, a non-empty
+//   database, a server whose answer to DBSIZE or FLUSHALL is not Redis's,
+//   or a connection failure or silence (naming HOST:PORT).
 #pragma once
 
 #include <memory>
@@ -58,9 +60,13 @@ class RedisConnection {
   std::optional<std::vector<kv::Reply>> Pipeline(
       const std::vector<std::vector<std::string>>& commands, std::string* error);
 
+  // The last failure was a reply that did not come within the timeout.
+  bool timed_out() const { return timed_out_; }
+
  private:
   explicit RedisConnection(redisContext* context) : context_(context) {}
   redisContext* context_;
+  bool timed_out_ = false;
 };
 
 // Splits "HOST:PORT" (the port 1..65535). Returns false with the reason in

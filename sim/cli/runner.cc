@@ -3,6 +3,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <iostream>
+#include <algorithm>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -57,15 +59,101 @@ trace::Trace RunToTrace(const scenario::Scenario& s, explore::Strategy& strategy
   return RecordTrace(s, r.schedule, explore::EndReasonText(r.end));
 }
 
-trace::Trace ReplaySchedule(const scenario::Scenario& s) {
+trace::Trace ReplaySchedule(const scenario::Scenario& s, std::optional<int> step_bound) {
   explore::ReplayStrategy replay(s.schedule);
-  // The schedule, not a step bound, ends a replay.
-  return RunToTrace(s, replay, static_cast<int>(s.schedule.size()) + 1);
+  // The schedule ends a replay, unless a step bound ended the run replayed.
+  return RunToTrace(s, replay, step_bound.value_or(static_cast<int>(s.schedule.size()) + 1));
+}
+
+std::optional<ReplayedTrace> ReplaySavedTrace(const std::string& file, const nlohmann::json& doc,
+                                              std::string* error) {
+  using nlohmann::json;
+  std::optional<trace::Trace> saved = trace::FromJson(doc, error);
+  if (!saved) {
+    *error = file + ": " + *error;
+    return std::nullopt;
+  }
+  ReplayedTrace out;
+  try {
+    out.scenario = scenario::LoadScenario(saved->scenario, file, "/scenario");
+  } catch (const scenario::ScenarioError& e) {
+    *error = e.what();
+    return std::nullopt;
+  }
+  scenario::Scenario& s = out.scenario;
+  s.world.seed = saved->seed;
+  std::vector<std::string> names;
+  for (const auto& c : s.world.clients) names.push_back(c.name);
+  if (saved->clients.size() != names.size() ||
+      !std::equal(names.begin(), names.end(), saved->clients.begin(),
+                  [](const std::string& n, const trace::ClientInfo& c) { return n == c.name; })) {
+    *error = file + ": at /clients: the clients do not match the embedded scenario's";
+    return std::nullopt;
+  }
+  s.schedule.clear();
+  for (size_t i = 0; i < saved->schedule.size(); ++i) {
+    auto a = world::ParseAction(saved->schedule[i], names, error, saved->server_names);
+    if (!a) {
+      *error = file + ": at /schedule/" + std::to_string(i) + ": " + *error;
+      return std::nullopt;
+    }
+    s.schedule.push_back(*a);
+  }
+  s.has_schedule = true;
+  // A run a step bound ended replays under that bound: the schedule's length.
+  std::optional<int> step_bound;
+  if (saved->end == explore::EndReasonText(explore::EndReason::kStepBound)) {
+    step_bound = static_cast<int>(s.schedule.size());
+  }
+  try {
+    out.trace = ReplaySchedule(s, step_bound);
+  } catch (const explore::ScheduleError& e) {
+    *error = file + ": at /schedule/" + std::to_string(e.position) + ": " + e.what();
+    return std::nullopt;
+  }
+  json again = trace::ToJson(out.trace);
+  if (again != doc) {
+    // Name the first place where the file and the replay disagree.
+    std::string where = "/";
+    const json& a = doc.contains("steps") ? doc["steps"] : json();
+    const json& b = again["steps"];
+    for (size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
+      if (i >= a.size() || i >= b.size() || a[i] != b[i]) {
+        where = "/steps/" + std::to_string(i);
+        break;
+      }
+    }
+    if (where == "/") {
+      for (auto it = again.begin(); it != again.end(); ++it) {
+        if (!doc.contains(it.key()) || doc[it.key()] != it.value()) {
+          where = "/" + it.key();
+          break;
+        }
+      }
+    }
+    *error = file + ": at " + where +
+             ": the trace contradicts its scenario: replaying its schedule gives a "
+             "different record here";
+    return std::nullopt;
+  }
+  return out;
 }
 
 trace::Trace RunSeeded(const scenario::Scenario& s, uint64_t seed, int max_steps) {
   explore::RandomStrategy random(seed);
   return RunToTrace(s, random, max_steps);
+}
+
+void Warn(const std::string& file, const std::vector<std::string>& warnings) {
+  for (const std::string& w : warnings) {
+    if (!w.empty()) std::cerr << "lockstep: " << file << ": warning: " << w << "\n";
+  }
+}
+
+std::string Unexpected(const scenario::Scenario& s, const std::string& violated, bool conclusive) {
+  if (s.expect.Matches(violated) || (violated.empty() && !conclusive)) return "";
+  return "at /expect: expected " + s.expect.Text() + ", but " +
+         (violated.empty() ? "no property was violated" : violated + " was violated");
 }
 
 bool WriteFileAtomically(const std::string& path, const std::string& content,

@@ -2,6 +2,7 @@
 // and trace layers that the CLI and the tests share.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "sim/explore/execution.h"
@@ -23,10 +24,34 @@ trace::Trace RunToTrace(const scenario::Scenario& s, explore::Strategy& strategy
                         int max_steps);
 
 // Replays the scenario's own schedule. REQUIRES: s.has_schedule
-trace::Trace ReplaySchedule(const scenario::Scenario& s);
+// `step_bound`: the run being replayed was ended by this bound.
+trace::Trace ReplaySchedule(const scenario::Scenario& s,
+                            std::optional<int> step_bound = std::nullopt);
+
+// A saved trace replayed: its embedded scenario, and the trace replaying its
+// schedule gives.
+struct ReplayedTrace {
+  scenario::Scenario scenario;
+  trace::Trace trace;
+};
+// Replays the trace `doc` read from `file` and checks that replaying gives
+// the same record. Returns nullopt, with "FILE: at /pointer: what" in
+// *error, for a document that is not a trace or that its scenario
+// contradicts.
+std::optional<ReplayedTrace> ReplaySavedTrace(const std::string& file,
+                                              const nlohmann::json& doc, std::string* error);
 
 // One random execution from `seed`.
 trace::Trace RunSeeded(const scenario::Scenario& s, uint64_t seed, int max_steps);
+
+// Prints each "lockstep: FILE: warning: TEXT" on stderr: what is valid but
+// likely not what was meant (the exit code does not change).
+void Warn(const std::string& file, const std::vector<std::string>& warnings);
+// The warning for an outcome violating `violated` ("": none) that `s`
+// does not expect, or "" if expected. `conclusive`: the outcome holds for
+// every schedule (a replayed schedule, an exhaustive search), so not
+// finding a violation contradicts an expected one.
+std::string Unexpected(const scenario::Scenario& s, const std::string& violated, bool conclusive);
 
 // Writes `content` to `path` through a temporary file in the same folder
 // and a rename, so that no reader ever sees a partial file. Returns false,

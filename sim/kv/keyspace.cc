@@ -109,6 +109,26 @@ void Keyspace::PutString(const std::string& key, const std::string& value,
   it->deadline = deadline;
 }
 
+void Keyspace::PutAll(std::vector<Entry> entries) {
+  for (Entry& e : entries) {
+    e.kind = Entry::Kind::kString;
+    e.list.clear();
+  }
+  // The present entries first, so that a new entry replaces its key's.
+  entries.insert(entries.begin(), std::make_move_iterator(entries_.begin()),
+                 std::make_move_iterator(entries_.end()));
+  std::stable_sort(entries.begin(), entries.end(),
+                   [](const Entry& a, const Entry& b) { return a.key < b.key; });
+  entries_.clear();
+  for (Entry& e : entries) {
+    if (!entries_.empty() && entries_.back().key == e.key) {
+      entries_.back() = std::move(e);
+    } else {
+      entries_.push_back(std::move(e));
+    }
+  }
+}
+
 void Keyspace::Replace(const std::string& key, const std::optional<Entry>& e) {
   auto it = LowerBound(entries_, key);
   const bool present = it != entries_.end() && it->key == key;

@@ -52,6 +52,9 @@ class Keyspace {
   // Sets up state directly (scenario initial keyspaces); not a Redis command.
   void PutString(const std::string& key, const std::string& value,
                  std::optional<Millis> deadline);
+  // PutString for many entries at once (a scenario's initial keyspace):
+  // one sort, not a sorted insert per entry. Of equal keys the last wins.
+  void PutAll(std::vector<Entry> entries);
 
   // Replaces key's entry by `e` (a replica applying its master's write), or
   // removes key if `e` is nullopt; not a Redis command.

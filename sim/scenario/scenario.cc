@@ -1,12 +1,21 @@
 #include "sim/scenario/scenario.h"
 
-#include <fstream>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <algorithm>
+#include <cstring>
 #include <regex>
 #include <set>
 #include <sstream>
 
 #include "sim/check/property.h"
+#include "sim/kv/int_parse.h"
 #include "sim/trace/json_reader.h"
+#include "sim/trace/seed.h"
+#include "sim/trace/trace.h"
 
 namespace lockstep::scenario {
 namespace {
@@ -101,6 +110,14 @@ Expectation ReadExpect(const jr::ObjectReader& o) {
 
 Scenario Load(const json& doc, const std::string& file, const std::string& prefix) {
   jr::ObjectReader o(doc, prefix);
+  if (prefix.empty() && o.Has("scenario") && o.Has("steps")) {
+    if (!o.Has("format")) {
+      throw jr::JsonError("", "missing field \"format\": this is a trace (it has \"scenario\" and "
+                              "\"steps\"), and a trace says \"format\": \"" +
+                              std::string(trace::kFormat) + "\"");
+    }
+    throw jr::JsonError("", "this is a trace, not a scenario; replay it with `lockstep replay`");
+  }
   o.RejectUnknown({"name", "description", "clients", "lock", "keyspace", "clock",
                    "assumptions", "faults", "server", "servers", "resource", "properties", "expect",
                    "schedule", "seed", "max_steps"});
@@ -203,6 +220,7 @@ Scenario Load(const json& doc, const std::string& file, const std::string& prefi
   }
   static const std::regex kName("[A-Za-z][A-Za-z0-9_-]{0,15}");
   std::set<std::string> seen;
+  std::set<std::string> timestamp_lock_keys;  // the keys timestamp locks take over
   for (size_t i = 0; i < clients.size(); ++i) {
     jr::ObjectReader c(clients[i], cptr + "/" + std::to_string(i));
     c.RejectUnknown({"name", "algorithm", "skew", "crashed", "lock"});
@@ -236,6 +254,7 @@ Scenario Load(const json& doc, const std::string& file, const std::string& prefi
                             "redlock-fenced draws its fencing tokens from a server that is not "
                             "one of Redlock's instances: expected lock.token_server naming a master");
       }
+      if (name == "setnx-naive" || name == "setnx-getset") timestamp_lock_keys.insert(mine.key);
       setup.algorithm = name;
       setup.request_timeout = mine.request_timeout;
       setup.settings = algo::SettingsLabel(mine);
@@ -259,7 +278,7 @@ Scenario Load(const json& doc, const std::string& file, const std::string& prefi
         throw jr::JsonError(e.PointerOf("key"), "duplicate key " + json(entry.key).dump());
       }
       entry.value = e.String("value");
-      entry.deadline = e.OptInt("deadline", 0, kMaxTime);
+      entry.deadline = e.NullableInt("deadline", 0, kMaxTime);
       if (auto writer = e.OptString("writer")) w.initial_writers[entry.key] = *writer;
       w.initial_keyspace.push_back(entry);
     }
@@ -269,10 +288,10 @@ Scenario Load(const json& doc, const std::string& file, const std::string& prefi
     jr::ObjectReader a = o.Object("assumptions");
     a.RejectUnknown({"max_arg_delay", "holders_release_in_time", "max_hold_ticks"});
     if (a.Has("max_arg_delay")) {
-      w.assumptions.max_arg_delay = a.OptInt("max_arg_delay", 0, kMaxSpan);  // null: unbounded
+      w.assumptions.max_arg_delay = a.NullableInt("max_arg_delay", 0, kMaxSpan);  // null: unbounded
     }
     w.assumptions.holders_release_in_time = a.Bool("holders_release_in_time", false);
-    w.assumptions.max_hold_ticks = a.OptInt("max_hold_ticks", 0, kMaxSpan);
+    w.assumptions.max_hold_ticks = a.NullableInt("max_hold_ticks", 0, kMaxSpan);
   }
   if (o.Has("faults")) {
     jr::ObjectReader f = o.Object("faults");
@@ -319,7 +338,37 @@ Scenario Load(const json& doc, const std::string& file, const std::string& prefi
     }
   }
 
-  w.seed = static_cast<uint64_t>(o.OptInt("seed", 0, INT64_MAX).value_or(0));
+  if (!s.expect.safe &&
+      std::find(s.properties.begin(), s.properties.end(), s.expect.property) == s.properties.end()) {
+    throw jr::JsonError(o.PointerOf("expect"),
+                        "expects a violation of " + s.expect.property +
+                            ", which \"properties\" does not check; expected " +
+                            s.expect.property + " among the properties");
+  }
+  auto restartable = [&](const world::ServerConfig& sv) {
+    return sv.replica_of < 0 &&
+           std::none_of(w.servers.begin(), w.servers.end(), [&](const world::ServerConfig& r) {
+             return r.replica_of >= 0 && w.servers[static_cast<size_t>(r.replica_of)].name == sv.name;
+           });
+  };
+  if (w.faults.restart > 0 && std::none_of(w.servers.begin(), w.servers.end(), restartable)) {
+    throw jr::JsonError(o.PointerOf("faults") + "/restart",
+                        "no server can restart (a server with a replica or a master never "
+                        "does); expected 0, or a server without either");
+  }
+  // Timestamp locks take over a lock whose value is an old time: for them a
+  // value that is not an integer never expires.
+  for (size_t i = 0; i < w.initial_keyspace.size(); ++i) {
+    const kv::Entry& e = w.initial_keyspace[i];
+    int64_t ignored = 0;
+    if (timestamp_lock_keys.count(e.key) && !e.deadline && !kv::ParseInt64(e.value, &ignored)) {
+      s.warnings.push_back("at " + o.PointerOf("keyspace") + "/" + std::to_string(i) +
+                           "/value: the lock's value " + jr::Describe(json(e.value)) +
+                           " is not an integer timestamp, so it never expires");
+    }
+  }
+
+  if (o.Has("seed")) w.seed = trace::ReadSeed(o.Raw("seed"), o.PointerOf("seed"));
   s.max_steps = static_cast<int>(o.OptInt("max_steps", 1, 10'000'000).value_or(10000));
 
   std::vector<std::string> names;
@@ -349,19 +398,39 @@ Scenario Load(const json& doc, const std::string& file, const std::string& prefi
 }  // namespace
 
 std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ScenarioError(path, "cannot open the file for reading");
-  in.seekg(0, std::ios::end);
-  std::streamoff size = in.tellg();
-  if (size < 0) throw ScenarioError(path, "cannot read the file");
-  if (size > (16 << 20)) {
-    throw ScenarioError(path, "file is " + std::to_string(size) +
+  // The limit holds while reading, whatever the file is: a device, a FIFO or
+  // a /proc file has no size to check beforehand.
+  constexpr size_t kMaxBytes = size_t{16} << 20;
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw ScenarioError(path, "cannot open the file for reading");
+  struct Closer {
+    int fd;
+    ~Closer() { close(fd); }
+  } closer{fd};
+  struct stat st;
+  if (fstat(fd, &st) != 0) {
+    throw ScenarioError(path, std::string("cannot read the file: ") + std::strerror(errno));
+  }
+  if (S_ISDIR(st.st_mode)) throw ScenarioError(path, "is a directory; expected a file");
+  if (S_ISREG(st.st_mode) && st.st_size > static_cast<off_t>(kMaxBytes)) {
+    throw ScenarioError(path, "file is " + std::to_string(st.st_size) +
                                   " bytes; expected at most 16 MiB");
   }
-  in.seekg(0);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  std::string text;
+  char buffer[1 << 16];
+  for (;;) {
+    const ssize_t n = read(fd, buffer, sizeof buffer);
+    if (n == 0) break;
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw ScenarioError(path, std::string("cannot read the file: ") + std::strerror(errno));
+    }
+    if (text.size() + static_cast<size_t>(n) > kMaxBytes) {
+      throw ScenarioError(path, "more than 16 MiB to read; expected at most 16 MiB");
+    }
+    text.append(buffer, static_cast<size_t>(n));
+  }
+  return text;
 }
 
 Scenario LoadScenario(const json& document, const std::string& file,
@@ -385,7 +454,7 @@ Scenario LoadScenarioFile(const std::string& path) {
 
 const char* const kFieldReference = R"(Scenario fields (JSON object; unknown fields are refused; the file is at
 most 16 MiB and nests at most 64 levels; integers are JSON integers, never
-1.0 or 1e3):
+1.0 or 1e3, and null only where the type says |null):
   name            string       optional label (any text)
   description     string       optional (any text)
   clients         array, 1-8   each {name, algorithm, skew?, crashed?, lock?}

@@ -34,6 +34,10 @@ struct Expectation {
   bool safe = true;      // false: a violation of `property` is expected
   std::string property;  // when !safe
   std::string Text() const { return safe ? "safe" : "violation:" + property; }
+  // Whether an outcome violating `violated` ("": none) is the one expected.
+  bool Matches(const std::string& violated) const {
+    return violated.empty() ? safe : !safe && property == violated;
+  }
 };
 
 struct Scenario {
@@ -49,6 +53,9 @@ struct Scenario {
   std::vector<world::Action> schedule;
   bool has_schedule = false;
   int max_steps = 10000;
+  // "at /pointer: what": valid but likely not what was meant; the CLI
+  // prints them on stderr.
+  std::vector<std::string> warnings;
 };
 
 // Reads and validates a scenario file. Throws ScenarioError.

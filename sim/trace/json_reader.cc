@@ -19,14 +19,15 @@ std::string Describe(const json& j) {
     case json::value_t::discarded: return "nothing";
     default: kind = "number "; break;
   }
-  std::string text = j.dump();
-  if (text.size() > 40) {
-    // Cut at a character boundary: the message must stay valid UTF-8.
-    size_t cut = 37;
-    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
-    text = text.substr(0, cut) + "...";
-  }
-  return kind + text;
+  return kind + Shorten(j.dump(), 40);
+}
+
+std::string Shorten(const std::string& text, size_t max) {
+  if (text.size() <= max) return text;
+  // Cut at a character boundary: the message must stay valid UTF-8.
+  size_t cut = max < 3 ? 0 : max - 3;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  return text.substr(0, cut) + "...";
 }
 
 ObjectReader::ObjectReader(const json& j, std::string pointer)
@@ -71,6 +72,12 @@ int64_t ObjectReader::Int(const std::string& key, int64_t min, int64_t max) cons
 
 std::optional<int64_t> ObjectReader::OptInt(const std::string& key, int64_t min,
                                             int64_t max) const {
+  if (!Has(key)) return std::nullopt;
+  return Int(key, min, max);
+}
+
+std::optional<int64_t> ObjectReader::NullableInt(const std::string& key, int64_t min,
+                                                 int64_t max) const {
   if (!Has(key) || j_.at(key).is_null()) return std::nullopt;
   return Int(key, min, max);
 }

@@ -27,6 +27,10 @@ struct JsonError : std::runtime_error {
 // A short rendering of a value for error messages.
 std::string Describe(const json& j);
 
+// `text` cut to at most `max` bytes at a character boundary, with "..." if
+// cut: names in messages stay one readable line however long they are.
+std::string Shorten(const std::string& text, size_t max = 200);
+
 class ObjectReader {
  public:
   // Throws JsonError unless `j` is an object.
@@ -41,8 +45,12 @@ class ObjectReader {
   std::string String(const std::string& key) const;
   std::optional<std::string> OptString(const std::string& key) const;
   int64_t Int(const std::string& key, int64_t min, int64_t max) const;
+  // Missing: nullopt. null is refused, as any other non-integer.
   std::optional<int64_t> OptInt(const std::string& key, int64_t min,
                                 int64_t max) const;
+  // For the fields documented "integer|null": missing or null give nullopt.
+  std::optional<int64_t> NullableInt(const std::string& key, int64_t min,
+                                     int64_t max) const;
   bool Bool(const std::string& key, bool fallback) const;
   ObjectReader Object(const std::string& key) const;
   const json& Array(const std::string& key) const;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sim/trace/json_reader.h"
+#include "sim/trace/seed.h"
 
 namespace lockstep::trace {
 namespace {
@@ -83,7 +84,7 @@ std::vector<kv::Entry> KeyspaceFromJson(const jr::ObjectReader& o, const std::st
     } else {
       entry.value = e.String("value");
     }
-    entry.deadline = e.OptInt("deadline", INT64_MIN / 4, INT64_MAX / 4);
+    entry.deadline = e.NullableInt("deadline", INT64_MIN / 4, INT64_MAX / 4);
     if (e.Has("writer") && !e.Raw("writer").is_null()) (*writers)[entry.key] = e.String("writer");
     out.push_back(entry);
   }
@@ -226,7 +227,7 @@ std::optional<Trace> FromJson(const json& j, std::string* error) {
     Trace t;
     jr::ObjectReader(o.Raw("scenario"), "/scenario");  // must be an object
     t.scenario = o.Raw("scenario");
-    t.seed = static_cast<uint64_t>(o.Int("seed", 0, INT64_MAX));
+    t.seed = ReadSeed(o.Raw("seed"), "/seed");
     const json& clients = o.Array("clients");
     if (clients.empty() || clients.size() > 8) {  // as a scenario allows
       throw jr::JsonError("/clients", "expected 1 to 8 clients, got " + std::to_string(clients.size()));

@@ -1,6 +1,7 @@
 #include "sim/world/model.h"
 
 #include <algorithm>
+#include <map>
 
 #include "sim/kv/command_table.h"
 
@@ -44,11 +45,17 @@ Model::Model(WorldConfig config, bool use_forget_history) : config_(std::move(co
         /*tokens_only=*/!c.draws_numbers));
   }
   writer_names_ = names_;
-  for (const auto& [key, name] : config_.initial_writers) {
-    if (std::find(writer_names_.begin(), writer_names_.end(), name) == writer_names_.end()) {
-      writer_names_.push_back(name);
-    }
+  // Indexed, not searched: an initial keyspace may name many writers.
+  std::map<std::string, int> writer_index;
+  for (size_t i = 0; i < writer_names_.size(); ++i) {
+    writer_index.emplace(writer_names_[i], static_cast<int>(i));
   }
+  for (const auto& [key, name] : config_.initial_writers) {  // in key order
+    auto [it, added] = writer_index.emplace(name, static_cast<int>(writer_names_.size()));
+    if (added) writer_names_.push_back(name);
+    initial_writers_.emplace_back(key, it->second);
+  }
+  initial_keyspace_.PutAll(config_.initial_keyspace);
 }
 
 int Model::WriterOf(const ServerState& s, const std::string& key) {
@@ -117,14 +124,8 @@ WorldState Model::Initial() {
   for (int k = 0; k < server_count(); ++k) {
     ServerState& sv = s.servers[k];
     sv.role = config_.servers[k].replica_of < 0 ? ServerRole::kMaster : ServerRole::kReplica;
-    for (const kv::Entry& e : config_.initial_keyspace) {
-      sv.keyspace.PutString(e.key, e.value, e.deadline);
-    }
-    for (const auto& [key, name] : config_.initial_writers) {
-      int w = static_cast<int>(std::find(writer_names_.begin(), writer_names_.end(), name) -
-                               writer_names_.begin());
-      SetWriter(sv, key, w);
-    }
+    sv.keyspace = initial_keyspace_;
+    sv.writers = initial_writers_;
     Settle(s, k);
     // Only an everysec server's restart reads what was last synced; an
     // always server keeps its keyspace, a none server loses it.

@@ -271,6 +271,9 @@ class Model {
   std::vector<int> replica_of_;  // per server: its replica, or -1
   std::vector<std::string> names_;
   std::vector<std::string> writer_names_;
+  // The scenario's initial keyspace and its writers, built once.
+  kv::Keyspace initial_keyspace_;
+  Writers initial_writers_;
   std::vector<std::unique_ptr<ClientAutomaton>> automata_;
 };
 

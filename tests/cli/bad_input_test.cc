@@ -86,8 +86,149 @@ TEST_CASE("bad scenarios are refused with exit 2, the file, the place and what w
        "at /clients/0/skew: expected an integer in [-10000000, 10000000]"},
       {"deep nesting", [] { return std::string(200, '[') + std::string(200, ']'); },
        "at /: JSON nested deeper than 64 levels"},
+      // null is an integer field's value only where the reference says |null.
+      {"null timeout", [] { json j = Valid(); j["lock"]["timeout"] = nullptr; return j.dump(); },
+       "at /lock/timeout: expected an integer in [0, 10000000], got null"},
+      {"null clock start", [] { json j = Valid(); j["clock"]["start"] = nullptr; return j.dump(); },
+       "at /clock/start: expected an integer in [0, 1000000000000], got null"},
+      {"null seed", [] { json j = Valid(); j["seed"] = nullptr; return j.dump(); },
+       "at /seed: expected an integer in [0, 9223372036854775807], got null"},
+      {"null step bound", [] { json j = Valid(); j["max_steps"] = nullptr; return j.dump(); },
+       "at /max_steps: expected an integer in [1, 10000000], got null"},
+      {"null skew", [] { json j = Valid(); j["clients"][0]["skew"] = nullptr; return j.dump(); },
+       "at /clients/0/skew: expected an integer in [-10000000, 10000000], got null"},
+      // Seeds: what a trace carries, 0..2^63-1.
+      {"negative seed", [] { json j = Valid(); j["seed"] = -1; return j.dump(); },
+       "at /seed: expected an integer in [0, 9223372036854775807], got number -1"},
+      {"seed 2^63", [] { json j = Valid(); j["seed"] = 9223372036854775808ULL; return j.dump(); },
+       "at /seed: expected an integer in [0, 9223372036854775807], got number 9223372036854775808"},
+      // Contradictions within the scenario.
+      {"a violation expected of a property not checked",
+       [] { json j = Valid(); j["properties"] = json::array(); return j.dump(); },
+       "at /expect: expects a violation of mutual_exclusion, which \"properties\" does not check; "
+       "expected mutual_exclusion among the properties"},
+      {"a restart budget no server can use",
+       [] {
+         json j = Valid();
+         j["servers"] = {{{"name", "A"}}, {{"name", "B"}, {"replica_of", "A"}}};
+         j["faults"] = {{"restart", 1}};
+         return j.dump();
+       },
+       "at /faults/restart: no server can restart (a server with a replica or a master never "
+       "does); expected 0, or a server without either"},
+      {"a trace without its format",
+       [] {
+         TempDir tmp;
+         const std::string trace = tmp.File("t.json");
+         RunLockstep({"replay", testing::ScenarioPath("setnx-docs-race.json"), "--trace-out", trace});
+         json j = json::parse(testing::ReadText(trace));
+         j.erase("format");
+         return j.dump();
+       },
+       "at /: missing field \"format\": this is a trace (it has \"scenario\" and \"steps\"), and a "
+       "trace says \"format\": \"lockstep-trace/1\""},
   };
   ExpectRefused(cases, {"replay"});
+}
+
+TEST_CASE("a valid scenario that is likely not what was meant warns, with the same exit code") {
+  TempDir tmp;
+  json j = Valid();
+  j["schedule"].push_back("tick");
+  j["schedule"].push_back("C1");
+  std::string file = tmp.Write("longer.json", j.dump());
+  auto r = RunLockstep({"replay", file});
+  CHECK(r.exit_code == 1);
+  CHECK(r.err == "lockstep: " + file + ": warning: at /schedule/8: the violation at step 8 ends "
+                 "the replay; the 2 entries from here on are not run\n");
+
+  j = Valid();
+  j["expect"] = "safe";
+  file = tmp.Write("unexpected.json", j.dump());
+  r = RunLockstep({"replay", file});
+  CHECK(r.exit_code == 1);
+  CHECK(r.err == "lockstep: " + file + ": warning: at /expect: expected safe, but "
+                 "mutual_exclusion was violated\n");
+
+  j = Valid();
+  j["keyspace"][0]["value"] = "held";
+  j.erase("schedule");
+  file = tmp.Write("forever.json", j.dump());
+  r = RunLockstep({"run", file, "--seed", "1"});
+  CHECK(r.exit_code == 0);
+  CHECK(r.err == "lockstep: " + file + ": warning: at /keyspace/0/value: the lock's value "
+                 "string \"held\" is not an integer timestamp, so it never expires\n");
+}
+
+TEST_CASE("a trace given to run or explore is named as a trace") {
+  TempDir tmp;
+  const std::string trace = tmp.File("t.json");
+  REQUIRE(RunLockstep({"replay", testing::ScenarioPath("setnx-docs-race.json"), "--trace-out",
+                       trace}).exit_code == 1);
+  for (std::vector<std::string> args : {std::vector<std::string>{"run", trace, "--seed", "1"},
+                                        std::vector<std::string>{"explore", trace}}) {
+    INFO(args[0]);
+    auto r = RunLockstep(args);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err == "lockstep: " + trace +
+                       ": at /: this is a trace, not a scenario; replay it with `lockstep replay`\n");
+  }
+}
+
+TEST_CASE("a seed is accepted exactly when a trace can carry it: 0..2^63-1, digits only") {
+  const std::string race = testing::ScenarioPath("setnx-docs-race.json");
+  for (const std::string seed : {"-1", "9223372036854775808", "18446744073709551615",
+                                 "18446744073709551616", "100000000000000000000000", "", "1e3",
+                                 " 1", "+1", "0x10"}) {
+    INFO("--seed '" << seed << "'");
+    for (std::vector<std::string> args :
+         {std::vector<std::string>{"run", race, "--seed", seed},
+          std::vector<std::string>{"explore", race, "--strategy", "random", "--seed", seed}}) {
+      auto r = RunLockstep(args);
+      CHECK(r.exit_code == 2);
+      CHECK(r.err.find("--seed: expected an integer in [0, 9223372036854775807], got \"" + seed +
+                       "\"") != std::string::npos);
+      CHECK(r.out.empty());
+    }
+  }
+  // The largest seed runs, and its trace replays.
+  TempDir tmp;
+  const std::string trace = tmp.File("t.json");
+  auto r = RunLockstep({"run", race, "--seed", "9223372036854775807", "--trace-out", trace});
+  REQUIRE(r.exit_code <= 1);
+  r = RunLockstep({"replay", trace});
+  CHECK(r.exit_code <= 1);
+  CHECK(r.out.find("replay reproduces the trace byte for byte") != std::string::npos);
+}
+
+TEST_CASE("list --dir names a folder that does not exist, or is not a folder, and exits 2") {
+  auto r = RunLockstep({"list", "--dir", "/nonexistent-lockstep-dir"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err ==
+        "lockstep: --dir /nonexistent-lockstep-dir: not a folder of scenarios (no such directory)\n");
+  r = RunLockstep({"list", "--dir", testing::ScenarioPath("setnx-docs-race.json")});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("not a folder of scenarios (not a directory)") != std::string::npos);
+}
+
+TEST_CASE("an unknown subcommand is named, with the valid ones") {
+  auto r = RunLockstep({"launch", "x.json"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err == "lockstep: unknown subcommand \"launch\"; expected one of replay, run, explore, "
+                 "list, demo, render\n");
+}
+
+TEST_CASE("a scenario name of 5,000 characters gives a short file name, not a 5 KB error") {
+  TempDir tmp;
+  json j = Valid();
+  j["name"] = std::string(5000, 'n');
+  const std::string file = tmp.Write("long.json", j.dump());
+  const std::string out = tmp.File("ce");
+  auto r = RunLockstep({"explore", file, "--out", out});
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.empty());
+  const std::string saved = out + "/" + std::string(64, 'n') + "-mutual_exclusion-3clients.json";
+  CHECK(std::filesystem::exists(saved));
 }
 
 json Servers() {

@@ -10,18 +10,9 @@
 namespace lockstep {
 namespace {
 
-std::vector<std::string> AllScenarios() {
-  std::vector<std::string> files;
-  for (const auto& e : std::filesystem::directory_iterator(testing::SourceDir() + "/scenarios")) {
-    if (e.path().extension() == ".json") files.push_back(e.path().string());
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
-
 TEST_CASE("the same seed gives a byte-identical trace, over many seeds and every scenario") {
   int violations = 0, runs = 0;
-  for (const std::string& file : AllScenarios()) {
+  for (const std::string& file : testing::AllScenarioPaths()) {
     scenario::Scenario s = scenario::LoadScenarioFile(file);
     for (uint64_t seed = 0; seed < 300; ++seed) {
       std::string a = trace::ToJsonText(cli::RunSeeded(s, seed, 200));
@@ -36,7 +27,7 @@ TEST_CASE("the same seed gives a byte-identical trace, over many seeds and every
 }
 
 TEST_CASE("every scenario with a schedule replays to the outcome it expects") {
-  for (const std::string& file : AllScenarios()) {
+  for (const std::string& file : testing::AllScenarioPaths()) {
     INFO(file);
     scenario::Scenario s = scenario::LoadScenarioFile(file);
     if (!s.has_schedule) continue;

@@ -55,15 +55,6 @@ Outcome Search(const scenario::Scenario& s, explore::Reductions r, bool with_pro
   return {res.verdict, res.states, res.stats.transitions};
 }
 
-std::vector<std::string> Scenarios() {
-  std::vector<std::string> files;
-  for (const auto& e : std::filesystem::directory_iterator(testing::SourceDir() + "/scenarios")) {
-    if (e.path().extension() == ".json") files.push_back(e.path().string());
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
-
 explore::Reductions Plain(bool symmetry) {
   explore::Reductions r;
   r.cache = false;
@@ -74,7 +65,7 @@ explore::Reductions Plain(bool symmetry) {
 
 TEST_CASE("state caching, sleep sets and symmetry reach exactly the states plain enumeration reaches") {
   const int kDepth = 9;
-  for (const std::string& file : Scenarios()) {
+  for (const std::string& file : testing::AllScenarioPaths()) {
     INFO(file);
     scenario::Scenario s = Small(file);
     for (bool symmetry : {false, true}) {
@@ -97,7 +88,7 @@ TEST_CASE("state caching, sleep sets and symmetry reach exactly the states plain
 
 TEST_CASE("every reduction gives plain enumeration's verdict on every scenario") {
   const int kDepth = 11;
-  for (const std::string& file : Scenarios()) {
+  for (const std::string& file : testing::AllScenarioPaths()) {
     INFO(file);
     scenario::Scenario s = Small(file);
     Outcome plain = Search(s, Plain(false), true, kDepth);

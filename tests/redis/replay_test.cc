@@ -97,7 +97,7 @@ TEST_CASE("a trace whose reply differs from the real one is named at that step")
   const std::string edited = tmp.Write("edited.json", doc.dump(2));
   auto r = RunLockstep({"replay", "--redis", server.address(), "--redis-flush", edited});
   INFO(r.out << r.err);
-  CHECK(r.exit_code == 0);
+  CHECK(r.exit_code == 4);  // a failed replay
   CHECK(Has(r.out, "real replies differ from the trace at step 3 (C1 GET lock.foo -> \"8\" in "
                    "the trace)"));
   CHECK(Has(r.out, "mutual_exclusion not reproduced: the real replies differ from the trace at "
