@@ -14,8 +14,6 @@ namespace {
 namespace jr = lockstep::json;
 using nlohmann::json;
 
-constexpr int64_t kMaxTime = 1'000'000'000'000;  // about 31 years in ms
-constexpr int64_t kMaxSpan = 10'000'000;          // horizon - start
 constexpr int kMaxClients = 8;
 constexpr size_t kMaxServers = 8;
 constexpr int kMaxFaults = 16;
@@ -322,7 +320,7 @@ Scenario Load(const json& doc, const std::string& file, const std::string& prefi
   }
 
   w.seed = static_cast<uint64_t>(o.OptInt("seed", 0, INT64_MAX).value_or(0));
-  s.max_steps = static_cast<int>(o.OptInt("max_steps", 1, 10'000'000).value_or(10000));
+  s.max_steps = static_cast<int>(o.OptInt("max_steps", 1, kMaxSteps).value_or(10000));
 
   std::vector<std::string> names;
   for (const auto& c : w.clients) names.push_back(c.name);
@@ -356,7 +354,7 @@ std::string ReadFile(const std::string& path) {
   in.seekg(0, std::ios::end);
   std::streamoff size = in.tellg();
   if (size < 0) throw ScenarioError(path, "cannot read the file");
-  if (size > (16 << 20)) {
+  if (static_cast<uint64_t>(size) > kMaxInputBytes) {
     throw ScenarioError(path, "file is " + std::to_string(size) +
                                   " bytes; expected at most 16 MiB");
   }
