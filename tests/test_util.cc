@@ -8,6 +8,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include <nlohmann/json.hpp>
+
 namespace lockstep::testing {
 
 TempDir::TempDir() {
@@ -56,6 +58,18 @@ ProcessResult RunLockstep(const std::vector<std::string>& args) {
   r.out = ReadText(out);
   r.err = ReadText(err);
   return r;
+}
+
+std::string WriteEndlessRun(const TempDir& dir) {
+  nlohmann::json s = nlohmann::json::parse(ReadText(ScenarioPath("set-px-script-safe.json")));
+  s["clients"] = nlohmann::json::array();
+  for (int i = 1; i <= 8; ++i) {
+    s["clients"].push_back({{"name", "C" + std::to_string(i)}, {"algorithm", "set-px-script"}});
+  }
+  s["lock"]["rounds"] = 1000;
+  s["clock"]["horizon"] = 10'000'000;
+  s["max_steps"] = 10'000'000;
+  return dir.Write("endless.json", s.dump());
 }
 
 }  // namespace lockstep::testing

@@ -137,24 +137,11 @@ TEST_CASE("SIGTERM and SIGHUP stop a search like Ctrl-C: counts so far, exit 3",
   }
 }
 
-// A run of eight clients that retry a thousand times for ten million steps:
-// it takes far longer than the test waits.
-std::string LongRun(const testing::TempDir& tmp) {
-  nlohmann::json s =
-      nlohmann::json::parse(testing::ReadText(testing::ScenarioPath("set-px-script-safe.json")));
-  s["clients"] = nlohmann::json::array();
-  for (int i = 1; i <= 8; ++i) s["clients"].push_back({{"name", "C" + std::to_string(i)}, {"algorithm", "set-px-script"}});
-  s["lock"]["rounds"] = 1000;
-  s["clock"]["horizon"] = 10'000'000;
-  s["max_steps"] = 10'000'000;
-  return tmp.Write("long.json", s.dump());
-}
-
 TEST_CASE("a stop signal ends a run with 128 + the signal and a one-line message", "[interrupt]") {
   for (int signal : {SIGINT, SIGTERM, SIGHUP}) {
     INFO("signal " << signal);
     testing::TempDir tmp;
-    pid_t pid = Spawn({"run", LongRun(tmp), "--seed", "1", "--max-memory", "2G", "--trace-out",
+    pid_t pid = Spawn({"run", testing::WriteEndlessRun(tmp), "--seed", "1", "--max-memory", "2G", "--trace-out",
                        tmp.File("trace.json")},
                       tmp.File("out"), tmp.File("err"));
     REQUIRE(pid > 0);
@@ -166,7 +153,7 @@ TEST_CASE("a stop signal ends a run with 128 + the signal and a one-line message
     CHECK(err == std::string("\nlockstep: stopped by ") + name + "\n");
     size_t files = 0;
     for (const auto& e : fs::directory_iterator(tmp.path())) files += (void(e), 1);
-    CHECK(files == 3);  // long.json, out, err: no trace, no temporary
+    CHECK(files == 3);  // the scenario, out, err: no trace, no temporary
   }
 }
 

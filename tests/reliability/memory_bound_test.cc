@@ -17,15 +17,8 @@ using nlohmann::json;
 using testing::RunLockstep;
 
 TEST_CASE("a run that outgrows --max-memory stops with exit 3 and its counts", "[memory]") {
-  // Eight clients retrying a thousand times, for up to ten million steps.
-  json s = json::parse(testing::ReadText(testing::ScenarioPath("set-px-script-safe.json")));
-  s["clients"] = json::array();
-  for (int i = 1; i <= 8; ++i) s["clients"].push_back({{"name", "C" + std::to_string(i)}, {"algorithm", "set-px-script"}});
-  s["lock"]["rounds"] = 1000;
-  s["clock"]["horizon"] = 10'000'000;
-  s["max_steps"] = 10'000'000;
   testing::TempDir tmp;
-  std::string file = tmp.Write("long.json", s.dump());
+  std::string file = testing::WriteEndlessRun(tmp);
   std::string out = tmp.File("trace.json");
   auto r = RunLockstep({"run", file, "--seed", "1", "--max-memory", "96M", "--json", "--trace-out", out});
   CHECK(r.exit_code == 3);
