@@ -10,6 +10,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include <nlohmann/json.hpp>
+
 namespace lockstep::testing {
 
 TempDir::TempDir() {
@@ -93,6 +95,18 @@ ProcessResult RunLockstep(const std::vector<std::string>& args) { return Run(arg
 
 ProcessResult RunLockstepWithin(const std::vector<std::string>& args, size_t max_bytes) {
   return Run(args, max_bytes);
+}
+
+std::string WriteEndlessRun(const TempDir& dir) {
+  nlohmann::json s = nlohmann::json::parse(ReadText(ScenarioPath("set-px-script-safe.json")));
+  s["clients"] = nlohmann::json::array();
+  for (int i = 1; i <= 8; ++i) {
+    s["clients"].push_back({{"name", "C" + std::to_string(i)}, {"algorithm", "set-px-script"}});
+  }
+  s["lock"]["rounds"] = 1000;
+  s["clock"]["horizon"] = 10'000'000;
+  s["max_steps"] = 10'000'000;
+  return dir.Write("endless.json", s.dump());
 }
 
 }  // namespace lockstep::testing

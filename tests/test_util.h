@@ -48,4 +48,9 @@ ProcessResult RunLockstepWithin(const std::vector<std::string>& args, size_t max
 
 std::string ReadText(const std::string& path);
 
+// Writes, in `dir`, a scenario whose run does not end for a long time and
+// grows all along: eight clients retrying a thousand times, up to ten
+// million steps. Returns its path.
+std::string WriteEndlessRun(const TempDir& dir);
+
 }  // namespace lockstep::testing

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/cli/output_file.h"
 #include "viewer/png_writer.h"
 #include "viewer/viewer_app.h"
 
@@ -62,6 +63,15 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     int code = app.exit(e);
     return code == 0 ? 0 : kExitBadInput;
+  }
+  if (!screenshot.empty()) {
+    std::vector<std::string> inputs = options.traces;
+    if (!options.play.empty()) inputs.push_back(options.play);
+    std::string problem = lockstep::cli::OutputProblem("--screenshot", screenshot, inputs);
+    if (!problem.empty()) {
+      std::cerr << "lockstep-viewer: " << problem << "\n";
+      return kExitBadInput;
+    }
   }
   for (size_t start = 0; !moves.empty() && start <= moves.size();) {
     size_t comma = moves.find(',', start);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "sim/cli/output_file.h"
 #include "sim/cli/runner.h"
 
 namespace lockstep::viewer {
@@ -183,7 +184,7 @@ Hint PlaySession::AskHint(uint64_t max_states) const {
 }
 
 bool PlaySession::Save(const std::string& path, std::string* error) const {
-  return cli::WriteFileAtomically(path, trace::ToJsonText(trace_), error);
+  return cli::WriteOutput(path, trace::ToJsonText(trace_), error);
 }
 
 }  // namespace lockstep::viewer

@@ -2,10 +2,9 @@
 
 #include <png.h>
 
-#include <cerrno>
-#include <cstdio>
 #include <cstring>
-#include <memory>
+
+#include "sim/cli/output_file.h"
 
 namespace lockstep::viewer {
 
@@ -16,24 +15,29 @@ bool WritePng(const std::string& path, int width, int height, const std::vector<
     *error = "bad image size";
     return false;
   }
-  std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "wb"), &std::fclose);
-  if (!f) {
-    *error = "cannot write " + path + ": " + std::strerror(errno);
-    return false;
-  }
-  // libpng reports errors by longjmp; the image API avoids it.
+  // libpng reports errors by longjmp; the image API avoids it. The image is
+  // encoded in memory, then written as every output is (cli/output_file.h).
   png_image image;
   std::memset(&image, 0, sizeof image);
   image.version = PNG_IMAGE_VERSION;
   image.width = static_cast<png_uint_32>(width);
   image.height = static_cast<png_uint_32>(height);
   image.format = PNG_FORMAT_RGB;
-  if (!png_image_write_to_stdio(&image, f.get(), 0, rgb.data(), width * 3, nullptr)) {
-    *error = "cannot write " + path + ": " + image.message;
+  png_alloc_size_t size = 0;
+  std::string png;
+  if (png_image_write_get_memory_size(image, size, 0, rgb.data(), width * 3, nullptr)) {
+    png.resize(size);
+    if (!png_image_write_to_memory(&image, png.data(), &size, 0, rgb.data(), width * 3, nullptr)) {
+      size = 0;
+    }
+  }
+  if (size == 0) {
+    *error = "cannot encode " + path + ": " + image.message;
     png_image_free(&image);
     return false;
   }
-  return true;
+  png.resize(size);
+  return cli::WriteOutput(path, png, error);
 }
 
 }  // namespace lockstep::viewer

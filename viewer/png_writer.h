@@ -1,5 +1,6 @@
 // Writes an RGB image as a PNG file (through libpng), for the viewer's
-// --screenshot. Rows are given top to bottom.
+// --screenshot, as every output is written (sim/cli/output_file.h). Rows
+// are given top to bottom.
 #pragma once
 
 #include <cstdint>

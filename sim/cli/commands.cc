@@ -4,7 +4,11 @@
 #include <filesystem>
 #include <iostream>
 
+#include "sim/cli/memory_bound.h"
+#include "sim/cli/output_file.h"
 #include "sim/cli/runner.h"
+#include "sim/cli/stop_signals.h"
+#include "sim/explore/random_strategy.h"
 #include "sim/explore/replay_strategy.h"
 #include "sim/explore/search.h"
 #include "sim/trace/json_reader.h"
@@ -35,27 +39,48 @@ json Summary(const trace::Trace& t, const scenario::Scenario& s) {
   return j;
 }
 
-// Prints the result and writes the trace; returns the exit code.
-// `conclusive`: see Unexpected.
+// Prints the result and writes the trace; returns the exit code. The
+// report goes to stderr when the trace goes to stdout. `conclusive`: see
+// Unexpected.
 int Report(const trace::Trace& t, const scenario::Scenario& s, const OutputOptions& out,
            bool conclusive) {
   Warn(s.file, s.warnings);
   Warn(s.file, {Unexpected(s, t.violation ? t.violation->property : "", conclusive)});
+  std::ostream& report = IsStandardOutput(out.trace_out) ? std::cerr : std::cout;
   if (!out.trace_out.empty()) {
+    std::string text = trace::ToJsonText(t);
+    if (text.size() > scenario::kMaxInputBytes) {
+      // lockstep writes no trace it could not read back.
+      Fail("the trace of these " + std::to_string(t.schedule.size()) + " steps is " +
+           std::to_string(text.size()) + " bytes, more than the " +
+           std::to_string(scenario::kMaxInputBytes >> 20) +
+           " MiB that lockstep reads: not written to " + out.trace_out +
+           " (bound the run with --max-steps)");
+      return kExitBound;
+    }
     std::string error;
-    if (!WriteFileAtomically(out.trace_out, trace::ToJsonText(t), &error)) {
+    if (!WriteOutput(out.trace_out, text, &error)) {
       Fail(error);
       return kExitBadInput;
     }
   }
   if (out.json) {
-    std::cout << Summary(t, s).dump(2) << "\n";
+    report << Summary(t, s).dump(2) << "\n";
   } else {
-    std::cout << trace::Timeline(t);
-    std::cout << "expected: " << s.expect.Text() << "\n";
-    if (!out.trace_out.empty()) std::cout << "trace written to " << out.trace_out << "\n";
+    report << trace::Timeline(t);
+    report << "expected: " << s.expect.Text() << "\n";
+    if (!out.trace_out.empty()) report << "trace written to " << out.trace_out << "\n";
   }
   return t.violation ? kExitViolation : kExitSafe;
+}
+
+// Refuses an output that cannot be written, before any work.
+bool OutputRefused(const std::string& file, const OutputOptions& out) {
+  if (out.trace_out.empty()) return false;
+  std::string problem = OutputProblem("--trace-out", out.trace_out, {file});
+  if (problem.empty()) return false;
+  Fail(problem);
+  return true;
 }
 
 // Replays a saved trace and checks that it reproduces exactly.
@@ -71,8 +96,8 @@ int ReplayTrace(const std::string& file, const std::string& text, const json& do
   const scenario::Scenario& s = again->scenario;
   // The embedded scenario has no schedule: its expectation is about every one.
   int code = Report(replayed, s, out, false);
-  if (!out.json) {
-    std::cout << (trace::ToJsonText(replayed) == text
+  if (!out.json && code != kExitBound) {
+    (IsStandardOutput(out.trace_out) ? std::cerr : std::cout) << (trace::ToJsonText(replayed) == text
                       ? "replay reproduces the trace byte for byte\n"
                       : "replay reproduces the trace's content (its formatting differs)\n");
   }
@@ -87,6 +112,7 @@ std::string DefaultScenarioDir() {
 }
 
 int Replay(const std::string& file, const OutputOptions& out) {
+  if (OutputRefused(file, out)) return kExitBadInput;
   try {
     std::string text = scenario::ReadFile(file);
     json doc;
@@ -131,10 +157,41 @@ int Replay(const std::string& file, const OutputOptions& out) {
 
 int Run(const std::string& file, uint64_t seed, std::optional<int> max_steps,
         const OutputOptions& out) {
+  if (OutputRefused(file, out)) return kExitBadInput;
   try {
     scenario::Scenario s = scenario::LoadScenarioFile(file);
     s.world.seed = seed;
-    return Report(RunSeeded(s, seed, max_steps.value_or(s.max_steps)), s, out, false);
+    std::optional<MemoryWatch> watch;
+    if (out.max_memory) watch.emplace(out.max_memory);
+    // RunSeeded in two halves, so that a stop in either is reported with
+    // the steps run and recorded so far.
+    explore::RandomStrategy random(seed);
+    world::Model model(s.world, /*use_forget_history=*/false);
+    explore::ExecutionResult r =
+        explore::RunExecution(model, random, explore::MakeProperties(s.properties),
+                              max_steps.value_or(s.max_steps), &StopRequested());
+    trace::Trace t;
+    if (r.end != explore::EndReason::kStopped) {
+      t = RecordTrace(s, r.schedule, explore::EndReasonText(r.end), &StopRequested());
+    }
+    if (watch && watch->exceeded()) {
+      // Stopped between two steps: what ran is reported, nothing is written.
+      const std::string bound = "--max-memory " + SizeText(out.max_memory);
+      const std::string counts = std::to_string(r.schedule.size()) + " steps run, " +
+                                 std::to_string(t.schedule.size()) + " recorded";
+      if (out.json) {
+        std::cout << json{{"verdict", "incomplete"},
+                          {"incomplete", "stopped at the memory bound (" + bound + ")"},
+                          {"max_memory", out.max_memory},
+                          {"steps_run", r.schedule.size()},
+                          {"steps_recorded", t.schedule.size()}}.dump(2)
+                  << "\n";
+      }
+      Fail("run stopped at the memory bound (" + bound + ") after " + counts +
+           "; no trace written");
+      return kExitBound;
+    }
+    return Report(t, s, out, false);
   } catch (const scenario::ScenarioError& e) {
     Fail(e.what());
     return kExitBadInput;

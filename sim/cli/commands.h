@@ -1,7 +1,9 @@
 // The `lockstep` subcommands. Each returns the process exit code:
-// 0 no violation, 1 violation found, 2 bad input or usage, 3 search stopped
-// at a bound before finishing, 4 a replay on a real Redis got a reply that
-// differs from the trace's.
+// 0 no violation, 1 violation found, 2 bad input or usage, 3 stopped at a
+// bound (steps, memory, the largest trace lockstep reads, a stop signal
+// during a search) before finishing, 4 a replay on a real Redis got a reply
+// that differs from the trace's; 128 + N stopped by signal N
+// (stop_signals.h).
 #pragma once
 
 #include <cstdint>
@@ -18,7 +20,8 @@ inline constexpr int kExitReplayDiffers = 4;
 
 struct OutputOptions {
   bool json = false;       // print a machine-readable summary instead
-  std::string trace_out;   // write the trace here if non-empty
+  std::string trace_out;   // write the trace here if non-empty (output_file.h)
+  uint64_t max_memory = 0; // run: stop at this resident size (memory_bound.h); 0: none
 };
 
 int Replay(const std::string& file, const OutputOptions& out);

@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -11,7 +10,10 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/cli/commands.h"
+#include "sim/cli/memory_bound.h"
+#include "sim/cli/output_file.h"
 #include "sim/cli/runner.h"
+#include "sim/cli/stop_signals.h"
 #include "sim/explore/pct_strategy.h"
 #include "sim/explore/random_strategy.h"
 #include "sim/trace/json_reader.h"
@@ -21,14 +23,6 @@ namespace lockstep::cli {
 namespace {
 
 using nlohmann::json;
-
-// Ctrl-C stops the search, which then reports its counts so far (exit 3). A
-// second Ctrl-C has the default effect: it ends the process at once.
-std::atomic<bool> interrupted{false};
-extern "C" void OnInterrupt(int) {
-  interrupted.store(true);
-  std::signal(SIGINT, SIG_DFL);
-}
 
 void Fail(const std::string& message) { std::cerr << "lockstep: " << message << "\n"; }
 
@@ -62,9 +56,10 @@ std::string Override(const ExploreOptions& o, scenario::Scenario& s) {
     s.algorithms = std::move(algos);
   }
   if (o.horizon) {
-    if (*o.horizon < w.start_time) {
-      return "--horizon " + std::to_string(*o.horizon) + ": the clock starts at " +
-             std::to_string(w.start_time);
+    if (*o.horizon < w.start_time || *o.horizon > w.start_time + scenario::kMaxSpan) {
+      return "--horizon " + std::to_string(*o.horizon) + ": expected " +
+             std::to_string(w.start_time) + " (the clock's start) to " +
+             std::to_string(w.start_time + scenario::kMaxSpan);
     }
     w.horizon = *o.horizon;
   }
@@ -155,6 +150,14 @@ std::string SafeName(std::string s) {
   return s.empty() ? "scenario" : s;
 }
 
+// Where the counterexample of a violation of `property` is saved.
+std::string CounterexamplePath(const ExploreOptions& o, const scenario::Scenario& s,
+                               const std::string& property) {
+  std::string base = SafeName(s.name.empty() ? std::filesystem::path(o.file).stem().string() : s.name);
+  return o.out + "/" + base + "-" + property + "-" + std::to_string(s.world.clients.size()) +
+         "clients.json";
+}
+
 }  // namespace
 
 int Explore(const ExploreOptions& o) {
@@ -174,6 +177,14 @@ int Explore(const ExploreOptions& o) {
     Fail("--strategy: expected dfs, random or pct, got \"" + o.strategy + "\"");
     return kExitBadInput;
   }
+  // Every file a violation could be saved to, checked before the search.
+  for (const std::string& property : s.properties) {
+    std::string problem = OutputProblem("--out", CounterexamplePath(o, s, property), {o.file});
+    if (!problem.empty()) {
+      Fail(problem);
+      return kExitBadInput;
+    }
+  }
   explore::Properties properties = explore::MakeProperties(s.properties);
 
   explore::SearchOptions options;
@@ -186,7 +197,7 @@ int Explore(const ExploreOptions& o) {
   if (!options.reductions.cache && !options.bounds.max_steps) options.bounds.max_steps = s.max_steps;
   options.bounds.preemptions = o.preemptions;
   options.jobs = o.jobs;
-  options.interrupted = &interrupted;
+  options.interrupted = &StopRequested();
   const bool live = !o.json && isatty(STDERR_FILENO);
   if (live) {
     options.progress = [](const explore::SearchStats& st) {
@@ -198,13 +209,16 @@ int Explore(const ExploreOptions& o) {
       std::fflush(stderr);
     };
   }
-  interrupted.store(false);
-  // Installed until Explore returns, so that a Ctrl-C after the search (while
-  // the counterexample is shrunk and saved) does not cut the run short.
-  struct RestoreSigint {
-    ~RestoreSigint() { std::signal(SIGINT, SIG_DFL); }
-  } restore_sigint;
-  std::signal(SIGINT, OnInterrupt);
+  // Until Explore returns: a stop signal while the counterexample is shrunk
+  // stops the shrinking, and the counterexample found is saved as it is.
+  CooperativeStop cooperative;
+  std::optional<MemoryWatch> watch;
+  if (o.max_memory) watch.emplace(o.max_memory);
+  // Why the work stopped early: a signal's name, or the memory bound.
+  auto stop_reason = [&]() -> std::string {
+    if (watch && watch->exceeded()) return "the memory bound (--max-memory " + SizeText(o.max_memory) + ")";
+    return SignalName(StopSignal());
+  };
 
   explore::SearchResult r;
   const int max_steps = o.max_steps.value_or(s.max_steps);
@@ -228,6 +242,10 @@ int Explore(const ExploreOptions& o) {
         o.executions, max_steps, options);
   }
   if (live) std::fprintf(stderr, "\r%80s\r", "");
+  if (r.verdict == explore::Verdict::kIncomplete && r.incomplete == "interrupted") {
+    if (watch && watch->exceeded()) r.incomplete = "stopped at " + stop_reason();
+    Fail("search stopped by " + stop_reason());
+  }
 
   // The bound the search ran under: sampling always stops at max_steps.
   const std::optional<int> step_bound =
@@ -256,7 +274,8 @@ int Explore(const ExploreOptions& o) {
                  {"transitions", r.stats.transitions},
                  {"max_depth", r.stats.max_depth},
                  {"elapsed_s", r.stats.elapsed_s},
-                 {"jobs", o.jobs}};
+                 {"jobs", o.jobs},
+                 {"max_memory", o.max_memory}};
   for (const auto& c : s.world.clients) report["clients"].push_back(c.name);
   if (o.strategy != "dfs") report["executions_requested"] = o.executions;
   if (r.verdict == explore::Verdict::kIncomplete) report["incomplete"] = r.incomplete;
@@ -276,22 +295,25 @@ int Explore(const ExploreOptions& o) {
     std::vector<world::Action> schedule = r.counterexample;
     size_t found = schedule.size();
     std::string how = "as found";
-    if (auto shortest = explore::ShortestCounterexample(s.world, properties,
-                                                        static_cast<int>(found), 2'000'000)) {
+    std::cerr << "lockstep: violation found in " << found
+              << " steps; shrinking it (a stop signal saves it as found)" << std::endl;
+    if (auto shortest = explore::ShortestCounterexample(
+            s.world, properties, static_cast<int>(found), 2'000'000, &StopRequested())) {
       schedule = shortest->counterexample;
       how = "shortest, by breadth-first search";
+    } else if (StopRequested().load()) {
+      how = "as found: not shrunk, stopped by " + stop_reason();
+      report["interrupted"] = stop_reason();
     }
     trace::Trace t = RecordTrace(s, schedule, explore::EndReasonText(explore::EndReason::kViolation));
-    std::string base = SafeName(s.name.empty() ? std::filesystem::path(o.file).stem().string() : s.name);
-    std::string path = o.out + "/" + base + "-" + t.violation->property + "-" +
-                       std::to_string(s.world.clients.size()) + "clients.json";
+    std::string path = CounterexamplePath(o, s, t.violation->property);
     std::error_code ec;
     std::filesystem::create_directories(o.out, ec);
     std::string error;
     if (ec) {
       error = "cannot create the folder " + lockstep::json::Shorten(o.out) + ": " + ec.message();
     } else {
-      WriteFileAtomically(path, trace::ToJsonText(t), &error);
+      WriteOutput(path, trace::ToJsonText(t), &error);
     }
     if (!error.empty()) {
       Fail(lockstep::json::Shorten(error, 400));

@@ -24,6 +24,7 @@ struct ExploreOptions {
   uint64_t seed = 0;            // random, pct
   bool json = false;
   std::string out = "counterexamples";
+  uint64_t max_memory = 0;  // stop at this resident size (memory_bound.h); 0: none
   explore::Reductions reductions;
 };
 

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "sim/cli/commands.h"
+#include "sim/cli/output_file.h"
 #include "sim/cli/runner.h"
 #include "sim/explore/replay_strategy.h"
 #include "sim/scenario/scenario.h"
@@ -48,6 +49,13 @@ std::optional<trace::Trace> LoadTraceFile(const std::string& file, std::string* 
 }
 
 int Render(const std::string& file, const std::string& svg_out, const std::string& html_out) {
+  for (const auto& [option, path] : {std::pair{"--svg", svg_out}, std::pair{"--html", html_out}}) {
+    if (path.empty()) continue;
+    if (std::string problem = OutputProblem(option, path, {file}); !problem.empty()) {
+      std::cerr << "lockstep: " << problem << "\n";
+      return kExitBadInput;
+    }
+  }
   std::string error;
   std::optional<trace::Trace> t = LoadTraceFile(file, &error);
   if (!t) {
@@ -58,11 +66,11 @@ int Render(const std::string& file, const std::string& svg_out, const std::strin
        {std::pair{svg_out, svg_out.empty() ? "" : trace::RenderSvg(*t)},
         std::pair{html_out, html_out.empty() ? "" : trace::RenderHtml(*t)}}) {
     if (path.empty()) continue;
-    if (!WriteFileAtomically(path, content, &error)) {
+    if (!WriteOutput(path, content, &error)) {
       std::cerr << "lockstep: " << error << "\n";
       return kExitBadInput;
     }
-    std::cout << "wrote " << path << "\n";
+    (IsStandardOutput(path) ? std::cerr : std::cout) << "wrote " << path << "\n";
   }
   return kExitSafe;
 }

@@ -1,13 +1,7 @@
 #include "sim/cli/runner.h"
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <iostream>
 #include <algorithm>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
+#include <iostream>
 
 #include "sim/explore/random_strategy.h"
 #include "sim/explore/replay_strategy.h"
@@ -15,7 +9,8 @@
 namespace lockstep::cli {
 
 trace::Trace RecordTrace(const scenario::Scenario& s,
-                         const std::vector<world::Action>& schedule, const std::string& end) {
+                         const std::vector<world::Action>& schedule, const std::string& end,
+                         const std::atomic<bool>* stop) {
   explore::Properties properties = explore::MakeProperties(s.properties);
   world::World w(s.world);
   trace::Trace t;
@@ -28,7 +23,12 @@ trace::Trace RecordTrace(const scenario::Scenario& s,
   if (w.model().server_count() > 1) t.server_names = w.model().server_names();
   t.steps.push_back(w.Initial());
   t.end = end;
+  const std::string stopped = explore::EndReasonText(explore::EndReason::kStopped);
   for (const world::Action& a : schedule) {
+    if (stop && stop->load()) {
+      t.end = stopped;
+      return t;
+    }
     std::string why;
     if (!w.IsEnabled(a, &why)) {
       throw explore::ScheduleError(t.schedule.size(), "'" + world::FormatAction(a, w.client_names(), t.server_names) +
@@ -154,40 +154,6 @@ std::string Unexpected(const scenario::Scenario& s, const std::string& violated,
   if (s.expect.Matches(violated) || (violated.empty() && !conclusive)) return "";
   return "at /expect: expected " + s.expect.Text() + ", but " +
          (violated.empty() ? "no property was violated" : violated + " was violated");
-}
-
-bool WriteFileAtomically(const std::string& path, const std::string& content,
-                         std::string* error) {
-  std::string tmp = path + ".tmp-XXXXXX";
-  int fd = mkstemp(tmp.data());
-  if (fd < 0) {
-    *error = "cannot create a file next to " + path + ": " + std::strerror(errno);
-    return false;
-  }
-  size_t done = 0;
-  while (done < content.size()) {
-    ssize_t n = write(fd, content.data() + done, content.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      *error = "cannot write " + tmp + ": " + std::strerror(errno);
-      close(fd);
-      unlink(tmp.c_str());
-      return false;
-    }
-    done += static_cast<size_t>(n);
-  }
-  fchmod(fd, 0644);
-  if (fsync(fd) != 0 || close(fd) != 0) {
-    *error = "cannot finish writing " + tmp + ": " + std::strerror(errno);
-    unlink(tmp.c_str());
-    return false;
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    *error = "cannot rename " + tmp + " to " + path + ": " + std::strerror(errno);
-    unlink(tmp.c_str());
-    return false;
-  }
-  return true;
 }
 
 }  // namespace lockstep::cli

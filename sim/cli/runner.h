@@ -14,9 +14,11 @@ namespace lockstep::cli {
 
 // Replays `schedule` on `s`, recording every step, up to the end of the
 // schedule or the first violation. `end` says why the execution ended.
-// Throws explore::ScheduleError for an action that is not enabled.
+// Setting `*stop` (a memory bound) ends the recording early, with end
+// "stopped". Throws explore::ScheduleError for an action that is not enabled.
 trace::Trace RecordTrace(const scenario::Scenario& s,
-                         const std::vector<world::Action>& schedule, const std::string& end);
+                         const std::vector<world::Action>& schedule, const std::string& end,
+                         const std::atomic<bool>* stop = nullptr);
 
 // Runs one execution of `s` chosen by `strategy` and records it.
 // Throws explore::ScheduleError for a schedule that does not fit.
@@ -52,11 +54,5 @@ void Warn(const std::string& file, const std::vector<std::string>& warnings);
 // every schedule (a replayed schedule, an exhaustive search), so not
 // finding a violation contradicts an expected one.
 std::string Unexpected(const scenario::Scenario& s, const std::string& violated, bool conclusive);
-
-// Writes `content` to `path` through a temporary file in the same folder
-// and a rename, so that no reader ever sees a partial file. Returns false,
-// with the reason in *error, iff it could not.
-bool WriteFileAtomically(const std::string& path, const std::string& content,
-                         std::string* error);
 
 }  // namespace lockstep::cli

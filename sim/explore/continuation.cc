@@ -15,7 +15,7 @@ namespace lockstep::explore {
 
 Continuation ShortestContinuation(const world::WorldConfig& config, const Properties& properties,
                                   const std::vector<world::Action>& prefix, int max_steps,
-                                  uint64_t max_states) {
+                                  uint64_t max_states, const std::atomic<bool>* stop) {
   const auto start = std::chrono::steady_clock::now();
   Continuation result;
   auto finish = [&](Continuation::Outcome outcome) {
@@ -53,7 +53,12 @@ Continuation ShortestContinuation(const world::WorldConfig& config, const Proper
   seen.insert(fingerprinter.Of(s0, nullptr, nullptr));
   queue.emplace_back(std::move(s0), -1);
   std::vector<world::Action> enabled;
-  while (!queue.empty()) {
+  for (uint64_t popped = 0; !queue.empty(); ++popped) {
+    if (stop && popped % 1024 == 0 && stop->load()) {
+      result.stats.states = seen.size();
+      result.why = "interrupted";
+      return finish(Continuation::Outcome::kGaveUp);
+    }
     auto [s, node] = std::move(queue.front());
     queue.pop_front();
     const int depth = node < 0 ? 0 : nodes[static_cast<size_t>(node)].depth;

@@ -22,7 +22,7 @@ struct Continuation {
   enum class Outcome {
     kFound,        // `actions` lead from the prefix's state to a violation
     kUnreachable,  // no violation is reachable within the bounds
-    kGaveUp,       // the state bound stopped the search; `why` says so
+    kGaveUp,       // a bound or `stop` ended the search; `why` says so
   };
   Outcome outcome = Outcome::kUnreachable;
   std::vector<world::Action> actions;         // kFound: the fewest steps
@@ -36,10 +36,11 @@ struct Continuation {
 
 // Searches from the state that `prefix` reaches, for at most `max_steps`
 // further steps and `max_states` distinct states. If the prefix itself ends
-// in a violation, that is kFound with no actions.
+// in a violation, that is kFound with no actions. Setting `*stop` (Ctrl-C)
+// makes it give up ("interrupted").
 // Throws ScheduleError if an action of `prefix` is not enabled where it is.
 Continuation ShortestContinuation(const world::WorldConfig& config, const Properties& properties,
                                   const std::vector<world::Action>& prefix, int max_steps,
-                                  uint64_t max_states);
+                                  uint64_t max_states, const std::atomic<bool>* stop = nullptr);
 
 }  // namespace lockstep::explore

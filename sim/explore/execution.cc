@@ -8,6 +8,7 @@ const char* EndReasonText(EndReason r) {
     case EndReason::kQuiescent: return "nothing left to do";
     case EndReason::kStrategyDone: return "schedule finished";
     case EndReason::kStepBound: return "step bound reached";
+    case EndReason::kStopped: return "stopped";
   }
   return "?";
 }
@@ -25,7 +26,8 @@ uint32_t GhostOf(const Properties& properties) {
 }
 
 ExecutionResult RunExecution(world::Model& model, Strategy& strategy,
-                             const Properties& properties, int max_steps) {
+                             const Properties& properties, int max_steps,
+                             const std::atomic<bool>* stop) {
   world::WorldState s = model.Initial();
   ExecutionResult result;
   std::vector<world::Action> enabled;
@@ -41,6 +43,10 @@ ExecutionResult RunExecution(world::Model& model, Strategy& strategy,
     }
     if (static_cast<int>(result.schedule.size()) >= max_steps) {
       result.end = EndReason::kStepBound;
+      break;
+    }
+    if (stop && (result.schedule.size() & 1023) == 0 && stop->load()) {
+      result.end = EndReason::kStopped;
       break;
     }
     std::optional<world::Action> next = strategy.Next(model, s, enabled);

@@ -2,6 +2,7 @@
 // actions, and the properties checked after every step.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -18,6 +19,7 @@ enum class EndReason {
                   // on a clock that cannot move
   kStrategyDone,  // the strategy ended it (e.g. a replayed schedule ran out)
   kStepBound,     // max_steps actions were applied
+  kStopped,       // the caller's stop flag was set (a memory bound)
 };
 const char* EndReasonText(EndReason r);
 
@@ -34,8 +36,10 @@ uint32_t GhostOf(const Properties& properties);
 
 // Runs from model.Initial() until the end. The model may be shared by many
 // executions (its clients' learned behaviour is reused). Throws what the
-// strategy throws (ScheduleError). REQUIRES: max_steps >= 0
+// strategy throws (ScheduleError). Setting `*stop` ends it (kStopped).
+// REQUIRES: max_steps >= 0
 ExecutionResult RunExecution(world::Model& model, Strategy& strategy,
-                             const Properties& properties, int max_steps);
+                             const Properties& properties, int max_steps,
+                             const std::atomic<bool>* stop = nullptr);
 
 }  // namespace lockstep::explore

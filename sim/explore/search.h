@@ -63,7 +63,7 @@ struct SearchOptions {
   bool collect_states = false;  // for soundness tests: every state's fingerprint
   // Called now and then (every quarter second or so) from the search.
   std::function<void(const SearchStats&)> progress;
-  const std::atomic<bool>* interrupted = nullptr;  // set (by Ctrl-C) to stop early
+  const std::atomic<bool>* interrupted = nullptr;  // set (by Ctrl-C, a memory bound) to stop early
 };
 
 SearchResult DepthFirstSearch(const world::WorldConfig& config, const Properties& properties,
@@ -79,9 +79,10 @@ SearchResult SampleExecutions(const world::WorldConfig& config, const Properties
 
 // The violation reachable in the fewest steps, by breadth-first search over
 // states, up to `max_steps` steps and `max_states` states. Returns nullopt
-// if none is found within those limits.
+// if none is found within those limits, or once `*stop` is set.
 std::optional<SearchResult> ShortestCounterexample(const world::WorldConfig& config,
                                                    const Properties& properties, int max_steps,
-                                                   uint64_t max_states);
+                                                   uint64_t max_states,
+                                                   const std::atomic<bool>* stop = nullptr);
 
 }  // namespace lockstep::explore

@@ -7,8 +7,9 @@ namespace lockstep::explore {
 
 std::optional<SearchResult> ShortestCounterexample(const world::WorldConfig& config,
                                                    const Properties& properties, int max_steps,
-                                                   uint64_t max_states) {
-  Continuation c = ShortestContinuation(config, properties, {}, max_steps, max_states);
+                                                   uint64_t max_states,
+                                                   const std::atomic<bool>* stop) {
+  Continuation c = ShortestContinuation(config, properties, {}, max_steps, max_states, stop);
   if (c.outcome != Continuation::Outcome::kFound) return std::nullopt;
   SearchResult result;
   result.verdict = Verdict::kViolation;

@@ -23,8 +23,6 @@ namespace {
 namespace jr = lockstep::json;
 using nlohmann::json;
 
-constexpr int64_t kMaxTime = 1'000'000'000'000;  // about 31 years in ms
-constexpr int64_t kMaxSpan = 10'000'000;          // horizon - start
 constexpr int kMaxClients = 8;
 constexpr size_t kMaxServers = 8;
 constexpr int kMaxFaults = 16;
@@ -369,7 +367,7 @@ Scenario Load(const json& doc, const std::string& file, const std::string& prefi
   }
 
   if (o.Has("seed")) w.seed = trace::ReadSeed(o.Raw("seed"), o.PointerOf("seed"));
-  s.max_steps = static_cast<int>(o.OptInt("max_steps", 1, 10'000'000).value_or(10000));
+  s.max_steps = static_cast<int>(o.OptInt("max_steps", 1, kMaxSteps).value_or(10000));
 
   std::vector<std::string> names;
   for (const auto& c : w.clients) names.push_back(c.name);
@@ -400,7 +398,6 @@ Scenario Load(const json& doc, const std::string& file, const std::string& prefi
 std::string ReadFile(const std::string& path) {
   // The limit holds while reading, whatever the file is: a device, a FIFO or
   // a /proc file has no size to check beforehand.
-  constexpr size_t kMaxBytes = size_t{16} << 20;
   const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) throw ScenarioError(path, "cannot open the file for reading");
   struct Closer {
@@ -412,7 +409,7 @@ std::string ReadFile(const std::string& path) {
     throw ScenarioError(path, std::string("cannot read the file: ") + std::strerror(errno));
   }
   if (S_ISDIR(st.st_mode)) throw ScenarioError(path, "is a directory; expected a file");
-  if (S_ISREG(st.st_mode) && st.st_size > static_cast<off_t>(kMaxBytes)) {
+  if (S_ISREG(st.st_mode) && st.st_size > static_cast<off_t>(kMaxInputBytes)) {
     throw ScenarioError(path, "file is " + std::to_string(st.st_size) +
                                   " bytes; expected at most 16 MiB");
   }
@@ -425,7 +422,7 @@ std::string ReadFile(const std::string& path) {
       if (errno == EINTR) continue;
       throw ScenarioError(path, std::string("cannot read the file: ") + std::strerror(errno));
     }
-    if (text.size() + static_cast<size_t>(n) > kMaxBytes) {
+    if (text.size() + static_cast<size_t>(n) > kMaxInputBytes) {
       throw ScenarioError(path, "more than 16 MiB to read; expected at most 16 MiB");
     }
     text.append(buffer, static_cast<size_t>(n));

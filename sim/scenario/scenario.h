@@ -8,6 +8,8 @@
 // kFieldReference below (also printed by `lockstep list --fields`).
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -66,8 +68,17 @@ Scenario LoadScenarioFile(const std::string& path);
 Scenario LoadScenario(const nlohmann::json& document, const std::string& file,
                       const std::string& pointer_prefix = "");
 
+// The bounds every scenario obeys, whether they come from its file or from
+// the command line.
+inline constexpr int64_t kMaxTime = 1'000'000'000'000;  // about 31 years in ms
+inline constexpr int64_t kMaxSpan = 10'000'000;          // horizon - start
+inline constexpr int kMaxSteps = 10'000'000;             // max_steps
+// The largest file lockstep reads, scenario or trace; it writes no trace
+// larger than this either.
+inline constexpr size_t kMaxInputBytes = size_t{16} << 20;
+
 // Reads a whole file; throws ScenarioError if it cannot be read or is larger
-// than 16 MiB.
+// than kMaxInputBytes.
 std::string ReadFile(const std::string& path);
 
 extern const char* const kFieldReference;

@@ -1,10 +1,18 @@
 #include "tests/fuzz/entry_points.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <optional>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "sim/cli/command_line.h"
 #include "sim/cli/runner.h"
 #include "sim/explore/replay_strategy.h"
 #include "sim/kv/keyspace.h"
@@ -134,11 +142,79 @@ std::vector<std::vector<std::string>> SplitCommands(std::string_view bytes) {
   return commands;
 }
 
+// A scenario small enough that every command runs in milliseconds.
+constexpr const char* kCommandLineScenario =
+    R"({"name": "fuzz", "clients": [{"name": "C1", "algorithm": "setnx-naive"},
+    {"name": "C2", "algorithm": "setnx-naive"}], "lock": {"key": "lock.foo", "timeout": 2,
+    "rounds": 1, "retry_delay": 0, "release_with_leave": true}, "keyspace": [{"key": "lock.foo",
+    "value": "0", "writer": "C0"}], "clock": {"start": 0, "horizon": 8}, "assumptions":
+    {"max_arg_delay": 0, "max_hold_ticks": 1}, "expect": "violation:mutual_exclusion"})";
+
+// A command line whose every file is inside the current folder: no absolute
+// path, no "..", not even after "--option=", no Redis server to reach.
+bool StaysInside(const std::vector<std::string>& args) {
+  static const std::vector<std::string> commands = {"run", "replay", "render", "explore", "list"};
+  if (args.empty() || std::find(commands.begin(), commands.end(), args[0]) == commands.end()) {
+    return false;
+  }
+  for (const std::string& a : args) {
+    if (a.find("..") != std::string::npos || a.rfind("--redis", 0) == 0) return false;
+    size_t value = a.rfind("--", 0) == 0 && a.find('=') != std::string::npos ? a.find('=') + 1 : 0;
+    if (value < a.size() && (a[value] == '/' || a[value] == '~')) return false;
+  }
+  return true;
+}
+
+// Runs `lockstep ARGS...` in a fresh temporary folder holding the scenario
+// s.json (and whatever earlier lines of the input wrote), then comes back.
+class CommandLineFolder {
+ public:
+  CommandLineFolder() {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "lockstep-fuzz-XXXXXX").string();
+    Require(mkdtemp(tmpl.data()) != nullptr, "cannot make a temporary folder");
+    path_ = tmpl;
+    home_ = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    Require(home_ >= 0 && chdir(path_.c_str()) == 0, "cannot enter the temporary folder");
+    std::ofstream("s.json") << kCommandLineScenario;
+  }
+  ~CommandLineFolder() {
+    if (fchdir(home_) != 0) std::abort();
+    close(home_);
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+  int home_ = -1;
+};
+
+// Lines "lockstep ARGS...": the CLI's option parsing with paths, each run
+// inside a temporary folder. Exit codes stay documented, and no temporary
+// output file is ever left behind.
+void CommandLines(const std::vector<std::vector<std::string>>& lines) {
+  std::optional<CommandLineFolder> folder;
+  for (const auto& line : lines) {
+    if (line.empty() || line[0] != "lockstep") continue;
+    std::vector<std::string> args(line.begin() + 1, line.end());
+    if (!StaysInside(args)) continue;
+    if (!folder) folder.emplace();
+    int code = cli::RunCommandLine(args);
+    Require(code >= 0 && code <= 3, "undocumented exit code " + std::to_string(code));
+    for (const auto& e : std::filesystem::recursive_directory_iterator(folder->path())) {
+      Require(e.path().filename().string().find(".tmp-") == std::string::npos,
+              "a temporary output file was left behind: " + e.path().string());
+    }
+  }
+}
+
 }  // namespace
 
 void CommandInput(std::string_view bytes) {
   std::vector<std::vector<std::string>> commands = SplitCommands(bytes);
   if (commands.size() > 256) commands.resize(256);
+  CommandLines(commands);
 
   // From an empty keyspace at the start of time, and at a late time; each
   // time the same commands a second time later on, against the state left.

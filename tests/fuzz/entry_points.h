@@ -29,6 +29,11 @@ void TraceInput(std::string_view bytes);
 
 // Bytes as Redis commands for the model keyspace: one command a line,
 // arguments separated by spaces; run at a few virtual times, twice over.
+// A line "lockstep ARGS..." is also a command line, run through the CLI's
+// own parsing (cli::RunCommandLine) in a fresh temporary folder holding a
+// small scenario s.json; a line naming an absolute path, "..", --redis or
+// a subcommand other than run, replay, render, explore or list is skipped,
+// so that nothing is ever written outside that folder.
 void CommandInput(std::string_view bytes);
 
 // The longest schedule (or seeded run) an input may ask the fuzzers to run:

@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/cli/output_file.h"
 #include "sim/cli/runner.h"
 #include "tests/test_util.h"
 
@@ -95,7 +96,7 @@ TEST_CASE(kChildTest, "[.][soak]") {
   const char* path = std::getenv(kDigestVariable);
   REQUIRE(path != nullptr);
   std::string error;
-  REQUIRE(cli::WriteFileAtomically(path, Digest(), &error));
+  REQUIRE(cli::WriteOutput(path, Digest(), &error));
 }
 
 TEST_CASE("ten thousand seeded executions give the same traces in two separate processes",

@@ -1,6 +1,9 @@
-// Ctrl-C on a long search: lockstep prints the counts so far and exits 3,
-// and leaves no file behind (outputs are written to a temporary file and
-// renamed into place, so nothing is ever half written).
+// Ctrl-C (and SIGTERM, SIGHUP) on a long search: lockstep prints the counts
+// so far and exits 3, and leaves no file behind (outputs are written to a
+// temporary file and renamed into place, so nothing is ever half written).
+// Other commands exit 128 + the signal with a one-line message, removing
+// the temporary file being written; a counterexample being shrunk is saved
+// as found.
 #include <catch2/catch.hpp>
 
 #include <signal.h>
@@ -15,6 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/cli/stop_signals.h"
 #include "tests/test_util.h"
 
 namespace lockstep {
@@ -38,11 +42,12 @@ pid_t Spawn(const std::vector<std::string>& args, const std::string& out, const 
   return pid;
 }
 
-// The exit code, or 128 + the signal that ended it.
+// The exit code, or 1000 + the signal that killed it (a signal lockstep
+// does not handle never passes for an exit code).
 int Wait(pid_t pid) {
   int status = 0;
   waitpid(pid, &status, 0);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 1000 + WTERMSIG(status);
 }
 
 // A search that runs for hours: five clients, no reductions (no state
@@ -55,20 +60,22 @@ std::vector<std::string> LongSearch(const std::string& out_dir) {
 // Waits until `pid` catches SIGINT (its search has begun), then lets it
 // search a little longer, so that Ctrl-C lands mid-search however slowly
 // the process started (under a sanitizer, several times slower).
-void WaitUntilSearching(pid_t pid) {
+void WaitUntilSearching(pid_t pid, int signal = SIGINT) {
   for (int i = 0; i < 600; ++i) {
     std::ifstream status("/proc/" + std::to_string(pid) + "/status");
     std::string line;
     while (std::getline(status, line)) {
       if (line.rfind("SigCgt:", 0) != 0) continue;
       const unsigned long long caught = std::stoull(line.substr(7), nullptr, 16);
-      if (caught & (1ULL << (SIGINT - 1))) {
+      if (caught & (1ULL << (signal - 1))) {
         std::this_thread::sleep_for(std::chrono::milliseconds(500));
         return;
       }
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
+  kill(pid, SIGKILL);  // leave nothing running behind a failed test
+  Wait(pid);
   FAIL("lockstep did not start its search within a minute");
 }
 
@@ -111,6 +118,96 @@ TEST_CASE("Ctrl-C with --json still prints a complete report of the counts so fa
   CHECK(report["incomplete"] == "interrupted");
   CHECK(report["executions"].get<uint64_t>() > 0);
   CHECK(report["states"].get<uint64_t>() > 0);
+}
+
+TEST_CASE("SIGTERM and SIGHUP stop a search like Ctrl-C: counts so far, exit 3", "[interrupt]") {
+  for (int signal : {SIGTERM, SIGHUP}) {
+    INFO("signal " << signal);
+    testing::TempDir tmp;
+    pid_t pid = Spawn(LongSearch(tmp.File("counterexamples")), tmp.File("out"), tmp.File("err"));
+    REQUIRE(pid > 0);
+    WaitUntilSearching(pid, signal);
+    REQUIRE(kill(pid, signal) == 0);
+    CHECK(Wait(pid) == 3);
+    std::string out = testing::ReadText(tmp.File("out"));
+    std::string err = testing::ReadText(tmp.File("err"));
+    INFO(out << err);
+    CHECK(out.find("\nINCOMPLETE: interrupted; no violation found so far\n") != std::string::npos);
+    CHECK(err == std::string("lockstep: search stopped by ") + (signal == SIGTERM ? "SIGTERM" : "SIGHUP") + "\n");
+  }
+}
+
+TEST_CASE("a stop signal ends a run with 128 + the signal and a one-line message", "[interrupt]") {
+  for (int signal : {SIGINT, SIGTERM, SIGHUP}) {
+    INFO("signal " << signal);
+    testing::TempDir tmp;
+    pid_t pid = Spawn({"run", testing::WriteEndlessRun(tmp), "--seed", "1", "--max-memory", "2G", "--trace-out",
+                       tmp.File("trace.json")},
+                      tmp.File("out"), tmp.File("err"));
+    REQUIRE(pid > 0);
+    WaitUntilSearching(pid, signal);
+    REQUIRE(kill(pid, signal) == 0);
+    CHECK(Wait(pid) == 128 + signal);
+    std::string err = testing::ReadText(tmp.File("err"));
+    const char* name = signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "SIGHUP";
+    CHECK(err == std::string("\nlockstep: stopped by ") + name + "\n");
+    size_t files = 0;
+    for (const auto& e : fs::directory_iterator(tmp.path())) files += (void(e), 1);
+    CHECK(files == 3);  // the scenario, out, err: no trace, no temporary
+  }
+}
+
+TEST_CASE("a stop signal while a file is written removes its temporary", "[interrupt]") {
+  for (int signal : {SIGINT, SIGTERM, SIGHUP}) {
+    INFO("signal " << signal);
+    testing::TempDir tmp;
+    const std::string target = tmp.File("trace.json");
+    pid_t pid = fork();
+    if (pid == 0) {
+      // What output_file.cc does between creating the temporary and renaming it.
+      if (!freopen("/dev/null", "w", stderr)) _exit(102);
+      cli::InstallStopSignals();
+      std::string temporary = target + ".tmp-XXXXXX";
+      int fd = mkstemp(temporary.data());
+      if (fd < 0) _exit(100);
+      cli::RegisterTemporary(temporary.c_str());
+      raise(signal);
+      _exit(101);  // not reached: the handler exits
+    }
+    REQUIRE(pid > 0);
+    CHECK(Wait(pid) == 128 + signal);
+    CHECK(fs::is_empty(tmp.path()));
+  }
+}
+
+TEST_CASE("a stop signal while the counterexample is shrunk saves it as found", "[interrupt]") {
+  // Redlock with a stall: the search finds a 30-step violation at once;
+  // shrinking it to 18 steps takes seconds more.
+  testing::TempDir tmp;
+  std::string out_dir = tmp.File("counterexamples");
+  pid_t pid = Spawn({"explore", testing::ScenarioPath("redlock-stall.json"), "--out", out_dir},
+                    tmp.File("out"), tmp.File("err"));
+  REQUIRE(pid > 0);
+  for (int i = 0; i < 6000; ++i) {
+    if (testing::ReadText(tmp.File("err")).find("shrinking it") != std::string::npos) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  if (testing::ReadText(tmp.File("err")).find("shrinking it") == std::string::npos) {
+    kill(pid, SIGKILL);
+    Wait(pid);
+    FAIL("lockstep did not start shrinking within a minute");
+  }
+  REQUIRE(kill(pid, SIGINT) == 0);
+  CHECK(Wait(pid) == 1);
+  std::string out = testing::ReadText(tmp.File("out"));
+  INFO(out << testing::ReadText(tmp.File("err")));
+  CHECK(out.find("counterexample: 30 steps (as found: not shrunk, stopped by SIGINT; the search "
+                 "found 30)") != std::string::npos);
+  // Saved, and it replays.
+  std::vector<fs::path> saved;
+  for (const auto& e : fs::directory_iterator(out_dir)) saved.push_back(e.path());
+  REQUIRE(saved.size() == 1);
+  CHECK(testing::RunLockstep({"replay", saved[0].string()}).exit_code == 1);
 }
 
 }  // namespace

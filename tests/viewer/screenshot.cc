@@ -194,6 +194,20 @@ TEST_CASE("the viewer in play mode shows the race the player made") {
   CheckDocsRacePicture(s);
 }
 
+TEST_CASE("a screenshot over its own input is refused before anything is drawn") {
+  testing::TempDir tmp;
+  trace::Trace t = cli::ReplaySchedule(
+      scenario::LoadScenarioFile(testing::ScenarioPath("setnx-docs-race.json")));
+  const std::string text = trace::ToJsonText(t);
+  const std::string trace_path = tmp.Write("race.json", text);
+  std::filesystem::create_symlink(trace_path, tmp.File("link.png"));
+  testing::ProcessResult r = RunViewer({"--screenshot", tmp.File("link.png"), trace_path});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err == "lockstep-viewer: --screenshot " + tmp.File("link.png") + ": is the input " +
+                     trace_path + " (the same file); refusing to overwrite it\n");
+  CHECK(testing::ReadText(trace_path) == text);
+}
+
 TEST_CASE("the viewer refuses a bad trace, naming the file and the place") {
   testing::TempDir tmp;
   const std::string bad = tmp.Write("bad.json", R"({"format": "lockstep-trace/1", "seed": "x"})");

@@ -1,0 +1,191 @@
+#include "sim/cli/command_line.h"
+
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "sim/cli/commands.h"
+#include "sim/cli/explore_command.h"
+#include "sim/cli/memory_bound.h"
+#include "sim/cli/redis_replay.h"
+#include "sim/cli/render_command.h"
+#include "sim/cli/stop_signals.h"
+#include "sim/scenario/scenario.h"
+#include "sim/trace/json_reader.h"
+#include "sim/trace/seed.h"
+
+namespace lockstep::cli {
+namespace {
+
+// Every path option: an empty name is a usage error, never "here" or "/".
+const CLI::Validator kPath(
+    [](std::string& path) { return path.empty() ? std::string("expected a path, got an empty one") : ""; },
+    "PATH");
+
+// A seed is what a trace can carry, on the command line as in files.
+const CLI::Validator kSeed(
+    [](std::string& text) {
+      return trace::ParseSeed(text) ? std::string()
+                                    : "expected " + trace::SeedRange() + ", got \"" + text + "\"";
+    },
+    "SEED");
+
+}  // namespace
+
+int RunCommandLine(const std::vector<std::string>& args) {
+  namespace sc = lockstep::scenario;
+  std::vector<const char*> argv = {"lockstep"};
+  for (const std::string& a : args) argv.push_back(a.c_str());
+  const int argc = static_cast<int>(argv.size());
+  // A command line run in the same process as an earlier one (the fuzz
+  // target) starts with no stop requested.
+  StopRequested().store(false);
+  CLI::App app{"lockstep: a deterministic simulator and race explorer for Redis locks"};
+  app.require_subcommand(1);
+  app.set_help_all_flag("--help-all", "Show help for every subcommand");
+
+  OutputOptions out;
+  std::string file;
+  uint64_t seed = 0;
+  std::optional<int> max_steps;
+  std::string dir = DefaultScenarioDir();
+  bool json = false;
+  bool fields = false;
+
+  auto* replay = app.add_subcommand("replay", "Replay a scenario's schedule or a saved trace, step by step");
+  replay->add_option("FILE", file, "Scenario with a schedule, or a trace")->required()->check(kPath);
+  replay->add_option("--trace-out", out.trace_out, "Write the trace (JSON) here; - for stdout")
+      ->check(kPath);
+  auto* replay_json = replay->add_flag("--json", out.json, "Print a machine-readable summary");
+  RedisReplayOptions redis;
+  auto* redis_opt = replay->add_option(
+      "--redis", redis.address,
+      "Replay the trace's commands on a real Redis server at HOST:PORT, one connection per client");
+  redis_opt->excludes(replay_json)->excludes("--trace-out");
+  replay->add_flag("--redis-flush", redis.flush,
+                   "With --redis: FLUSHALL first (else the database must be empty)")
+      ->needs(redis_opt);
+
+  auto* run = app.add_subcommand("run", "Run one random schedule of a scenario from a seed");
+  run->add_option("SCENARIO", file, "Scenario file")->required()->check(kPath);
+  run->add_option("--seed", seed, "Seed of the random schedule")->required()->check(kSeed);
+  run->add_option("--max-steps", max_steps, "Stop after this many steps")
+      ->check(CLI::Range(1, sc::kMaxSteps));
+  run->add_option("--trace-out", out.trace_out, "Write the trace (JSON) here; - for stdout")
+      ->check(kPath);
+  std::string max_memory;
+  const std::string memory_help =
+      "Stop (exit 3) once the process uses this much memory, e.g. 512M or 4G (default: half "
+      "of physical memory)";
+  run->add_option("--max-memory", max_memory, memory_help);
+  run->add_flag("--json", out.json, "Print a machine-readable summary");
+
+  ExploreOptions ex;
+  bool no_cache = false, no_symmetry = false, no_por = false;
+  auto* explore = app.add_subcommand("explore", "Search a scenario's schedules for a violation");
+  explore->add_option("SCENARIO", ex.file, "Scenario file")->required()->check(kPath);
+  explore->add_option("--strategy", ex.strategy, "dfs (exhaustive, default), random or pct")
+      ->check(CLI::IsMember({"dfs", "random", "pct"}));
+  explore->add_option("--clients", ex.clients, "Keep the first N contending clients")
+      ->check(CLI::Range(1, 8));
+  explore->add_option("--max-steps", ex.max_steps, "Bound on the steps of an execution")
+      ->check(CLI::Range(1, sc::kMaxSteps));
+  explore->add_option("--horizon", ex.horizon,
+                      "The clock never passes this (at most the clock's start + 10000000)")
+      ->check(CLI::Range(int64_t{0}, sc::kMaxTime + sc::kMaxSpan));
+  explore->add_option("--preemptions", ex.preemptions, "Bound on preemptive switches (dfs)")
+      ->check(CLI::Range(0, 1000));
+  explore->add_option("--max-arg-delay", ex.max_arg_delay,
+                      "Largest age of clock-based arguments: an integer, or none");
+  explore->add_option("--jobs", ex.jobs, "Threads for the search")->check(CLI::Range(1, 64));
+  explore->add_option("--faults", ex.faults,
+                      "Fault budgets, e.g. crash=1,stall=1 (kinds: crash, stall, jump, restart, lose, failover)");
+  explore->add_option("--executions", ex.executions, "Executions (random, pct)")
+      ->check(CLI::Range(uint64_t{1}, uint64_t{1'000'000'000}));
+  explore->add_option("--depth", ex.depth, "PCT bug depth d")->check(CLI::Range(1, 100));
+  explore->add_option("--seed", ex.seed, "Seed (random, pct)")->check(kSeed);
+  explore->add_option("--out", ex.out, "Folder for counterexamples (default: counterexamples)")
+      ->check(kPath);
+  explore->add_option("--max-memory", max_memory, memory_help);
+  explore->add_flag("--json", ex.json, "Print a machine-readable report");
+  explore->add_flag("--no-cache", no_cache, "Plain enumeration: no state caching");
+  explore->add_flag("--no-symmetry", no_symmetry, "No symmetry reduction");
+  explore->add_flag("--no-por", no_por, "No partial-order reduction");
+
+  auto* list = app.add_subcommand("list", "List the algorithms and the scenarios");
+  list->add_option("--dir", dir, "Scenario folder")->check(kPath);
+  list->add_flag("--json", json, "Print JSON");
+  list->add_flag("--fields", fields, "Print the scenario file reference");
+
+  auto* demo = app.add_subcommand("demo", "Show the documented race, then the GETSET fix holding");
+  demo->add_option("--dir", dir, "Scenario folder")->check(kPath);
+
+  std::string svg_out, html_out;
+  auto* render = app.add_subcommand(
+      "render", "Draw a trace's space-time diagram as SVG or as a self-contained HTML page");
+  render->add_option("TRACE", file, "Trace, or scenario with a schedule")->required()->check(kPath);
+  render->add_option("--svg", svg_out, "Write the diagram as SVG here; - for stdout")->check(kPath);
+  render->add_option("--html", html_out, "Write an HTML page (diagram and steps) here; - for stdout")
+      ->check(kPath);
+
+  // CLI11 takes an unknown first word for a missing subcommand: name it.
+  if (argc > 1 && argv[1][0] != '-') {
+    const std::string word = argv[1];
+    std::string known;
+    bool found = false;
+    for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+      known += (known.empty() ? "" : ", ") + sub->get_name();
+      found = found || sub->get_name() == word;
+    }
+    if (!found) {
+      std::cerr << "lockstep: unknown subcommand \"" << lockstep::json::Shorten(word) << "\"; expected one of "
+                << known << "\n";
+      return kExitBadInput;
+    }
+  }
+  try {
+    app.parse(argc, argv.data());
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? 0 : kExitBadInput;
+  }
+
+  out.max_memory = DefaultMaxMemory();
+  if (!max_memory.empty()) {
+    std::string error;
+    std::optional<uint64_t> bytes = ParseSize(max_memory, &error);
+    if (!bytes) {
+      std::cerr << "lockstep: --max-memory: " << error << "\n";
+      return kExitBadInput;
+    }
+    out.max_memory = *bytes;
+  }
+  ex.max_memory = out.max_memory;
+
+  if (*replay) return redis.address.empty() ? Replay(file, out) : ReplayOnRedis(file, redis);
+  if (*run) return Run(file, seed, max_steps, out);
+  if (*explore) {
+    ex.reductions.cache = !no_cache;
+    ex.reductions.symmetry = !no_symmetry;
+    ex.reductions.por = !no_por;
+    return Explore(ex);
+  }
+  if (*list) {
+    if (fields) {
+      std::cout << sc::kFieldReference;
+      return kExitSafe;
+    }
+    return List(dir, json);
+  }
+  if (*demo) return Demo(dir);
+  if (*render) {
+    if (svg_out.empty() && html_out.empty()) {
+      std::cerr << "lockstep render: give --svg OUT.svg, --html OUT.html, or both\n";
+      return kExitBadInput;
+    }
+    return Render(file, svg_out, html_out);
+  }
+  return kExitBadInput;
+}
+
+}  // namespace lockstep::cli

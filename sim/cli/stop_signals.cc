@@ -1,0 +1,92 @@
+#include "sim/cli/stop_signals.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace lockstep::cli {
+namespace {
+
+constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP};
+
+std::atomic<bool> stop_requested{false};
+std::atomic<int> stop_signal{0};
+std::atomic<int> cooperative{0};
+
+// The handler reads these, so they are plain storage and lock-free atomics.
+char temporary[4096];
+std::atomic<bool> has_temporary{false};
+static_assert(std::atomic<bool>::is_always_lock_free && std::atomic<int>::is_always_lock_free);
+
+void Say(const char* text) {
+  ssize_t ignored = write(STDERR_FILENO, text, strlen(text));
+  (void)ignored;
+}
+
+extern "C" void OnStopSignal(int signal) {
+  if (cooperative.load() > 0 && !stop_requested.load()) {
+    stop_signal.store(signal);
+    stop_requested.store(true);
+    return;
+  }
+  if (has_temporary.load()) unlink(temporary);
+  Say("\nlockstep: stopped by ");
+  Say(SignalName(signal));
+  Say("\n");
+  _exit(128 + signal);
+}
+
+sigset_t StopSet() {
+  sigset_t set;
+  sigemptyset(&set);
+  for (int s : kStopSignals) sigaddset(&set, s);
+  return set;
+}
+
+}  // namespace
+
+void InstallStopSignals() {
+  struct sigaction sa;
+  std::memset(&sa, 0, sizeof sa);
+  sa.sa_handler = OnStopSignal;
+  sa.sa_mask = StopSet();  // one handler at a time
+  for (int s : kStopSignals) sigaction(s, &sa, nullptr);
+}
+
+std::atomic<bool>& StopRequested() { return stop_requested; }
+int StopSignal() { return stop_signal.load(); }
+
+const char* SignalName(int signal) {
+  switch (signal) {
+    case SIGINT: return "SIGINT";
+    case SIGTERM: return "SIGTERM";
+    case SIGHUP: return "SIGHUP";
+    default: return "a signal";
+  }
+}
+
+CooperativeStop::CooperativeStop() { cooperative.fetch_add(1); }
+CooperativeStop::~CooperativeStop() { cooperative.fetch_sub(1); }
+
+void RegisterTemporary(const char* path) {
+  size_t n = std::min(strlen(path), sizeof temporary - 1);
+  std::memcpy(temporary, path, n);
+  temporary[n] = '\0';
+  has_temporary.store(true);
+}
+
+void ForgetTemporary() { has_temporary.store(false); }
+
+BlockStopSignals::BlockStopSignals() {
+  sigset_t set = StopSet();
+  pthread_sigmask(SIG_BLOCK, &set, &saved_);
+}
+
+BlockStopSignals::~BlockStopSignals() {
+  pthread_sigmask(SIG_SETMASK, &saved_, nullptr);
+}
+
+}  // namespace lockstep::cli

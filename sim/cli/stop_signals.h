@@ -1,0 +1,54 @@
+// SIGINT, SIGTERM and SIGHUP, one mechanism for every command.
+//
+// By default a stop signal ends the process at once: the output file being
+// written (its temporary, see output_file.h) is removed, one line is printed
+// on stderr and the exit code is 128 + the signal (130, 143, 129). While a
+// CooperativeStop is alive (a search, and the shrinking and saving of its
+// counterexample), the first stop signal only sets StopRequested(); the work
+// notices it, reports what it has and exits 3. A second signal ends the
+// process at once, as above.
+#pragma once
+
+#include <signal.h>
+
+#include <atomic>
+
+namespace lockstep::cli {
+
+// Installs the handlers. Call once, before any work.
+void InstallStopSignals();
+
+// Set by a stop signal during a CooperativeStop (and by the memory bound).
+std::atomic<bool>& StopRequested();
+// The signal that set StopRequested(), or 0.
+int StopSignal();
+// "SIGINT", "SIGTERM", "SIGHUP".
+const char* SignalName(int signal);
+
+class CooperativeStop {
+ public:
+  CooperativeStop();
+  ~CooperativeStop();
+  CooperativeStop(const CooperativeStop&) = delete;
+  CooperativeStop& operator=(const CooperativeStop&) = delete;
+};
+
+// The temporary file that a stop signal removes (one at a time). The
+// caller blocks the stop signals around creating and registering it, and
+// around renaming and forgetting it (BlockStopSignals).
+void RegisterTemporary(const char* path);
+void ForgetTemporary();
+
+// Blocks the stop signals in this thread while alive.
+class BlockStopSignals {
+ public:
+  BlockStopSignals();
+  ~BlockStopSignals();
+  BlockStopSignals(const BlockStopSignals&) = delete;
+  BlockStopSignals& operator=(const BlockStopSignals&) = delete;
+
+ private:
+  sigset_t saved_;
+};
+
+}  // namespace lockstep::cli
