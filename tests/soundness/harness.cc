@@ -278,6 +278,10 @@ std::string StatesText(const std::vector<explore::Fingerprint>& got,
 
 }  // namespace
 
+namespace {
+Comparison CompareLoaded(const scenario::Scenario& s, Comparison c, const Limits& limits);
+}  // namespace
+
 Comparison Compare(const json& document, const Limits& limits) {
   Comparison c;
   scenario::Scenario s;
@@ -287,7 +291,20 @@ Comparison Compare(const json& document, const Limits& limits) {
     return c;
   }
   c.loaded = true;
+  // A search that throws (a client automaton that is not a function of
+  // what it observed) is a finding too: which mode, and what it said.
+  try {
+    return CompareLoaded(s, c, limits);
+  } catch (const std::exception& e) {
+    c.finished = true;
+    c.disagreements.push_back({"error", "a search", "no error", e.what()});
+    return c;
+  }
+}
 
+namespace {
+
+Comparison CompareLoaded(const scenario::Scenario& s, Comparison c, const Limits& limits) {
   // Verdicts, the properties checked.
   const explore::Properties properties = explore::MakeProperties(s.properties);
   const Outcome plain = Search(s, properties, PlainEnumeration(), false, limits);
@@ -354,8 +371,6 @@ Comparison Compare(const json& document, const Limits& limits) {
   c.finished = true;
   return c;
 }
-
-namespace {
 
 // Smaller variants of a scenario document, the likeliest to help first.
 std::vector<json> SmallerVariants(const json& doc) {

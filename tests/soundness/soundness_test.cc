@@ -20,9 +20,9 @@ using nlohmann::json;
 int ScenarioCount() {
   if (const char* n = std::getenv("LOCKSTEP_SOUNDNESS_SCENARIOS")) return std::atoi(n);
 #ifdef LOCKSTEP_SANITIZED
-  return 8;
+  return 5;
 #else
-  return 50;
+  return 30;
 #endif
 }
 
