@@ -15,7 +15,7 @@ namespace {
 
 using nlohmann::json;
 
-// About 20 s in Release; sanitized builds (5-8x slower) run a sixth.
+// About 12 s in Release; sanitized builds (5-8x slower) run a sixth.
 // LOCKSTEP_SOUNDNESS_SCENARIOS overrides the count.
 int ScenarioCount() {
   if (const char* n = std::getenv("LOCKSTEP_SOUNDNESS_SCENARIOS")) return std::atoi(n);
