@@ -102,10 +102,17 @@ measure() {
   [ "$cpus" = 1 ] && pin=(taskset -c 0)
   printf '%-34s' "$name"
   for ((i = 1; i <= REPEAT; i++)); do
+    # Exit 0, 1 and 3 are verdicts (safe, violation, bound); anything else,
+    # or no report, is a failed run and fails the bench: a median over the
+    # runs that happened to work would misreport.
+    local rc=0
     ( cd "$WORK" && "${pin[@]}" "$LOCKSTEP" explore "$@" --json --out "$WORK/cx" ) \
-      > "$WORK/runs/$name.$i.json" 2> "$WORK/runs/$name.$i.err" || true
-    if [ ! -s "$WORK/runs/$name.$i.json" ]; then
-      echo >&2; echo "throughput: $name failed:" >&2; head -5 "$WORK/runs/$name.$i.err" >&2
+      > "$WORK/runs/$name.$i.json" 2> "$WORK/runs/$name.$i.err" || rc=$?
+    if { [ "$rc" != 0 ] && [ "$rc" != 1 ] && [ "$rc" != 3 ]; } || [ ! -s "$WORK/runs/$name.$i.json" ]; then
+      echo >&2
+      echo "throughput: $name, run $i failed (exit $rc): lockstep explore $*" >&2
+      head -5 "$WORK/runs/$name.$i.err" >&2
+      exit 1
     fi
     printf ' %d' "$i"
   done

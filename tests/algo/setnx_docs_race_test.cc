@@ -1,4 +1,6 @@
-// The SETNX documentation's narratives, pinned step by step.
+// The SETNX documentation's narratives, pinned step by step. Oracle: the
+// narratives themselves (the Redis SETNX page's race and its GETSET fix),
+// traced by hand; the timestamps follow from the scenarios' clocks.
 #include <catch2/catch.hpp>
 
 #include "sim/algo/lock_timestamp.h"

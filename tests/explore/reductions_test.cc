@@ -1,6 +1,19 @@
-// Every reduction is checked against plain enumeration on small
-// configurations of every scenario: the same verdict, and the same set of
-// reachable states (DESIGN.md, Exploration).
+// Every reduction is checked against an oracle on every shipped scenario,
+// at bounds that reach its expected outcome, with its properties on and
+// the state sets compared with their ghost data (DESIGN.md, Exploration):
+//  - a scenario that expects a violation is cut to the clients its shortest
+//    counterexample moves and to that many steps, and compared by the
+//    soundness harness (tests/soundness/): every mode of `explore` against
+//    true plain enumeration, verdicts and reachable states;
+//  - a safe scenario's whole space (horizon and clients as shipped, down to
+//    what a cached search covers within the budget below) is searched with
+//    state caching and ForgetHistory alone (no symmetry, no sleep sets): the
+//    oracle, whose set of states the harness checks against plain
+//    enumeration on random scenarios. (Without ForgetHistory a client that
+//    retries has a new history each time: a safe space has no end.)
+//    The default search and each reduction turned off must give its verdict,
+//    and sleep sets must reach its states.
+// One test case per group of scenarios, so that ctest -j2 overlaps them.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -8,31 +21,14 @@
 
 #include "sim/explore/search.h"
 #include "sim/scenario/scenario.h"
+#include "tests/soundness/harness.h"
 #include "tests/test_util.h"
 
 namespace lockstep {
 namespace {
 
 using explore::Fingerprint;
-
-// Small enough for plain enumeration: at most three contenders, three ticks
-// (one with several servers, whose commands and faults multiply the
-// interleavings).
-scenario::Scenario Small(const std::string& file) {
-  scenario::Scenario s = scenario::LoadScenarioFile(file);
-  std::vector<world::ClientSetup> kept;
-  int contenders = 0;
-  for (const auto& c : s.world.clients) {
-    if (c.crashed || contenders < 3) {
-      contenders += !c.crashed;
-      kept.push_back(c);
-    }
-  }
-  s.world.clients = kept;
-  const int ticks = s.world.servers.size() > 1 ? 1 : 3;
-  s.world.horizon = std::min(s.world.horizon, s.world.start_time + ticks);
-  return s;
-}
+using nlohmann::json;
 
 struct Outcome {
   explore::Verdict verdict;
@@ -55,62 +51,127 @@ Outcome Search(const scenario::Scenario& s, explore::Reductions r, bool with_pro
   return {res.verdict, res.states, res.stats.transitions};
 }
 
-explore::Reductions Plain(bool symmetry) {
-  explore::Reductions r;
-  r.cache = false;
-  r.por = false;
-  r.symmetry = symmetry;  // without caching, symmetry only names the states counted
-  return r;
+std::vector<std::string> Scenarios(const std::string& prefix) {
+  std::vector<std::string> files;
+  for (const auto& e : std::filesystem::directory_iterator(testing::SourceDir() + "/scenarios")) {
+    const std::string name = e.path().filename().string();
+    if (e.path().extension() == ".json" && name.starts_with(prefix)) files.push_back(e.path().string());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
 }
 
-TEST_CASE("state caching, sleep sets and symmetry reach exactly the states plain enumeration reaches") {
-  const int kDepth = 9;
-  for (const std::string& file : testing::AllScenarioPaths()) {
+// A violation: the shortest counterexample's clients and length, then every
+// mode against plain enumeration.
+void CheckViolation(const scenario::Scenario& s) {
+  auto shortest = explore::ShortestCounterexample(s.world, explore::MakeProperties(s.properties),
+                                                  40, 2'000'000);
+  REQUIRE(shortest);
+  int last = 0;
+  for (const world::Action& a : shortest->counterexample) last = std::max(last, a.client);
+  json doc = s.document;
+  json clients = json::array();
+  for (size_t i = 0; i < doc["clients"].size(); ++i) {
+    if (static_cast<int>(i) <= last || doc["clients"][i].value("crashed", false)) {
+      clients.push_back(doc["clients"][i]);
+    }
+  }
+  doc["clients"] = clients;
+  doc["max_steps"] = static_cast<int>(shortest->counterexample.size());
+  INFO("clients " << clients.size() << ", max_steps " << doc["max_steps"]);
+  const soundness::Comparison c = soundness::Compare(doc, {.max_transitions = 300'000});
+  REQUIRE(c.loaded);
+  if (c.finished) {
+    CHECK(c.plain_verdict == s.expect.Text());
+    for (const auto& d : c.disagreements) FAIL_CHECK(d.Text());
+    return;
+  }
+  // Too long for plain enumeration (Redlock's 18 and 26 steps): every
+  // cached mode must still find the expected violation within those steps.
+  const scenario::Scenario cut = scenario::LoadScenario(doc, s.file);
+  for (const soundness::Mode& mode : soundness::ExploreModes()) {
+    if (!mode.reductions.cache) continue;
+    INFO(mode.name);
+    const soundness::Outcome m = soundness::Search(cut, explore::MakeProperties(cut.properties), mode,
+                                                   false, {.max_transitions = 1'000'000});
+    REQUIRE(!m.out_of_time);
+    CHECK(m.Verdict() == s.expect.Text());
+  }
+}
+
+// A safe scenario: its whole space with caching alone is the oracle.
+void CheckSafe(scenario::Scenario s) {
+  // The oracle's budget picks the horizon; the other searches may take more
+  // transitions (sleep sets revisit states, ghost data splits them).
+  const soundness::Limits budget{.max_transitions = 30'000}, more{.max_transitions = 300'000};
+  soundness::Mode exact;
+  exact.name = "state caching and ForgetHistory alone";
+  exact.reductions = {.cache = true, .symmetry = false, .por = false, .forget_history = true};
+  const explore::Properties properties = explore::MakeProperties(s.properties);
+  soundness::Outcome oracle = soundness::Search(s, properties, exact, false, budget);
+  while (oracle.out_of_time && s.world.horizon > s.world.start_time) {
+    --s.world.horizon;  // too large for the suite: the longest horizon that fits
+    oracle = soundness::Search(s, properties, exact, false, budget);
+  }
+  REQUIRE(!oracle.out_of_time);
+  INFO("horizon " << s.world.horizon << ", " << s.world.clients.size() << " clients");
+  CHECK(oracle.Verdict() == "safe");
+  for (const soundness::Mode& mode : soundness::ExploreModes()) {
+    const bool single_off = mode.name == "default" || mode.name == "--no-symmetry" ||
+                            mode.name == "--no-por";
+    if (!single_off) continue;
+    INFO(mode.name);
+    const soundness::Outcome m = soundness::Search(s, properties, mode, false, more);
+    REQUIRE(!m.out_of_time);
+    CHECK(m.Verdict() == oracle.Verdict());
+  }
+  // Sleep sets prune transitions, never states: the same states, ghost data
+  // included, with symmetry off and on.
+  const explore::Properties ghost = soundness::GhostProperties(s.properties);
+  for (bool symmetry : {false, true}) {
+    INFO("symmetry " << symmetry);
+    soundness::Mode without = exact, with = exact;
+    without.reductions.symmetry = with.reductions.symmetry = symmetry;
+    with.reductions.por = true;
+    const soundness::Outcome a = soundness::Search(s, ghost, without, true, more);
+    const soundness::Outcome b = soundness::Search(s, ghost, with, true, more);
+    REQUIRE(!a.out_of_time);
+    REQUIRE(!b.out_of_time);
+    CHECK(b.result.states == a.result.states);
+  }
+}
+
+void CheckScenarios(const std::string& prefix) {
+  const std::vector<std::string> files = Scenarios(prefix);
+  REQUIRE(!files.empty());
+  for (const std::string& file : files) {
     INFO(file);
-    scenario::Scenario s = Small(file);
-    for (bool symmetry : {false, true}) {
-      INFO("symmetry " << symmetry);
-      Outcome plain = Search(s, Plain(symmetry), false, kDepth);
-      REQUIRE(!plain.states.empty());
-      for (bool por : {false, true}) {
-        INFO("por " << por);
-        explore::Reductions r;
-        r.symmetry = symmetry;
-        r.por = por;
-        Outcome reduced = Search(s, r, false, kDepth);
-        CHECK(reduced.states == plain.states);
-        CHECK(reduced.verdict == plain.verdict);
-        CHECK(reduced.transitions <= plain.transitions);
-      }
+    const scenario::Scenario s = scenario::LoadScenarioFile(file);
+    if (s.expect.safe) {
+      CheckSafe(s);
+    } else {
+      CheckViolation(s);
     }
   }
 }
 
-TEST_CASE("every reduction gives plain enumeration's verdict on every scenario") {
-  const int kDepth = 11;
-  for (const std::string& file : testing::AllScenarioPaths()) {
-    INFO(file);
-    scenario::Scenario s = Small(file);
-    Outcome plain = Search(s, Plain(false), true, kDepth);
-    for (bool cache : {false, true}) {
-      for (bool symmetry : {false, true}) {
-        for (bool por : {false, true}) {
-          explore::Reductions r;
-          r.cache = cache;
-          r.symmetry = symmetry;
-          r.por = por;
-          INFO("cache " << cache << " symmetry " << symmetry << " por " << por);
-          // Under a step bound, plain enumeration is cut short wherever any
-          // path is long, while a cached search reaches each state by its
-          // shortest path: so compare "violation or not", and "safe" only
-          // when plain enumeration finished.
-          explore::Verdict v = Search(s, r, true, kDepth).verdict;
-          CHECK((v == explore::Verdict::kViolation) == (plain.verdict == explore::Verdict::kViolation));
-          if (plain.verdict == explore::Verdict::kSafe) CHECK(v == explore::Verdict::kSafe);
-        }
-      }
-    }
+TEST_CASE("every reduction agrees with its oracle on the getset scenarios") { CheckScenarios("getset-"); }
+TEST_CASE("every reduction agrees with its oracle on the redlock scenarios") { CheckScenarios("redlock-"); }
+TEST_CASE("every reduction agrees with its oracle on the set-px scenarios") { CheckScenarios("set-px-"); }
+TEST_CASE("every reduction agrees with its oracle on the setnx scenarios") { CheckScenarios("setnx-"); }
+TEST_CASE("every reduction agrees with its oracle on the other scenarios") {
+  for (const char* prefix : {"clock-", "fenced-", "replica-", "restart-", "unfenced-"}) {
+    CheckScenarios(prefix);
   }
+}
+
+TEST_CASE("the scenario groups above cover every shipped scenario") {
+  size_t grouped = 0;
+  for (const char* prefix : {"getset-", "redlock-", "set-px-", "setnx-", "clock-", "fenced-",
+                             "replica-", "restart-", "unfenced-"}) {
+    grouped += Scenarios(prefix).size();
+  }
+  CHECK(grouped == Scenarios("").size());
 }
 
 TEST_CASE("the reductions do reduce: fewer states with symmetry, fewer transitions with sleep sets") {

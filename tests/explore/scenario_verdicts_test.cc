@@ -31,6 +31,9 @@ TEST_CASE("getset_stale_timestamp: a GETSET whose timestamp is 3 ticks old when 
   scenario::Scenario s =
       scenario::LoadScenarioFile(testing::ScenarioPath("getset-stale-timestamp.json"));
   trace::Trace t = cli::ReplaySchedule(s);
+  // Oracle: hand derivation: both clients read the expired "0"; C1's GETSET
+  // lands with a timestamp 3 ticks old (schedule "C1~3"), which C2's GETSET
+  // then finds expired, so both take the lock over.
   CHECK(trace::OneLine(t) ==
         "C1 SETNX lock.foo 3 -> 0; C2 SETNX lock.foo 3 -> 0; tick; "
         "C1 GET lock.foo -> \"0\"; C2 GET lock.foo -> \"0\"; tick; tick; tick; "
@@ -41,6 +44,7 @@ TEST_CASE("getset_stale_timestamp: a GETSET whose timestamp is 3 ticks old when 
   auto shortest = explore::ShortestCounterexample(s.world, explore::MakeProperties(s.properties),
                                                   30, 1'000'000);
   REQUIRE(shortest);
+  // Regression guard, bounded by the hand-derived schedule above (11 steps).
   CHECK(shortest->counterexample.size() == 11);
 }
 

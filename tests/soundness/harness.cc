@@ -1,0 +1,495 @@
+#include "tests/soundness/harness.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <optional>
+
+#include "sim/algo/algorithm.h"
+#include "sim/scenario/scenario.h"
+#include "sim/world/hash.h"
+
+namespace lockstep::soundness {
+namespace {
+
+using nlohmann::json;
+
+// A small deterministic generator (SplitMix64): the same draws on every
+// machine and standard library.
+class Rng {
+ public:
+  explicit Rng(uint64_t seed) : state_(seed) {}
+  uint64_t Next() { return world::Mix64(state_ += 0x9e3779b97f4a7c15ULL); }
+  int Uniform(int lo, int hi) {  // lo..hi inclusive
+    return lo + static_cast<int>(Next() % static_cast<uint64_t>(hi - lo + 1));
+  }
+  bool Chance(int percent) { return Uniform(1, 100) <= percent; }
+  template <typename T>
+  const T& Pick(const std::vector<T>& v) {
+    return v[static_cast<size_t>(Uniform(0, static_cast<int>(v.size()) - 1))];
+  }
+
+ private:
+  uint64_t state_;
+};
+
+json RandomLock(Rng& rng, bool top_level) {
+  json l = json::object();
+  if (rng.Chance(60)) l["ttl"] = rng.Uniform(1, 5);
+  if (rng.Chance(50)) l["timeout"] = rng.Uniform(0, 3);
+  if (rng.Chance(40)) l["retry_delay"] = rng.Uniform(0, 2);
+  if (rng.Chance(30)) l["request_timeout"] = rng.Uniform(0, 1);
+  if (rng.Chance(15)) l["release_with_leave"] = true;
+  if (top_level && rng.Chance(15)) l["rounds"] = 2;
+  return l;
+}
+
+// A server's own settings: skew, persistence, restart delay.
+void RandomServerSettings(Rng& rng, json& sv) {
+  if (rng.Chance(15)) sv["skew"] = rng.Uniform(-1, 1);
+  if (rng.Chance(30)) {
+    sv["persistence"] = rng.Pick<std::string>({"always", "everysec", "none"});
+    if (sv["persistence"] == "everysec") sv["sync_every"] = rng.Uniform(1, 2);
+  }
+  if (rng.Chance(20)) sv["restart_delay"] = rng.Uniform(0, 2);
+}
+
+}  // namespace
+
+json RandomScenario(uint64_t seed) {
+  Rng rng(seed);
+  json doc = {{"name", "random-" + std::to_string(seed)}};
+
+  // Servers first: which algorithms fit depends on them.
+  const bool several = rng.Chance(40);
+  int masters = 1;
+  std::string token_server;
+  if (several) {
+    masters = rng.Uniform(1, 3);
+    json servers = json::array();
+    const char* names[] = {"A", "B", "C"};
+    for (int i = 0; i < masters; ++i) {
+      json sv = {{"name", names[i]}};
+      RandomServerSettings(rng, sv);
+      servers.push_back(sv);
+    }
+    if (rng.Chance(40)) {
+      json replica = {{"name", "R"}, {"replica_of", names[rng.Uniform(0, masters - 1)]}};
+      servers.push_back(replica);
+    }
+    doc["servers"] = servers;
+    if (masters >= 2) token_server = names[masters - 1];
+  } else if (rng.Chance(30)) {
+    json sv = json::object();
+    RandomServerSettings(rng, sv);
+    doc["server"] = sv;
+  }
+
+  std::vector<std::string> algorithms;
+  for (const auto& a : algo::Algorithms()) {
+    if (a.name != "redlock-fenced" || !token_server.empty()) algorithms.emplace_back(a.name);
+  }
+  json lock = RandomLock(rng, true);
+  const int contenders = rng.Uniform(1, 3);
+  const bool mixed = rng.Chance(35);
+  const std::string shared_algorithm = rng.Pick(algorithms);
+  json clients = json::array();
+  bool fenced_by_service = false;
+  for (int i = 0; i < contenders; ++i) {
+    json c = {{"name", "C" + std::to_string(i + 1)},
+              {"algorithm", mixed ? rng.Pick(algorithms) : shared_algorithm}};
+    if (rng.Chance(15)) c["skew"] = rng.Uniform(-2, 2);
+    if (rng.Chance(20)) c["lock"] = RandomLock(rng, false);
+    fenced_by_service = fenced_by_service || c["algorithm"] == "redlock-fenced";
+    clients.push_back(c);
+  }
+  if (rng.Chance(15)) {
+    json crashed = {{"name", "C" + std::to_string(contenders + 1)}, {"crashed", true}};
+    if (rng.Chance(50)) crashed["algorithm"] = shared_algorithm;
+    clients.push_back(crashed);
+  }
+  if (fenced_by_service) lock["token_server"] = token_server;
+  doc["clients"] = clients;
+  if (!lock.empty()) doc["lock"] = lock;
+
+  const int start = rng.Chance(20) ? rng.Uniform(1, 2) : 0;
+  doc["clock"] = {{"start", start}, {"horizon", start + rng.Uniform(0, 4)}};
+
+  if (rng.Chance(25)) {
+    json key = {{"key", "lock.foo"}, {"value", rng.Pick<std::string>({"0", "3", "x"})}};
+    if (rng.Chance(70)) key["deadline"] = rng.Uniform(0, start + 3);
+    if (rng.Chance(30)) key["writer"] = "C9";
+    json keys = json::array({key});
+    if (rng.Chance(30)) keys.push_back({{"key", "other"}, {"value", "1"}});
+    doc["keyspace"] = keys;
+  }
+
+  json assumptions = json::object();
+  if (rng.Chance(30)) {
+    assumptions["max_arg_delay"] = rng.Chance(50) ? json(nullptr) : json(rng.Uniform(0, 1));
+  }
+  if (rng.Chance(40)) assumptions["holders_release_in_time"] = rng.Chance(50);
+  if (rng.Chance(20)) {
+    assumptions["max_hold_ticks"] = rng.Chance(30) ? json(nullptr) : json(rng.Uniform(0, 2));
+  }
+  if (!assumptions.empty()) doc["assumptions"] = assumptions;
+
+  json faults = json::object();
+  for (const char* kind : {"crash", "stall", "jump", "restart", "lose", "failover"}) {
+    if (rng.Chance(18)) faults[kind] = rng.Chance(85) ? 1 : 2;
+  }
+  if (faults.contains("jump")) {
+    json sizes = json::array({rng.Uniform(1, 5)});
+    if (rng.Chance(30)) sizes.push_back(rng.Uniform(1, 5));
+    faults["jump_by"] = sizes;
+  }
+  if (faults.contains("stall") && rng.Chance(40)) {
+    faults["stall_where"] = rng.Pick<std::string>({"holding", "releasing"});
+  }
+  if (!faults.empty()) doc["faults"] = faults;
+
+  if (rng.Chance(45)) doc["resource"] = {{"fenced", rng.Chance(50)}};
+  json properties = json::array();
+  for (const char* p : {"mutual_exclusion", "foreign_release", "stale_write", "bounded_liveness"}) {
+    if (rng.Chance(45)) properties.push_back(p);
+  }
+  if (properties.empty()) properties.push_back("mutual_exclusion");
+  doc["properties"] = properties;
+  doc["expect"] = "safe";  // a placeholder: the harness compares searches, not this
+  doc["max_steps"] = rng.Uniform(8, 14);
+  if (rng.Chance(20)) doc["seed"] = rng.Uniform(0, 1000);
+  return doc;
+}
+
+std::string Disagreement::Text() const {
+  return check + ": plain enumeration " + expected + ", " + mode + " " + got;
+}
+
+std::vector<Mode> ExploreModes() {
+  std::vector<Mode> modes;
+  for (bool cache : {true, false}) {
+    for (bool symmetry : {true, false}) {
+      for (bool por : {true, false}) {
+        for (int jobs : {1, 2}) {
+          if (!cache && (!por || jobs == 2)) continue;  // the command turns both off
+          Mode m;
+          m.reductions.cache = cache;
+          m.reductions.symmetry = symmetry;
+          m.reductions.por = cache && por;
+          m.jobs = jobs;
+          std::string name;
+          if (!cache) name += " --no-cache";
+          if (!symmetry) name += " --no-symmetry";
+          if (cache && !por) name += " --no-por";
+          if (jobs == 2) name += " --jobs 2";
+          m.name = name.empty() ? "default" : name.substr(1);
+          modes.push_back(m);
+        }
+      }
+    }
+  }
+  return modes;
+}
+
+Mode PlainEnumeration() {
+  Mode m;
+  m.name = "plain enumeration";
+  m.reductions = {.cache = false, .symmetry = false, .por = false, .forget_history = false};
+  return m;
+}
+
+namespace {
+
+// A property's ghost state without its check: the set of reachable states
+// is compared with ghost data in the fingerprints, and no violation cuts
+// the search short.
+class GhostOnly final : public check::Property {
+ public:
+  explicit GhostOnly(std::unique_ptr<check::Property> p) : p_(std::move(p)) {}
+  std::string_view name() const override { return p_->name(); }
+  uint32_t ghost() const override { return p_->ghost(); }
+  std::optional<check::Violation> Check(const world::Model&, const world::WorldState&,
+                                        int) const override {
+    return std::nullopt;
+  }
+
+ private:
+  std::unique_ptr<check::Property> p_;
+};
+
+}  // namespace
+
+std::string Outcome::Verdict() const {
+  if (result.verdict == explore::Verdict::kViolation) return "violation:" + result.violation->property;
+  return explore::VerdictText(result.verdict);
+}
+
+Outcome Search(const scenario::Scenario& s, const explore::Properties& properties, const Mode& mode,
+               bool collect_states, const Limits& limits) {
+  std::atomic<bool> stop{false};
+  explore::SearchOptions o;
+  o.reductions = mode.reductions;
+  o.jobs = mode.jobs;
+  o.bounds.max_steps = s.max_steps;  // the same bound in every mode: `explore --max-steps`
+  o.collect_states = collect_states;
+  o.interrupted = &stop;
+  const uint64_t limit = limits.max_transitions;
+  o.progress = [&stop, limit](const explore::SearchStats& st) {
+    if (st.transitions > limit) stop.store(true);
+  };
+  Outcome out;
+  out.result = explore::DepthFirstSearch(s.world, properties, o);
+  out.out_of_time = stop.load();
+  std::sort(out.result.states.begin(), out.result.states.end(),
+            [](const explore::Fingerprint& x, const explore::Fingerprint& y) {
+              return std::tie(x.a, x.b) < std::tie(y.a, y.b);
+            });
+  return out;
+}
+
+
+explore::Properties GhostProperties(const std::vector<std::string>& names) {
+  explore::Properties out;
+  for (auto& p : explore::MakeProperties(names)) out.push_back(std::make_unique<GhostOnly>(std::move(p)));
+  return out;
+}
+
+namespace {
+
+// "12 states" or "12 states (3 missing, 1 extra)".
+std::string StatesText(const std::vector<explore::Fingerprint>& got,
+                       const std::vector<explore::Fingerprint>& expected) {
+  auto less = [](const explore::Fingerprint& x, const explore::Fingerprint& y) {
+    return std::tie(x.a, x.b) < std::tie(y.a, y.b);
+  };
+  std::vector<explore::Fingerprint> missing, extra;
+  std::set_difference(expected.begin(), expected.end(), got.begin(), got.end(),
+                      std::back_inserter(missing), less);
+  std::set_difference(got.begin(), got.end(), expected.begin(), expected.end(),
+                      std::back_inserter(extra), less);
+  std::string text = std::to_string(got.size()) + " states";
+  if (!missing.empty() || !extra.empty()) {
+    text += " (" + std::to_string(missing.size()) + " missing, " + std::to_string(extra.size()) +
+            " extra)";
+  }
+  return text;
+}
+
+}  // namespace
+
+namespace {
+Comparison CompareLoaded(const scenario::Scenario& s, Comparison c, const Limits& limits);
+}  // namespace
+
+Comparison Compare(const json& document, const Limits& limits) {
+  Comparison c;
+  scenario::Scenario s;
+  try {
+    s = scenario::LoadScenario(document, "random");
+  } catch (const scenario::ScenarioError&) {
+    return c;
+  }
+  c.loaded = true;
+  // A search that throws (a client automaton that is not a function of
+  // what it observed) is a finding too: which mode, and what it said.
+  try {
+    return CompareLoaded(s, c, limits);
+  } catch (const std::exception& e) {
+    c.finished = true;
+    c.disagreements.push_back({"error", "a search", "no error", e.what()});
+    return c;
+  }
+}
+
+namespace {
+
+Comparison CompareLoaded(const scenario::Scenario& s, Comparison c, const Limits& limits) {
+  // Verdicts, the properties checked.
+  const explore::Properties properties = explore::MakeProperties(s.properties);
+  const Outcome plain = Search(s, properties, PlainEnumeration(), false, limits);
+  if (plain.out_of_time) return c;
+  c.plain_verdict = plain.Verdict();
+  // Whether plain enumeration reaches a violation of one property (the
+  // modes may meet another violated property first).
+  std::map<std::string, bool> reachable;
+  auto plain_reaches = [&](const std::string& property) -> std::optional<bool> {
+    if (plain.result.violation && plain.result.violation->property == property) return true;
+    if (!reachable.count(property)) {
+      Outcome one = Search(s, explore::MakeProperties({property}), PlainEnumeration(), false, limits);
+      if (one.out_of_time) return std::nullopt;
+      reachable[property] = one.result.verdict == explore::Verdict::kViolation;
+    }
+    return reachable[property];
+  };
+  for (const Mode& mode : ExploreModes()) {
+    const Outcome m = Search(s, properties, mode, false, limits);
+    if (m.out_of_time) return c;
+    const bool plain_violation = plain.result.verdict == explore::Verdict::kViolation;
+    const bool mode_violation = m.result.verdict == explore::Verdict::kViolation;
+    bool agree = plain_violation == mode_violation;
+    if (agree && mode_violation) {
+      std::optional<bool> r = plain_reaches(m.result.violation->property);
+      if (!r) return c;
+      agree = *r;
+    }
+    // Under the step bound a cached search may finish where plain
+    // enumeration is cut short (it reaches each state by a shortest path),
+    // never the reverse.
+    if (agree && plain.result.verdict == explore::Verdict::kSafe) {
+      agree = m.result.verdict == explore::Verdict::kSafe;
+    }
+    if (!agree) c.disagreements.push_back({"verdict", mode.name, plain.Verdict(), m.Verdict()});
+  }
+
+  // Reachable states, ghost data included: each cached search against plain
+  // enumeration naming states the same way.
+  const explore::Properties ghost = GhostProperties(s.properties);
+  for (bool forget_history : {false, true}) {
+    for (bool symmetry : {false, true}) {
+      if (forget_history && symmetry) continue;
+      Mode oracle = PlainEnumeration();
+      oracle.reductions.forget_history = forget_history;
+      oracle.reductions.symmetry = symmetry;  // without caching it only names states
+      const Outcome expected = Search(s, ghost, oracle, true, limits);
+      if (expected.out_of_time) return c;
+      for (const Mode& mode : ExploreModes()) {
+        if (!mode.reductions.cache || mode.reductions.symmetry != symmetry) continue;
+        Mode cached = mode;
+        cached.reductions.forget_history = forget_history;
+        if (!forget_history) cached.name += " (no ForgetHistory)";
+        const Outcome got = Search(s, ghost, cached, true, limits);
+        if (got.out_of_time) return c;
+        if (got.result.states != expected.result.states) {
+          c.disagreements.push_back({"states", cached.name,
+                                     std::to_string(expected.result.states.size()) + " states",
+                                     StatesText(got.result.states, expected.result.states)});
+        }
+      }
+    }
+  }
+  c.finished = true;
+  return c;
+}
+
+// Smaller variants of a scenario document, the likeliest to help first.
+std::vector<json> SmallerVariants(const json& doc) {
+  std::vector<json> out;
+  auto erase_at = [&](const char* array, size_t i) {
+    json d = doc;
+    d[array].erase(i);
+    out.push_back(d);
+  };
+  for (size_t i = doc["clients"].size(); i-- > 0;) erase_at("clients", i);
+  if (doc.contains("servers")) {
+    for (size_t i = doc["servers"].size(); i-- > 0;) erase_at("servers", i);
+    json d = doc;
+    d.erase("servers");
+    out.push_back(d);
+  }
+  if (doc.contains("faults")) {
+    for (const auto& [kind, budget] : doc["faults"].items()) {
+      json d = doc;
+      if (budget.is_number_integer() && budget.get<int>() > 0) {
+        d["faults"][kind] = budget.get<int>() - 1;
+        out.push_back(d);
+      }
+      d = doc;
+      d["faults"].erase(kind);
+      out.push_back(d);
+    }
+  }
+  for (const char* field : {"keyspace", "resource", "assumptions", "server", "seed", "faults"}) {
+    if (doc.contains(field)) {
+      json d = doc;
+      d.erase(field);
+      out.push_back(d);
+    }
+  }
+  if (doc.contains("keyspace")) {
+    for (size_t i = 0; i < doc["keyspace"].size(); ++i) erase_at("keyspace", i);
+  }
+  if (doc["properties"].size() > 1) {
+    for (size_t i = 0; i < doc["properties"].size(); ++i) erase_at("properties", i);
+  }
+  for (size_t i = 0; i < doc["clients"].size(); ++i) {
+    for (const char* field : {"lock", "skew"}) {
+      if (doc["clients"][i].contains(field)) {
+        json d = doc;
+        d["clients"][i].erase(field);
+        out.push_back(d);
+      }
+    }
+    if (i > 0 && doc["clients"][i].value("algorithm", "") != doc["clients"][0].value("algorithm", "")) {
+      json d = doc;
+      d["clients"][i]["algorithm"] = doc["clients"][0].value("algorithm", "");
+      out.push_back(d);
+    }
+  }
+  for (const char* section : {"lock", "assumptions"}) {
+    if (!doc.contains(section)) continue;
+    for (const auto& [field, value] : doc[section].items()) {
+      json d = doc;
+      d[section].erase(field);
+      out.push_back(d);
+      if (value.is_number_integer() && value.get<int>() > 0) {
+        d = doc;
+        d[section][field] = value.get<int>() - 1;
+        out.push_back(d);
+      }
+    }
+  }
+  const json& clock = doc["clock"];
+  if (clock["horizon"].get<int>() > clock.value("start", 0)) {
+    json d = doc;
+    d["clock"]["horizon"] = clock["horizon"].get<int>() - 1;
+    out.push_back(d);
+  }
+  if (clock.value("start", 0) > 0) {
+    json d = doc;
+    d["clock"]["start"] = clock["start"].get<int>() - 1;
+    d["clock"]["horizon"] = clock["horizon"].get<int>() - 1;
+    out.push_back(d);
+  }
+  if (doc["max_steps"].get<int>() > 1) {
+    json d = doc;
+    d["max_steps"] = doc["max_steps"].get<int>() - 1;
+    out.push_back(d);
+  }
+  return out;
+}
+
+}  // namespace
+
+json Shrink(const json& document, const Disagreement& found, const Limits& limits,
+            const std::function<void(const json&)>& progress) {
+  json best = document;
+  auto still = [&](const json& candidate) {
+    Comparison c = Compare(candidate, limits);
+    return std::any_of(c.disagreements.begin(), c.disagreements.end(), [&](const Disagreement& d) {
+      return d.check == found.check && d.mode == found.mode;
+    });
+  };
+  for (bool smaller = true; smaller;) {
+    smaller = false;
+    for (const json& candidate : SmallerVariants(best)) {
+      if (still(candidate)) {
+        best = candidate;
+        smaller = true;
+        if (progress) progress(best);
+        break;
+      }
+    }
+  }
+  return best;
+}
+
+json RegressionDocument(json shrunk, const Disagreement& d, const std::string& plain_verdict,
+                        uint64_t seed) {
+  shrunk["name"] = "soundness-" + std::to_string(seed);
+  shrunk["description"] = "Shrunk from random scenario " + std::to_string(seed) + ": " + d.Text() + ".";
+  shrunk["expect"] = plain_verdict.starts_with("violation:") ? plain_verdict : "safe";
+  return shrunk;
+}
+
+}  // namespace lockstep::soundness

@@ -1,0 +1,95 @@
+// Differential soundness checking of the explorer's reductions.
+//
+// A seeded generator writes small random scenarios over every feature of the
+// scenario format; each is searched in every combination of the explore
+// command's switches (--no-cache, --no-symmetry, --no-por, --jobs 2) and by
+// true plain enumeration (no caching, no ForgetHistory, no symmetry, no
+// sleep sets), which is the oracle: the same verdict and violated property
+// are expected from every mode, and the same set of reachable states (ghost
+// data included) from a cached search as from plain enumeration. A
+// disagreement is shrunk to a minimal scenario that still shows it.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/explore/search.h"
+#include "sim/scenario/scenario.h"
+
+namespace lockstep::soundness {
+
+// A small scenario document, valid or not (the loader decides), drawn from
+// `seed`; the same seed gives the same document.
+nlohmann::json RandomScenario(uint64_t seed);
+
+// One way of running `lockstep explore`.
+struct Mode {
+  std::string name;  // the explore command's switches, e.g. "--no-por --jobs 2"
+  explore::Reductions reductions;
+  int jobs = 1;
+};
+// Every combination of the explore command's switches, normalised as the
+// command does (without caching: no sleep sets, one job).
+std::vector<Mode> ExploreModes();
+// No caching, no ForgetHistory, no symmetry, no sleep sets.
+Mode PlainEnumeration();
+
+struct Disagreement {
+  std::string check;     // "verdict" or "states"
+  std::string mode;      // the mode that disagrees with plain enumeration
+  std::string expected;  // plain enumeration's
+  std::string got;
+  std::string Text() const;
+};
+
+struct Comparison {
+  bool loaded = false;    // false: the loader refused the document
+  bool finished = false;  // false: a search ran out of time (nothing compared)
+  std::string plain_verdict;  // "safe", "incomplete" or "violation:PROPERTY"
+  std::vector<Disagreement> disagreements;
+};
+
+
+struct Limits {
+  // Per search; beyond it the scenario is "too large" and skipped. Checked
+  // a few times a second, so the same scenario is skipped on any machine
+  // (except within a quarter second's transitions of the limit).
+  uint64_t max_transitions = 300'000;
+};
+
+// One search of `s` in `mode` under the scenario's max_steps, stopped past
+// `limits` (out_of_time); the states collected are sorted.
+struct Outcome {
+  explore::SearchResult result;
+  bool out_of_time = false;
+  std::string Verdict() const;  // "safe", "incomplete" or "violation:PROPERTY"
+};
+Outcome Search(const scenario::Scenario& s, const explore::Properties& properties,
+               const Mode& mode, bool collect_states, const Limits& limits);
+
+// The named properties' ghost state without their checks: a search with
+// them collects every reachable state, ghost data in its fingerprint, and
+// no violation cuts it short.
+explore::Properties GhostProperties(const std::vector<std::string>& names);
+
+// Searches `document` in every mode and compares with plain enumeration.
+Comparison Compare(const nlohmann::json& document, const Limits& limits);
+
+// The smallest document found (dropping clients, servers, faults, keys,
+// settings; lowering bounds) on which `Compare` still reports a
+// disagreement of the same check and mode as `found`. `progress` is told of
+// each smaller document kept.
+nlohmann::json Shrink(const nlohmann::json& document, const Disagreement& found,
+                      const Limits& limits,
+                      const std::function<void(const nlohmann::json&)>& progress = {});
+
+// A regression file: the shrunk document, named, expecting plain
+// enumeration's verdict, its description saying what disagreed.
+nlohmann::json RegressionDocument(nlohmann::json shrunk, const Disagreement& d,
+                                  const std::string& plain_verdict, uint64_t seed);
+
+}  // namespace lockstep::soundness
