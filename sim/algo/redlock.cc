@@ -4,6 +4,7 @@
 
 #include "sim/algo/fencing_lock.h"
 #include "sim/algo/set_nx_px.h"
+#include "sim/world/hash.h"
 
 namespace lockstep::algo {
 
@@ -31,7 +32,9 @@ void RunRedlock(world::Client& c, const LockSettings& s, RedlockTokens tokens) {
     int64_t token = 0;
     Millis valid_until = 0;
     for (;;) {
-      c.ForgetHistory("acquire", {round});
+      // The token is live: after a round whose retries drew back-offs, where
+      // the random stream stands no longer says which token this round drew.
+      c.ForgetHistory("acquire", {round, static_cast<int64_t>(world::HashBytes(0, value))});
       const Millis start = c.Now();
       int locked = 0;
       token = 0;

@@ -158,9 +158,23 @@ std::string CounterexamplePath(const ExploreOptions& o, const scenario::Scenario
          "clients.json";
 }
 
+int Search(const ExploreOptions& o);
+
 }  // namespace
 
 int Explore(const ExploreOptions& o) {
+  try {
+    return Search(o);
+  } catch (const std::runtime_error& e) {
+    // An algorithm threw, or is not deterministic: the scenario's fault.
+    Fail(o.file + ": " + e.what());
+    return kExitBadInput;
+  }
+}
+
+namespace {
+
+int Search(const ExploreOptions& o) {
   scenario::Scenario s;
   try {
     s = scenario::LoadScenarioFile(o.file);
@@ -357,5 +371,7 @@ int Explore(const ExploreOptions& o) {
   }
   return code;
 }
+
+}  // namespace
 
 }  // namespace lockstep::cli

@@ -13,6 +13,7 @@
 // own model, since fibers belong to their thread) takes frontier states in
 // turn and explores below them, sharing the visited-state table.
 #include <chrono>
+#include <exception>
 #include <mutex>
 #include <thread>
 #include <unordered_set>
@@ -379,14 +380,22 @@ SearchResult DepthFirstSearch(const world::WorldConfig& config, const Properties
     std::vector<FrontierItem> frontier;
     first.Root(/*split_depth=*/8, &frontier);
     std::atomic<size_t> next{0};
+    std::exception_ptr failure;  // an algorithm that threw, on any thread
     auto work = [&] {
-      Dfs dfs(config, properties, shared);
-      for (size_t i; !shared.stop.load() && (i = next++) < frontier.size();) dfs.Item(frontier[i]);
+      try {
+        Dfs dfs(config, properties, shared);
+        for (size_t i; !shared.stop.load() && (i = next++) < frontier.size();) dfs.Item(frontier[i]);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(shared.mu);
+        if (!failure) failure = std::current_exception();
+        shared.stop.store(true);
+      }
     };
     std::vector<std::thread> threads;
     for (int j = 1; j < jobs; ++j) threads.emplace_back(work);
     work();
     for (auto& t : threads) t.join();
+    if (failure) std::rethrow_exception(failure);
   }
   SearchStats& st = result.stats;
   st.executions = shared.executions;

@@ -66,6 +66,8 @@ struct SearchOptions {
   const std::atomic<bool>* interrupted = nullptr;  // set (by Ctrl-C, a memory bound) to stop early
 };
 
+// Throws std::runtime_error if an algorithm throws or turns out not to be
+// deterministic (see ClientAutomaton), whichever thread met it.
 SearchResult DepthFirstSearch(const world::WorldConfig& config, const Properties& properties,
                               const SearchOptions& options);
 
