@@ -23,6 +23,16 @@ inline uint64_t Mum(uint64_t a, uint64_t b) {
   return static_cast<uint64_t>(r) ^ static_cast<uint64_t>(r >> 64);
 }
 
+// Two 64-bit lanes fed word by word; a state's fingerprint is both.
+struct Mixer {
+  uint64_t a = 0x5eed0001, b = 0x5eed0002;
+  void Feed(uint64_t v) {
+    a = Mum(a ^ v, 0xa0761d6478bd642fULL);
+    b = Mum(b ^ v, 0xe7037ed1a0b428dbULL);
+  }
+  Fingerprint Final() const { return {world::Mix64(a), world::Mix64(b ^ a)}; }
+};
+
 }  // namespace
 
 Fingerprinter::Fingerprinter(const world::Model& model, bool symmetry, bool abstract,
@@ -86,9 +96,17 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
       }
     }
   }
-  std::array<int, kMaxClients> order;
-  std::array<int, kMaxClients> canonical_of{};
+  std::array<int, kMaxClients> order;  // order[pos]: the client at that place
   for (int i = 0; i < n; ++i) order[i] = i;
+  // Runs of places whose clients' own words are equal: which client of a
+  // run comes first is decided below, by what names them.
+  struct Run {
+    std::array<int, kMaxClients> places;   // in the canonical order
+    std::array<int, kMaxClients> clients;  // who may take them
+    int size = 0;
+  };
+  std::array<Run, kMaxClients / 2> runs;  // no allocation: this is the search's hot path
+  int run_count = 0;
   for (const auto& cls : classes_) {
     // Sort the members' slots by their words; ties keep index order.
     std::array<int, kMaxClients> members;
@@ -96,64 +114,55 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
     std::stable_sort(members.begin(), members.begin() + cls.size(),
                      [&](int x, int y) { return words[x] < words[y]; });
     for (size_t k = 0; k < cls.size(); ++k) order[cls[k]] = members[k];
+    for (size_t k = 0, e; k < cls.size(); k = e) {
+      for (e = k + 1; e < cls.size() && words[members[e]] == words[members[k]];) ++e;
+      if (e - k < 2) continue;
+      Run& run = runs[run_count++];
+      run.size = 0;
+      for (size_t t = k; t < e; ++t, ++run.size) {
+        run.places[run.size] = cls[t];
+        run.clients[run.size] = members[t];  // increasing: the first order
+      }
+    }
   }
-  for (int pos = 0; pos < n; ++pos) canonical_of[order[pos]] = pos;
-  if (canonical) canonical->assign(canonical_of.begin(), canonical_of.begin() + n);
-  // Every datum that names a client goes through this one renaming: a
-  // client index becomes its place in the canonical order.
-  auto rename = [&](int client) -> uint64_t {
-    return static_cast<uint64_t>(client >= 0 && client < n ? canonical_of[client] : client) + 1;
-  };
-  auto rename_mask = [&](uint8_t mask) {
-    uint64_t out = 0;
-    for (int i = 0; i < n; ++i) {
-      if (mask >> i & 1) out |= uint64_t{1} << canonical_of[i];
-    }
-    return out;
-  };
-  uint64_t a = 0x5eed0001, b = 0x5eed0002;
-  auto feed = [&](uint64_t v) {
-    a = Mum(a ^ v, 0xa0761d6478bd642fULL);
-    b = Mum(b ^ v, 0xe7037ed1a0b428dbULL);
-  };
-  feed(static_cast<uint64_t>(s.now));
-  feed(static_cast<uint64_t>(s.used.crash) | static_cast<uint64_t>(s.used.stall) << 10 |
-       static_cast<uint64_t>(s.used.jump) << 20 | static_cast<uint64_t>(s.used.restart) << 30 |
-       static_cast<uint64_t>(s.used.lose) << 40 | static_cast<uint64_t>(s.used.failover) << 50);
+
+  Mixer prefix;
+  prefix.Feed(static_cast<uint64_t>(s.now));
+  prefix.Feed(static_cast<uint64_t>(s.used.crash) | static_cast<uint64_t>(s.used.stall) << 10 |
+              static_cast<uint64_t>(s.used.jump) << 20 | static_cast<uint64_t>(s.used.restart) << 30 |
+              static_cast<uint64_t>(s.used.lose) << 40 | static_cast<uint64_t>(s.used.failover) << 50);
   auto feed_keyspace = [&](const kv::Keyspace& ks) {
-    feed(ks.size());
+    prefix.Feed(ks.size());
     for (const kv::Entry& e : ks.entries()) {
-      feed(world::HashBytes(1, e.key));
-      feed(world::HashBytes(2, e.value));
-      feed(static_cast<uint64_t>(e.kind));
-      for (const auto& item : e.list) feed(world::HashBytes(3, item));
-      feed(e.deadline ? static_cast<uint64_t>(*e.deadline) : 0x8000000000000000ULL);
+      prefix.Feed(world::HashBytes(1, e.key));
+      prefix.Feed(world::HashBytes(2, e.value));
+      prefix.Feed(static_cast<uint64_t>(e.kind));
+      for (const auto& item : e.list) prefix.Feed(world::HashBytes(3, item));
+      prefix.Feed(e.deadline ? static_cast<uint64_t>(*e.deadline) : 0x8000000000000000ULL);
     }
   };
-  for (int server : s.serving) feed(static_cast<uint64_t>(server));
+  bool names_clients = path != nullptr;  // some datum names a client
+  for (int server : s.serving) prefix.Feed(static_cast<uint64_t>(server));
   for (const world::ServerState& sv : s.servers) {
-    feed(static_cast<uint64_t>(sv.jumped));
-    feed(sv.down_until > s.now ? static_cast<uint64_t>(sv.down_until) : 0);
-    feed(static_cast<uint64_t>(sv.role));
+    prefix.Feed(static_cast<uint64_t>(sv.jumped));
+    prefix.Feed(sv.down_until > s.now ? static_cast<uint64_t>(sv.down_until) : 0);
+    prefix.Feed(static_cast<uint64_t>(sv.role));
     feed_keyspace(sv.keyspace);
     if (use_persisted_) feed_keyspace(sv.persisted);
-    feed(sv.backlog.size());
+    prefix.Feed(sv.backlog.size());
     for (const world::ReplicatedWrite& w : sv.backlog) {
-      feed(w.keys.size());
+      prefix.Feed(w.keys.size());
       for (const auto& k : w.keys) {
-        feed(world::HashBytes(5, k.key));
+        prefix.Feed(world::HashBytes(5, k.key));
         if (k.entry) {
-          feed(world::HashBytes(2, k.entry->value));
-          feed(static_cast<uint64_t>(k.entry->kind));
-          for (const auto& item : k.entry->list) feed(world::HashBytes(3, item));
-          feed(k.entry->deadline ? static_cast<uint64_t>(*k.entry->deadline) : 0x8000000000000000ULL);
+          prefix.Feed(world::HashBytes(2, k.entry->value));
+          prefix.Feed(static_cast<uint64_t>(k.entry->kind));
+          for (const auto& item : k.entry->list) prefix.Feed(world::HashBytes(3, item));
+          prefix.Feed(k.entry->deadline ? static_cast<uint64_t>(*k.entry->deadline) : 0x8000000000000000ULL);
         } else {
-          feed(0x7fffffffffffffffULL);
+          prefix.Feed(0x7fffffffffffffffULL);
         }
-        // A client writer by its place in the canonical order.
-        if (use_writers_) {
-          feed(rename(k.writer));
-        }
+        names_clients |= use_writers_ && k.writer >= 0 && k.writer < n;
       }
     }
     // Ghost state that properties read: writers that are not clients (theirs
@@ -161,26 +170,92 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
     if (use_writers_) {
       for (const auto& [key, writer] : sv.writers) {
         if (writer >= n) {
-          feed(world::HashBytes(4, key));
-          feed(static_cast<uint64_t>(writer));
+          prefix.Feed(world::HashBytes(4, key));
+          prefix.Feed(static_cast<uint64_t>(writer));
         }
       }
     }
   }
-  if (use_resource_) feed(uint64_t{s.resource_written} | static_cast<uint64_t>(s.resource_max) << 1);
-  for (int pos = 0; pos < n; ++pos) {
-    const int i = order[pos];
-    for (uint64_t w : words[i]) feed(w);
-    if (use_latest_) {
-      feed(rename_mask(s.clients[i].acquired_after));
-      feed(rename(s.clients[i].superseded_by));
+  if (use_resource_) {
+    prefix.Feed(uint64_t{s.resource_written} | static_cast<uint64_t>(s.resource_max) << 1);
+  }
+  if (use_latest_) {
+    for (int i = 0; i < n; ++i) {
+      names_clients |= s.clients[i].acquired_after != 0 || s.clients[i].superseded_by >= 0;
     }
   }
-  if (path) {
-    feed(static_cast<uint64_t>(path->preempted));
-    feed(rename(path->last_client));
+
+  // The fingerprint of the state with its clients at the places `order`
+  // gives: every datum that names a client goes through this one renaming,
+  // a client index becoming its place.
+  auto finish = [&](const std::array<int, kMaxClients>& at,
+                    std::array<int, kMaxClients>& canonical_of) {
+    for (int pos = 0; pos < n; ++pos) canonical_of[at[pos]] = pos;
+    auto rename = [&](int client) -> uint64_t {
+      return static_cast<uint64_t>(client >= 0 && client < n ? canonical_of[client] : client) + 1;
+    };
+    Mixer m = prefix;
+    for (int pos = 0; pos < n; ++pos) {
+      const int i = at[pos];
+      for (uint64_t w : words[i]) m.Feed(w);
+      if (use_latest_) {
+        uint64_t mask = 0;
+        for (int j = 0; j < n; ++j) {
+          if (s.clients[i].acquired_after >> j & 1) mask |= uint64_t{1} << canonical_of[j];
+        }
+        m.Feed(mask);
+        m.Feed(rename(s.clients[i].superseded_by));
+      }
+    }
+    if (use_writers_) {
+      for (const world::ServerState& sv : s.servers) {
+        for (const world::ReplicatedWrite& w : sv.backlog) {
+          for (const auto& k : w.keys) m.Feed(rename(k.writer));
+        }
+      }
+    }
+    if (path) {
+      m.Feed(static_cast<uint64_t>(path->preempted));
+      m.Feed(rename(path->last_client));
+    }
+    return m.Final();
+  };
+
+  std::array<int, kMaxClients> canonical_of{};
+  Fingerprint best = finish(order, canonical_of);
+  if (names_clients && run_count > 0) {
+    // Clients alike in their own data but named differently by others: the
+    // least fingerprint over the orders of each run makes the form exact
+    // (two states share it iff one is a permutation of the other). Runs
+    // are short; past 720 orders the first is kept (sound, less reduced).
+    size_t orders = 1;
+    for (int r = 0; r < run_count; ++r) {
+      for (int f = 2; f <= runs[r].size; ++f) orders *= static_cast<size_t>(f);
+    }
+    if (orders <= 720) {
+      std::array<int, kMaxClients> at = order, best_at = order, scratch{};
+      for (;;) {
+        // The next combination of the runs' orders, as an odometer.
+        int r = 0;
+        while (r < run_count &&
+               !std::next_permutation(runs[r].clients.begin(), runs[r].clients.begin() + runs[r].size)) {
+          ++r;
+        }
+        if (r == run_count) break;
+        for (int q = 0; q < run_count; ++q) {
+          for (int u = 0; u < runs[q].size; ++u) at[runs[q].places[u]] = runs[q].clients[u];
+        }
+        const Fingerprint f = finish(at, scratch);
+        if (std::tie(f.a, f.b) < std::tie(best.a, best.b)) {
+          best = f;
+          best_at = at;
+        }
+      }
+      finish(best_at, canonical_of);
+    }
   }
-  return {world::Mix64(a), world::Mix64(b ^ a)};
+  if (canonical) canonical->assign(canonical_of.begin(), canonical_of.begin() + n);
+  return best;
 }
 
 }  // namespace lockstep::explore

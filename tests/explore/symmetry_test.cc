@@ -133,6 +133,7 @@ void CheckAgainstOracle(const std::string& json) {
   Census c = Enumerate(sc);
   INFO("states " << c.states << ", orbits " << c.orbits << ", symmetric fingerprints " << c.symmetric);
   CHECK(c.merged_orbits == 0);
+  CHECK(c.symmetric == c.orbits);  // the canonical form is exact
   CHECK(c.violation == !sc.expect.safe);
   CHECK(c.orbits < c.states);  // the scenario has symmetry to use
   const explore::Verdict expected = c.violation ? explore::Verdict::kViolation : explore::Verdict::kSafe;
@@ -140,14 +141,8 @@ void CheckAgainstOracle(const std::string& json) {
     CHECK(Search(sc, /*symmetry=*/false, por).verdict == expected);
     explore::SearchResult r = Search(sc, /*symmetry=*/true, por);
     CHECK(r.verdict == expected);
-    // Without a violation, the search visits at least one state per orbit,
-    // and only states breadth-first search reaches. (Sorting by each
-    // client's own data leaves ties unbroken, so an orbit may have more than
-    // one symmetric fingerprint: sound, a little less reduction.)
-    if (!c.violation) {
-      CHECK(r.stats.states >= c.orbits);
-      CHECK(r.stats.states <= c.symmetric);
-    }
+    // Without a violation, the search visits one state per orbit.
+    if (!c.violation) CHECK(r.stats.states == c.orbits);
   }
 }
 
