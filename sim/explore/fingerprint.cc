@@ -40,8 +40,12 @@ Fingerprinter::Fingerprinter(const world::Model& model, bool symmetry, bool abst
     : model_(model), abstract_(abstract) {
   use_writers_ = ghost & check::Property::kWriters;
   use_latest_ = ghost & check::Property::kLatestAcquirer;
-  use_resource_ = ghost & check::Property::kResource;
   const world::WorldConfig& c = model.config();
+  // What a fenced resource accepted decides whether it refuses a later
+  // write, so it is state whether or not a property reads it: without it,
+  // states with different futures shared a fingerprint, and which one a
+  // cached search expanded depended on the order it met them in.
+  use_resource_ = (ghost & check::Property::kResource) || c.resource.fenced;
   // The time a request was made matters only when arguments may be old.
   use_ready_since_ = !c.assumptions.max_arg_delay || *c.assumptions.max_arg_delay > 0;
   use_acquired_at_ = c.assumptions.max_hold_ticks.has_value();
