@@ -52,12 +52,10 @@ Outcome Search(const scenario::Scenario& s, explore::Reductions r, bool with_pro
 }
 
 std::vector<std::string> Scenarios(const std::string& prefix) {
-  std::vector<std::string> files;
-  for (const auto& e : std::filesystem::directory_iterator(testing::SourceDir() + "/scenarios")) {
-    const std::string name = e.path().filename().string();
-    if (e.path().extension() == ".json" && name.starts_with(prefix)) files.push_back(e.path().string());
-  }
-  std::sort(files.begin(), files.end());
+  std::vector<std::string> files = testing::AllScenarioPaths();
+  std::erase_if(files, [&](const std::string& f) {
+    return !std::filesystem::path(f).filename().string().starts_with(prefix);
+  });
   return files;
 }
 

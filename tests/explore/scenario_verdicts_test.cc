@@ -12,10 +12,9 @@ namespace lockstep {
 namespace {
 
 TEST_CASE("explore reaches every scenario's expected verdict by itself, and safe searches finish") {
-  for (const auto& e : std::filesystem::directory_iterator(testing::SourceDir() + "/scenarios")) {
-    if (e.path().extension() != ".json") continue;
-    INFO(e.path());
-    scenario::Scenario s = scenario::LoadScenarioFile(e.path().string());
+  for (const std::string& file : testing::AllScenarioPaths()) {
+    INFO(file);
+    scenario::Scenario s = scenario::LoadScenarioFile(file);
     explore::SearchResult r =
         explore::DepthFirstSearch(s.world, explore::MakeProperties(s.properties), {});
     if (s.expect.safe) {

@@ -30,14 +30,6 @@ constexpr int kMaxSteps = 200;
 constexpr const char* kDigestVariable = "LOCKSTEP_SOAK_DIGEST";
 constexpr const char* kChildTest = "determinism soak digest (run by the soak test in a child process)";
 
-std::vector<std::string> AllScenarios() {
-  std::vector<std::string> files;
-  for (const auto& e : fs::directory_iterator(testing::SourceDir() + "/scenarios")) {
-    if (e.path().extension() == ".json") files.push_back(e.path().string());
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
 
 // FNV-1a, 64 bits: a stable digest of one trace's bytes.
 uint64_t Fnv1a(const std::string& s) {
@@ -51,7 +43,7 @@ uint64_t Fnv1a(const std::string& s) {
 
 // One line per execution: "scenario seed digest verdict".
 std::string Digest() {
-  std::vector<std::string> files = AllScenarios();
+  std::vector<std::string> files = testing::AllScenarioPaths();
   const int per_scenario = (kExecutions + static_cast<int>(files.size()) - 1) /
                            static_cast<int>(files.size());
   std::string out;
@@ -128,7 +120,7 @@ TEST_CASE("a search on one thread and on two gives the same verdict and countere
           "and the saved counterexample replays byte for byte",
           "[soak]") {
   int violations = 0;
-  for (const std::string& file : AllScenarios()) {
+  for (const std::string& file : testing::AllScenarioPaths()) {
     INFO(file);
     testing::TempDir tmp;
     std::string clients = std::to_string(SearchClients(file));
