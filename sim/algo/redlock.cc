@@ -4,7 +4,7 @@
 
 #include "sim/algo/fencing_lock.h"
 #include "sim/algo/set_nx_px.h"
-#include "sim/world/hash.h"
+#include "sim/base/hash.h"
 
 namespace lockstep::algo {
 
@@ -34,7 +34,7 @@ void RunRedlock(world::Client& c, const LockSettings& s, RedlockTokens tokens) {
     for (;;) {
       // The token is live: after a round whose retries drew back-offs, where
       // the random stream stands no longer says which token this round drew.
-      c.ForgetHistory("acquire", {round, static_cast<int64_t>(world::HashBytes(0, value))});
+      c.ForgetHistory("acquire", {round, static_cast<int64_t>(base::HashBytes(0, value))});
       const Millis start = c.Now();
       int locked = 0;
       token = 0;

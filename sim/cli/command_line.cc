@@ -1,5 +1,7 @@
 #include "sim/cli/command_line.h"
 
+#include "sim/base/limits.h"
+
 #include <iostream>
 
 #include <CLI/CLI.hpp>
@@ -87,7 +89,7 @@ int RunCommandLine(const std::vector<std::string>& args) {
   explore->add_option("--strategy", ex.strategy, "dfs (exhaustive, default), random or pct")
       ->check(CLI::IsMember({"dfs", "random", "pct"}));
   explore->add_option("--clients", ex.clients, "Keep the first N contending clients")
-      ->check(CLI::Range(1, 8));
+      ->check(CLI::Range(1, base::kMaxClients));
   explore->add_option("--max-steps", ex.max_steps, "Bound on the steps of an execution")
       ->check(CLI::Range(1, sc::kMaxSteps));
   explore->add_option("--horizon", ex.horizon,

@@ -17,7 +17,7 @@
 #include "sim/explore/pct_strategy.h"
 #include "sim/explore/random_strategy.h"
 #include "sim/trace/json_reader.h"
-#include "sim/world/hash.h"
+#include "sim/base/hash.h"
 
 namespace lockstep::cli {
 namespace {
@@ -246,7 +246,7 @@ int Search(const ExploreOptions& o) {
     r = explore::SampleExecutions(
         s.world, properties,
         [=](uint64_t i, int longest) -> std::unique_ptr<explore::Strategy> {
-          uint64_t exec_seed = world::Mix64(seed + 0x9e3779b97f4a7c15ULL * (i + 1));
+          uint64_t exec_seed = base::Mix64(seed + base::kGoldenGamma * (i + 1));
           // PCT's k, the steps over which change points are drawn: the
           // longest execution so far (20 before the first).
           int k = std::min(max_steps, longest > 0 ? longest : 20);

@@ -18,6 +18,7 @@
 #include <thread>
 #include <unordered_set>
 
+#include "sim/base/limits.h"
 #include "sim/explore/dependence.h"
 #include "sim/explore/search.h"
 #include "sim/explore/visited_table.h"
@@ -28,11 +29,12 @@ namespace {
 using world::Action;
 using Clock = std::chrono::steady_clock;
 
-// A sleep set holds client steps (client < 8, age < 4) as bits; anything
+// A sleep set holds client steps (every client, age < 4) as bits; anything
 // else is never put to sleep, which is always sound.
 constexpr int kAgeBits = 4;
+static_assert(base::kMaxClients * kAgeBits <= 32, "a sleep set is 32 bits");
 std::optional<uint32_t> SleepBit(const Action& a) {
-  if (a.kind != Action::Kind::kStep || a.age >= kAgeBits || a.client >= 8) return std::nullopt;
+  if (a.kind != Action::Kind::kStep || a.age >= kAgeBits) return std::nullopt;
   return uint32_t{1} << (a.client * kAgeBits + a.age);
 }
 
@@ -42,9 +44,8 @@ uint32_t Renumber(uint32_t mask, const std::vector<int>& to_canonical, bool to) 
   if (mask == 0) return mask;
   uint32_t out = 0;
   const int n = static_cast<int>(to_canonical.size());
-  for (int i = 0; i < n && i < 8; ++i) {
+  for (int i = 0; i < n; ++i) {
     int canon = to_canonical[i];
-    if (canon >= 8) continue;
     int src = to ? i : canon, dst = to ? canon : i;
     uint32_t bits = (mask >> (src * kAgeBits)) & ((1u << kAgeBits) - 1);
     out |= bits << (dst * kAgeBits);

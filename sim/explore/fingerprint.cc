@@ -6,13 +6,14 @@
 #include <tuple>
 
 #include "sim/check/property.h"
-#include "sim/world/hash.h"
+#include "sim/base/hash.h"
+#include "sim/base/limits.h"
 
 namespace lockstep::explore {
 namespace {
 
 constexpr int kClientWords = 7;
-constexpr int kMaxClients = 8;  // as scenarios allow
+using base::kMaxClients;
 using ClientWords = std::array<uint64_t, kClientWords>;
 
 // One 64x64->128-bit multiply folded to 64 bits (as in wyhash): a strong,
@@ -30,7 +31,7 @@ struct Mixer {
     a = Mum(a ^ v, 0xa0761d6478bd642fULL);
     b = Mum(b ^ v, 0xe7037ed1a0b428dbULL);
   }
-  Fingerprint Final() const { return {world::Mix64(a), world::Mix64(b ^ a)}; }
+  Fingerprint Final() const { return {base::Mix64(a), base::Mix64(b ^ a)}; }
 };
 
 }  // namespace
@@ -96,7 +97,7 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
   if (use_writers_) {
     for (size_t k = 0; k < s.servers.size(); ++k) {
       for (const auto& [key, writer] : s.servers[k].writers) {
-        if (writer < n) words[writer][6] += world::HashBytes(4 + k, key);
+        if (writer < n) words[writer][6] += base::HashBytes(4 + k, key);
       }
     }
   }
@@ -138,10 +139,10 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
   auto feed_keyspace = [&](const kv::Keyspace& ks) {
     prefix.Feed(ks.size());
     for (const kv::Entry& e : ks.entries()) {
-      prefix.Feed(world::HashBytes(1, e.key));
-      prefix.Feed(world::HashBytes(2, e.value));
+      prefix.Feed(base::HashBytes(1, e.key));
+      prefix.Feed(base::HashBytes(2, e.value));
       prefix.Feed(static_cast<uint64_t>(e.kind));
-      for (const auto& item : e.list) prefix.Feed(world::HashBytes(3, item));
+      for (const auto& item : e.list) prefix.Feed(base::HashBytes(3, item));
       prefix.Feed(e.deadline ? static_cast<uint64_t>(*e.deadline) : 0x8000000000000000ULL);
     }
   };
@@ -157,11 +158,11 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
     for (const world::ReplicatedWrite& w : sv.backlog) {
       prefix.Feed(w.keys.size());
       for (const auto& k : w.keys) {
-        prefix.Feed(world::HashBytes(5, k.key));
+        prefix.Feed(base::HashBytes(5, k.key));
         if (k.entry) {
-          prefix.Feed(world::HashBytes(2, k.entry->value));
+          prefix.Feed(base::HashBytes(2, k.entry->value));
           prefix.Feed(static_cast<uint64_t>(k.entry->kind));
-          for (const auto& item : k.entry->list) prefix.Feed(world::HashBytes(3, item));
+          for (const auto& item : k.entry->list) prefix.Feed(base::HashBytes(3, item));
           prefix.Feed(k.entry->deadline ? static_cast<uint64_t>(*k.entry->deadline) : 0x8000000000000000ULL);
         } else {
           prefix.Feed(0x7fffffffffffffffULL);
@@ -174,7 +175,7 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
     if (use_writers_) {
       for (const auto& [key, writer] : sv.writers) {
         if (writer >= n) {
-          prefix.Feed(world::HashBytes(4, key));
+          prefix.Feed(base::HashBytes(4, key));
           prefix.Feed(static_cast<uint64_t>(writer));
         }
       }

@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "sim/explore/random_strategy.h"
-#include "sim/world/hash.h"
+#include "sim/base/hash.h"
 
 namespace lockstep::explore {
 
@@ -69,10 +69,10 @@ class PctStrategy final : public Strategy {
 
  private:
   static uint64_t Summary(const world::WorldState& s) {
-    uint64_t h = world::HashCombine(s.servers[0].keyspace.Hash(), static_cast<uint64_t>(s.now));
-    for (size_t k = 1; k < s.servers.size(); ++k) h = world::HashCombine(h, s.servers[k].keyspace.Hash());
+    uint64_t h = base::HashCombine(s.servers[0].keyspace.Hash(), static_cast<uint64_t>(s.now));
+    for (size_t k = 1; k < s.servers.size(); ++k) h = base::HashCombine(h, s.servers[k].keyspace.Hash());
     for (const auto& c : s.clients) {
-      h = world::HashCombine(h, c.local ^ (static_cast<uint64_t>(c.status) << 56) ^
+      h = base::HashCombine(h, c.local ^ (static_cast<uint64_t>(c.status) << 56) ^
                                     (uint64_t{c.in_critical_section} << 60));
     }
     return h;
@@ -81,7 +81,7 @@ class PctStrategy final : public Strategy {
   std::unordered_set<uint64_t> seen_;
   int last_ = -1;
   int lowest_ = 0;
-  SplitMix64 rng_;
+  base::SplitMix64 rng_;
   std::vector<int> priority_;
   std::vector<int> change_points_;
   int step_ = 0;

@@ -18,7 +18,7 @@ void VisitedTable::Grow(Shard& s) {
   const size_t mask = s.slots.size() - 1;
   for (const Slot& slot : old) {
     if (slot.a == 0) continue;
-    size_t i = (slot.a * 0x9e3779b97f4a7c15ULL) >> 20 & mask;
+    size_t i = (slot.a * base::kGoldenGamma) >> 20 & mask;
     while (s.slots[i].a != 0) i = (i + 1) & mask;
     s.slots[i] = slot;
   }

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstdint>
+
+#include "sim/base/hash.h"
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -55,7 +57,7 @@ bool VisitedTable::InsertOrUpdate(const Fingerprint& f, const VisitedEntry& fres
   std::lock_guard<std::mutex> lock(s.mu);
   if ((s.used + 1) * 10 > s.slots.size() * 7) Grow(s);
   const size_t mask = s.slots.size() - 1;
-  for (size_t i = (a * 0x9e3779b97f4a7c15ULL) >> 20 & mask;; i = (i + 1) & mask) {
+  for (size_t i = (a * base::kGoldenGamma) >> 20 & mask;; i = (i + 1) & mask) {
     Slot& slot = s.slots[i];
     if (slot.a == 0) {
       slot.a = a;

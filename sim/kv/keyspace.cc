@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "sim/base/hash.h"
 #include "sim/kv/command_table.h"
 #include "sim/kv/commands.h"
 #include "sim/kv/error_text.h"
@@ -24,33 +25,6 @@ auto LowerBound(const std::vector<Entry>& entries, std::string_view key) {
       entries.begin(), entries.end(), key,
       [](const Entry& e, std::string_view k) { return e.key < k; });
 }
-
-// FNV-1a 64: fixed by its definition, so hashes agree across machines.
-class Fnv1a {
- public:
-  void Bytes(const void* data, size_t n) {
-    const auto* p = static_cast<const unsigned char*>(data);
-    for (size_t i = 0; i < n; ++i) {
-      h_ ^= p[i];
-      h_ *= 0x100000001b3ULL;
-    }
-  }
-  // Little-endian regardless of the host, for a stable value.
-  void U64(uint64_t v) {
-    unsigned char b[8];
-    for (int i = 0; i < 8; ++i) b[i] = static_cast<unsigned char>(v >> (8 * i));
-    Bytes(b, sizeof(b));
-  }
-  // Length-prefixed, so field boundaries cannot be confused.
-  void Str(const std::string& s) {
-    U64(s.size());
-    Bytes(s.data(), s.size());
-  }
-  uint64_t value() const { return h_; }
-
- private:
-  uint64_t h_ = 0xcbf29ce484222325ULL;
-};
 
 }  // namespace
 
@@ -163,7 +137,7 @@ void Keyspace::PurgeExpired(Millis now) {
 }
 
 uint64_t Keyspace::Hash() const {
-  Fnv1a h;
+  base::Fnv1a h;
   h.U64(entries_.size());
   for (const Entry& e : entries_) {
     h.Str(e.key);

@@ -1,5 +1,7 @@
 #include "sim/scenario/scenario.h"
 
+#include "sim/base/limits.h"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -23,8 +25,8 @@ namespace {
 namespace jr = lockstep::json;
 using nlohmann::json;
 
-constexpr int kMaxClients = 8;
-constexpr size_t kMaxServers = 8;
+using base::kMaxClients;
+using base::kMaxServers;
 constexpr int kMaxFaults = 16;
 
 std::string AlgorithmNames() {

@@ -1,5 +1,7 @@
 #include "sim/trace/trace.h"
 
+#include "sim/base/limits.h"
+
 #include <algorithm>
 
 #include "sim/trace/json_reader.h"
@@ -229,8 +231,9 @@ std::optional<Trace> FromJson(const json& j, std::string* error) {
     t.scenario = o.Raw("scenario");
     t.seed = ReadSeed(o.Raw("seed"), "/seed");
     const json& clients = o.Array("clients");
-    if (clients.empty() || clients.size() > 8) {  // as a scenario allows
-      throw jr::JsonError("/clients", "expected 1 to 8 clients, got " + std::to_string(clients.size()));
+    if (clients.empty() || clients.size() > base::kMaxClients) {  // as a scenario allows
+      throw jr::JsonError("/clients", "expected 1 to " + std::to_string(base::kMaxClients) +
+                                          " clients, got " + std::to_string(clients.size()));
     }
     std::vector<std::string> names;
     for (size_t i = 0; i < clients.size(); ++i) {

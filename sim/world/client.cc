@@ -4,7 +4,7 @@
 #include <stdexcept>
 
 #include "sim/world/fiber_scheduler.h"
-#include "sim/world/hash.h"
+#include "sim/base/hash.h"
 
 namespace lockstep::world {
 namespace {
@@ -14,10 +14,10 @@ enum Tag : uint64_t { kReply = 1, kClock, kStamp, kRandom, kForget, kLive, kWake
 uint64_t HashReply(const kv::Reply& r) {
   // Type and value in turn: combined in one step, nil (type 2) and the
   // integer 2 would collide.
-  uint64_t h = HashCombine(HashCombine(0x7265706c79ULL, static_cast<uint64_t>(r.type) + 1),
+  uint64_t h = base::HashCombine(base::HashCombine(0x7265706c79ULL, static_cast<uint64_t>(r.type) + 1),
                            static_cast<uint64_t>(r.integer));
-  h = HashBytes(h, r.text);
-  for (const auto& e : r.elements) h = HashCombine(h, HashReply(e));
+  h = base::HashBytes(h, r.text);
+  for (const auto& e : r.elements) h = base::HashCombine(h, HashReply(e));
   return h;
 }
 }  // namespace
@@ -25,12 +25,12 @@ uint64_t HashReply(const kv::Reply& r) {
 Client::Client(int index, uint64_t seed, FiberScheduler* scheduler,
                boost::fibers::context* driver)
     : index_(index), seed_(seed), scheduler_(scheduler), driver_(driver) {
-  concrete_ = abstract_ = HashCombine(0x6c6f636b73746570ULL, 0);
+  concrete_ = abstract_ = base::HashCombine(0x6c6f636b73746570ULL, 0);
 }
 
 void Client::Observe(uint64_t v) {
-  concrete_ = HashCombine(concrete_, v);
-  abstract_ = HashCombine(abstract_, v);
+  concrete_ = base::HashCombine(concrete_, v);
+  abstract_ = base::HashCombine(abstract_, v);
 }
 
 void Client::Park() {
@@ -58,7 +58,7 @@ kv::Reply Client::CallOn(int instance, std::vector<Value> argv) {
   request_.argv = std::move(argv);
   request_.instance = instance;
   Park();
-  Observe(HashCombine(kReply, HashReply(input_.reply)));
+  Observe(base::HashCombine(kReply, HashReply(input_.reply)));
   return input_.reply;
 }
 
@@ -86,12 +86,12 @@ int64_t Client::Del(const std::string& key) {
 
 Millis Client::Now() {
   read_clock_ = true;
-  Observe(HashCombine(kClock, static_cast<uint64_t>(input_.clock)));
+  Observe(base::HashCombine(kClock, static_cast<uint64_t>(input_.clock)));
   return input_.clock;
 }
 
 Millis Client::SentTimestamp() {
-  Observe(HashCombine(kStamp, static_cast<uint64_t>(input_.sent_timestamp)));
+  Observe(base::HashCombine(kStamp, static_cast<uint64_t>(input_.sent_timestamp)));
   return input_.sent_timestamp;
 }
 
@@ -106,9 +106,9 @@ void Client::Sleep(Millis ticks) {
 
 uint64_t Client::Draw() {
   // From (seed, client, count): independent of the order in which clients draw.
-  uint64_t v = Mix64(seed_ + 0x9e3779b97f4a7c15ULL * (static_cast<uint64_t>(index_) + 1) +
+  uint64_t v = base::Mix64(seed_ + base::kGoldenGamma * (static_cast<uint64_t>(index_) + 1) +
                      0xbf58476d1ce4e5b9ULL * ++random_count_);
-  Observe(HashCombine(kRandom, v));
+  Observe(base::HashCombine(kRandom, v));
   return v;
 }
 
@@ -132,7 +132,7 @@ bool Client::WriteResource(int64_t token) {
   request_.kind = Request::Kind::kResource;
   request_.token = token;
   Park();
-  Observe(HashCombine(kReply, HashReply(input_.reply)));
+  Observe(base::HashCombine(kReply, HashReply(input_.reply)));
   return input_.reply.type == kv::Reply::Type::kInteger && input_.reply.integer == 1;
 }
 
@@ -145,7 +145,7 @@ kv::Reply Client::LeaveCriticalSection(CommandAtClock release) {
   request_.kind = Request::Kind::kLeave;
   request_.make = std::move(release);
   Park();
-  Observe(HashCombine(kReply, HashReply(input_.reply)));
+  Observe(base::HashCombine(kReply, HashReply(input_.reply)));
   return input_.reply;
 }
 
@@ -155,12 +155,12 @@ void Client::ForgetHistory(std::string_view label, std::initializer_list<int64_t
   // The random stream is hidden state: once the client has drawn from it,
   // where it is in the stream and whose stream it is (the values differ per
   // client) must survive the forgetting.
-  uint64_t h = HashCombine(kForget, random_count_);
-  if (random_count_ > 0) h = HashCombine(HashCombine(h, seed_), static_cast<uint64_t>(index_) + 1);
-  h = HashBytes(h, label);
-  for (int64_t v : live) h = HashCombine(h, HashCombine(kLive, static_cast<uint64_t>(v)));
+  uint64_t h = base::HashCombine(kForget, random_count_);
+  if (random_count_ > 0) h = base::HashCombine(base::HashCombine(h, seed_), static_cast<uint64_t>(index_) + 1);
+  h = base::HashBytes(h, label);
+  for (int64_t v : live) h = base::HashCombine(h, base::HashCombine(kLive, static_cast<uint64_t>(v)));
   abstract_ = h;
-  concrete_ = HashCombine(concrete_, h);
+  concrete_ = base::HashCombine(concrete_, h);
 }
 
 }  // namespace lockstep::world

@@ -16,7 +16,7 @@
 #endif
 
 #include "sim/world/fiber_scheduler.h"
-#include "sim/world/hash.h"
+#include "sim/base/hash.h"
 
 namespace lockstep::world {
 namespace {
@@ -24,9 +24,9 @@ namespace {
 constexpr size_t kMaxParked = 64;  // fibers kept parked for later learning
 
 uint64_t HashReplyValue(uint64_t h, const kv::Reply& r) {
-  h = HashCombine(h, static_cast<uint64_t>(r.type) + 1);
-  h = HashCombine(h, static_cast<uint64_t>(r.integer));
-  h = HashBytes(h, r.text);
+  h = base::HashCombine(h, static_cast<uint64_t>(r.type) + 1);
+  h = base::HashCombine(h, static_cast<uint64_t>(r.integer));
+  h = base::HashBytes(h, r.text);
   for (const auto& e : r.elements) h = HashReplyValue(h, e);
   return h;
 }
@@ -61,8 +61,8 @@ void ForgetUnwoundFrames(char*) {}
 
 uint64_t HashInput(const Input& in) {
   uint64_t h = HashReplyValue(0x696e707574ULL, in.reply);
-  h = HashCombine(h, static_cast<uint64_t>(in.clock));
-  return HashCombine(h, static_cast<uint64_t>(in.sent_timestamp));
+  h = base::HashCombine(h, static_cast<uint64_t>(in.clock));
+  return base::HashCombine(h, static_cast<uint64_t>(in.sent_timestamp));
 }
 
 // A client fiber and the Client object it runs against.

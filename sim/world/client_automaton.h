@@ -24,6 +24,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "sim/base/hash.h"
 #include "sim/world/client.h"
 #include "sim/world/request.h"
 
@@ -83,7 +84,7 @@ class ClientAutomaton {
     friend bool operator==(const Key&, const Key&) = default;
   };
   struct KeyHash {
-    size_t operator()(const Key& k) const { return k.state ^ (k.input_hash * 0x9e3779b97f4a7c15ULL); }
+    size_t operator()(const Key& k) const { return k.state ^ (k.input_hash * base::kGoldenGamma); }
   };
   struct Memo {
     Input input;

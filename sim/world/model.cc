@@ -359,7 +359,7 @@ void Model::Resume(WorldState& s, int i, const Input& input, StepEffects* effect
       c.superseded = false;
       c.superseded_by = -1;
       for (int j = 0; j < client_count(); ++j) {
-        if (j != i && s.clients[j].holding && j < 8 && i < 8) {
+        if (j != i && s.clients[j].holding) {
           s.clients[j].acquired_after |= static_cast<uint8_t>(1u << i);
         }
       }
@@ -518,7 +518,7 @@ void Model::Step(WorldState& s, const Action& a, StepEffects* effects) {
         s.step.stale_over = c.superseded_by;
         s.step.stale_token = r.token;
       }
-      for (int j = 0; j < client_count() && i < 8; ++j) {
+      for (int j = 0; j < client_count(); ++j) {
         ClientSlot& other = s.clients[j];
         if (j != i && (other.acquired_after >> i & 1) && !other.superseded) {
           other.superseded = true;

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/base/limits.h"
 #include "sim/kv/keyspace.h"
 #include "sim/world/action.h"
 #include "sim/world/client_automaton.h"
@@ -130,6 +131,7 @@ struct ClientSlot {
   bool superseded = false;     // one of them has written the resource since
   int superseded_by = -1;      // which one first
 };
+static_assert(base::kMaxClients <= 8, "ClientSlot::acquired_after holds a bit per client");
 
 struct FaultCounts {
   int crash = 0, stall = 0, jump = 0, restart = 0, lose = 0, failover = 0;

@@ -8,7 +8,7 @@
 
 #include "sim/algo/algorithm.h"
 #include "sim/scenario/scenario.h"
-#include "sim/world/hash.h"
+#include "sim/base/hash.h"
 
 namespace lockstep::soundness {
 namespace {
@@ -19,8 +19,8 @@ using nlohmann::json;
 // machine and standard library.
 class Rng {
  public:
-  explicit Rng(uint64_t seed) : state_(seed) {}
-  uint64_t Next() { return world::Mix64(state_ += 0x9e3779b97f4a7c15ULL); }
+  explicit Rng(uint64_t seed) : gen_(seed) {}
+  uint64_t Next() { return gen_.Next(); }
   int Uniform(int lo, int hi) {  // lo..hi inclusive
     return lo + static_cast<int>(Next() % static_cast<uint64_t>(hi - lo + 1));
   }
@@ -31,7 +31,7 @@ class Rng {
   }
 
  private:
-  uint64_t state_;
+  base::SplitMix64 gen_;
 };
 
 json RandomLock(Rng& rng, bool top_level) {

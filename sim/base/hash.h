@@ -1,0 +1,76 @@
+// Stable 64-bit hashing and pseudo-random numbers: the same on every machine
+// and every run (unlike std::hash and the standard library's distributions),
+// for client histories, keyspace digests, state fingerprints and seeds.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace lockstep::base {
+
+// 2^64 / golden ratio: the odd increment of SplitMix64, and the multiplier of
+// Fibonacci hashing (it spreads consecutive integers over all bits).
+inline constexpr uint64_t kGoldenGamma = 0x9e3779b97f4a7c15ULL;
+
+// SplitMix64's finaliser: a bijection that mixes every input bit into every
+// output bit.
+inline uint64_t Mix64(uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+inline uint64_t HashCombine(uint64_t h, uint64_t v) { return Mix64(h + kGoldenGamma + v); }
+
+// FNV-1a 64, streaming: fixed by its definition, so digests agree across
+// machines.
+class Fnv1a {
+ public:
+  void Bytes(const void* data, size_t n) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    for (size_t i = 0; i < n; ++i) h_ = (h_ ^ p[i]) * 0x100000001b3ULL;
+  }
+  // Little-endian regardless of the host, for a stable value.
+  void U64(uint64_t v) {
+    unsigned char b[8];
+    for (int i = 0; i < 8; ++i) b[i] = static_cast<unsigned char>(v >> (8 * i));
+    Bytes(b, sizeof(b));
+  }
+  // Length-prefixed, so field boundaries cannot be confused.
+  void Str(std::string_view s) {
+    U64(s.size());
+    Bytes(s.data(), s.size());
+  }
+  uint64_t value() const { return h_; }
+
+ private:
+  uint64_t h_ = 0xcbf29ce484222325ULL;
+};
+
+inline uint64_t HashBytes(uint64_t h, std::string_view s) {
+  Fnv1a f;
+  f.Bytes(s.data(), s.size());
+  return HashCombine(HashCombine(h, s.size()), f.value());
+}
+
+// SplitMix64: a small generator whose draws are the same everywhere.
+class SplitMix64 {
+ public:
+  explicit SplitMix64(uint64_t seed) : state_(seed) {}
+  uint64_t Next() { return Mix64(state_ += kGoldenGamma); }
+  // Uniform in [0, n). REQUIRES: n > 0.
+  uint64_t Below(uint64_t n) {
+    // Rejection sampling keeps it exactly uniform.
+    const uint64_t limit = UINT64_MAX - UINT64_MAX % n;
+    uint64_t x;
+    do x = Next();
+    while (x >= limit);
+    return x % n;
+  }
+
+ private:
+  uint64_t state_;
+};
+
+}  // namespace lockstep::base
