@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <map>
 
-#include "sim/kv/command_table.h"
+#include "sim/world/ghost_state.h"
 
 namespace lockstep::world {
 
@@ -13,15 +13,6 @@ const char* StatusName(ClientStatus s) {
     case ClientStatus::kSleeping: return "sleeping";
     case ClientStatus::kDone: return "done";
     case ClientStatus::kCrashed: return "crashed";
-  }
-  return "?";
-}
-
-const char* RoleName(ServerRole r) {
-  switch (r) {
-    case ServerRole::kMaster: return "master";
-    case ServerRole::kReplica: return "replica";
-    case ServerRole::kFailed: return "failed";
   }
   return "?";
 }
@@ -57,56 +48,6 @@ Model::Model(WorldConfig config, bool use_forget_history) : config_(std::move(co
   }
   initial_keyspace_.PutAll(config_.initial_keyspace);
 }
-
-int Model::WriterOf(const ServerState& s, const std::string& key) {
-  auto it = std::lower_bound(s.writers.begin(), s.writers.end(), key,
-                             [](const auto& w, const std::string& k) { return w.first < k; });
-  return it != s.writers.end() && it->first == key ? it->second : -1;
-}
-
-namespace {
-
-void SetWriter(ServerState& s, const std::string& key, int writer) {
-  auto it = std::lower_bound(s.writers.begin(), s.writers.end(), key,
-                             [](const auto& w, const std::string& k) { return w.first < k; });
-  if (it != s.writers.end() && it->first == key) {
-    if (writer < 0) {
-      s.writers.erase(it);
-    } else {
-      it->second = writer;
-    }
-  } else if (writer >= 0) {
-    s.writers.insert(it, {key, writer});
-  }
-}
-
-// Drops the writers of keys that are gone.
-void ForgetGoneWriters(ServerState& s, Millis server_now) {
-  std::erase_if(s.writers, [&](const auto& w) { return !s.keyspace.Find(w.first, server_now); });
-}
-
-// What a write changed, key by key, as the master would replicate it.
-ReplicatedWrite Changes(const kv::Keyspace& before, const ServerState& after) {
-  ReplicatedWrite w;
-  const auto& a = before.entries();
-  const auto& b = after.keyspace.entries();
-  size_t i = 0, j = 0;
-  while (i < a.size() || j < b.size()) {
-    if (j == b.size() || (i < a.size() && a[i].key < b[j].key)) {
-      w.keys.push_back({a[i].key, std::nullopt, -1});
-      ++i;
-    } else if (i == a.size() || b[j].key < a[i].key) {
-      w.keys.push_back({b[j].key, b[j], Model::WriterOf(after, b[j].key)});
-      ++j;
-    } else {
-      if (!(a[i] == b[j])) w.keys.push_back({b[j].key, b[j], Model::WriterOf(after, b[j].key)});
-      ++i, ++j;
-    }
-  }
-  return w;
-}
-
-}  // namespace
 
 void Model::Settle(WorldState& s, int server) {
   ServerState& sv = s.servers[server];
@@ -431,73 +372,6 @@ void Model::Tick(WorldState& s, StepEffects* effects) {
   }
 }
 
-void Model::NoteWrites(WorldState& s, int server, int actor, const std::vector<std::string>& argv,
-                       const std::vector<int>& writers_before) {
-  const kv::CommandSpec* spec = kv::FindCommand(argv[0]);
-  if (!spec || !kv::ArityOk(*spec, argv.size())) return;
-  const Millis server_now = ServerClock(s, server);
-  ServerState& sv = s.servers[server];
-  const ClientSlot& c = s.clients[actor];
-  const bool releasing = c.holding && !c.in_critical_section;
-  std::vector<std::string> keys = kv::CommandKeys(*spec, argv);
-  for (size_t k = 0; k < keys.size(); ++k) {
-    const bool present = sv.keyspace.Find(keys[k], server_now) != nullptr;
-    const int before = writers_before[k];
-    if (!present && before >= 0 && before != actor && releasing && s.step.released_by < 0) {
-      s.step.released_by = actor;
-      s.step.released_of = before;
-      s.step.released_key = keys[k];
-    }
-    SetWriter(sv, keys[k], present ? actor : -1);
-  }
-}
-
-kv::Reply Model::Send(WorldState& s, const Action& a, const std::vector<std::string>& argv,
-                      StepEffects* effects) {
-  const int i = a.client;
-  const int instance = s.clients[i].request->instance;
-  if (instance < 0 || instance >= instance_count()) {
-    return kv::Reply::Error("ERR no Redis instance " + std::to_string(instance) +
-                            ": the scenario has " + std::to_string(instance_count()));
-  }
-  const int server = s.serving[instance];
-  if (effects) effects->server = server;
-  if (a.kind == Action::Kind::kLoseRequest) {
-    if (effects) effects->events.push_back(names_[i] + "'s request is lost");
-    return kv::Reply::Error(kTimeoutError);
-  }
-  if (!Available(s, server)) {
-    if (effects) effects->events.push_back(server_names_[server] + " is unavailable");
-    return kv::Reply::Error(kTimeoutError);
-  }
-  ServerState& sv = s.servers[server];
-  std::vector<int> writers_before;
-  const kv::CommandSpec* spec = kv::FindCommand(argv[0]);
-  if (spec && kv::ArityOk(*spec, argv.size())) {
-    for (const auto& key : kv::CommandKeys(*spec, argv)) writers_before.push_back(WriterOf(sv, key));
-  }
-  const int replica = replica_of_[server];
-  const bool replicating = replica >= 0 && s.servers[replica].role == ServerRole::kReplica;
-  std::optional<kv::Keyspace> before;
-  if (replicating) before = sv.keyspace;
-  kv::Effect effect;
-  kv::Reply reply = sv.keyspace.Execute(argv, ServerClock(s, server), &effect);
-  if (effect.wrote) NoteWrites(s, server, i, argv, writers_before);
-  if (replicating) {
-    ReplicatedWrite w = Changes(*before, sv);
-    if (!w.keys.empty()) sv.backlog.push_back(std::move(w));
-  }
-  if (effects) {
-    effects->reply = reply;
-    effects->effect = effect;
-  }
-  if (a.kind == Action::Kind::kLoseReply) {
-    if (effects) effects->events.push_back(names_[i] + "'s reply is lost");
-    return kv::Reply::Error(kTimeoutError);
-  }
-  return reply;
-}
-
 void Model::Step(WorldState& s, const Action& a, StepEffects* effects) {
   const int i = a.client;
   ClientSlot& c = s.clients[i];
@@ -561,64 +435,6 @@ void Model::Step(WorldState& s, const Action& a, StepEffects* effects) {
     return;
   }
   Resume(s, i, input, effects);
-}
-
-void Model::Replicate(WorldState& s, int master, StepEffects* effects) {
-  ServerState& m = s.servers[master];
-  const int r = replica_of_[master];
-  ServerState& replica = s.servers[r];
-  ReplicatedWrite w = std::move(m.backlog.front());
-  m.backlog.erase(m.backlog.begin());
-  std::string keys;
-  for (const ReplicatedWrite::Key& k : w.keys) {
-    replica.keyspace.Replace(k.key, k.entry);
-    SetWriter(replica, k.key, k.entry ? k.writer : -1);
-    keys += (keys.empty() ? "" : ", ") + k.key;
-  }
-  if (effects) {
-    effects->events.push_back(server_names_[r] + " applies " + server_names_[master] +
-                              "'s write of " + keys);
-  }
-}
-
-void Model::Failover(WorldState& s, int master, StepEffects* effects) {
-  ++s.used.failover;
-  const int r = replica_of_[master];
-  ServerState& m = s.servers[master];
-  const size_t lost = m.backlog.size();
-  m = ServerState{};
-  m.role = ServerRole::kFailed;
-  s.servers[r].role = ServerRole::kMaster;
-  for (int& serving : s.serving) {
-    if (serving == master) serving = r;
-  }
-  Settle(s, r);
-  if (effects) {
-    effects->events.push_back(server_names_[master] + " fails; " + server_names_[r] +
-                              " is promoted to master" +
-                              (lost ? ", losing " + std::to_string(lost) + " unreplicated write" +
-                                          (lost == 1 ? "" : "s")
-                                    : std::string()));
-  }
-}
-
-void Model::Restart(WorldState& s, int server, StepEffects* effects) {
-  ++s.used.restart;
-  ServerState& sv = s.servers[server];
-  const ServerConfig& sc = config_.servers[server];
-  switch (sc.persistence) {
-    case Persistence::kAlways: break;
-    case Persistence::kEverySec: sv.keyspace = sv.persisted; break;
-    case Persistence::kNone: sv.keyspace = kv::Keyspace(); break;
-  }
-  sv.down_until = sc.restart_delay > 0 ? s.now + sc.restart_delay : 0;
-  Settle(s, server);
-  if (effects) {
-    std::string who = server_count() > 1 ? server_names_[server] : "the server";
-    effects->events.push_back(
-        who + " restarts" +
-        (sc.restart_delay > 0 ? ", unavailable until " + std::to_string(sv.down_until) : ""));
-  }
 }
 
 void Model::Apply(WorldState& s, const Action& a, StepEffects* effects) {

@@ -246,6 +246,7 @@ class Model {
   const ClientAutomaton& automaton(int i) const { return *automata_[i]; }
 
  private:
+  // Scheduling (model.cc): what is enabled, the clock, stepping clients.
   Millis MaxArgAge(const WorldState& s, int i) const;
   bool Restartable(const WorldState& s, int server) const;
   bool CanReplicate(const WorldState& s, int server) const;
@@ -254,15 +255,19 @@ class Model {
   bool TickAllowed(const WorldState& s, std::string* why, int exempt = -1) const;
   void Tick(WorldState& s, StepEffects* effects);
   void Step(WorldState& s, const Action& a, StepEffects* effects);
-  void NoteWrites(WorldState& s, int server, int actor, const std::vector<std::string>& argv,
-                  const std::vector<int>& writers_before);
   void Resume(WorldState& s, int i, const Input& input, StepEffects* effects);
-  // Sends client i's command to the server serving its instance.
-  kv::Reply Send(WorldState& s, const Action& a, const std::vector<std::string>& argv,
-                 StepEffects* effects);
   // The server's keyspace after its clock moved: expired keys gone (a
   // replica keeps them, hiding them on reads, until it is promoted).
   void Settle(WorldState& s, int server);
+
+  // Ghost state (ghost_state.cc): the writers of the keys a command wrote.
+  void NoteWrites(WorldState& s, int server, int actor, const std::vector<std::string>& argv,
+                  const std::vector<int>& writers_before);
+
+  // Servers and their faults (server_faults.cc).
+  // Sends client i's command to the server serving its instance.
+  kv::Reply Send(WorldState& s, const Action& a, const std::vector<std::string>& argv,
+                 StepEffects* effects);
   void Replicate(WorldState& s, int master, StepEffects* effects);
   void Failover(WorldState& s, int master, StepEffects* effects);
   void Restart(WorldState& s, int server, StepEffects* effects);
