@@ -15,6 +15,7 @@
 #include "sim/scenario/scenario.h"
 #include "sim/trace/json_reader.h"
 #include "sim/trace/seed.h"
+#include "sim/world/fault_kind.h"
 
 namespace lockstep::cli {
 namespace {
@@ -101,7 +102,7 @@ int RunCommandLine(const std::vector<std::string>& args) {
                       "Largest age of clock-based arguments: an integer, or none");
   explore->add_option("--jobs", ex.jobs, "Threads for the search")->check(CLI::Range(1, 64));
   explore->add_option("--faults", ex.faults,
-                      "Fault budgets, e.g. crash=1,stall=1 (kinds: crash, stall, jump, restart, lose, failover)");
+                      "Fault budgets, e.g. crash=1,stall=1 (kinds: " + world::FaultKindNames() + ")");
   explore->add_option("--executions", ex.executions, "Executions (random, pct)")
       ->check(CLI::Range(uint64_t{1}, uint64_t{1'000'000'000}));
   explore->add_option("--depth", ex.depth, "PCT bug depth d")->check(CLI::Range(1, 100));

@@ -17,6 +17,7 @@
 #include "sim/explore/pct_strategy.h"
 #include "sim/explore/random_strategy.h"
 #include "sim/trace/json_reader.h"
+#include "sim/world/fault_kind.h"
 #include "sim/base/hash.h"
 
 namespace lockstep::cli {
@@ -88,9 +89,10 @@ std::string Override(const ExploreOptions& o, scenario::Scenario& s) {
       at = comma == std::string::npos ? spec.size() + 1 : comma + 1;
       size_t eq = item.find('=');
       std::string kind = item.substr(0, eq);
-      int* slot = kind == "crash" ? &b.crash : kind == "stall" ? &b.stall : kind == "jump" ? &b.jump
-                : kind == "restart" ? &b.restart : kind == "lose" ? &b.lose
-                : kind == "failover" ? &b.failover : nullptr;
+      int* slot = nullptr;
+      for (const world::FaultKind& k : world::kFaultKinds) {
+        if (k.name == kind) slot = &(b.*k.count);
+      }
       int n = -1;
       if (eq != std::string::npos) {
         try {
@@ -101,9 +103,10 @@ std::string Override(const ExploreOptions& o, scenario::Scenario& s) {
           n = -1;
         }
       }
-      if (!slot || n < 0 || n > 16) {
-        return "--faults: expected KIND=N items separated by commas, KIND one of crash, stall, "
-               "jump, restart, lose, failover and N in 0..16; got \"" + item + "\"";
+      if (!slot || n < 0 || n > world::kMaxFaultBudget) {
+        return "--faults: expected KIND=N items separated by commas, KIND one of " +
+               world::FaultKindNames() + " and N in 0.." + std::to_string(world::kMaxFaultBudget) +
+               "; got \"" + item + "\"";
       }
       *slot = n;
     }
@@ -125,12 +128,7 @@ std::string Override(const ExploreOptions& o, scenario::Scenario& s) {
   if (o.horizon) doc["clock"]["horizon"] = w.horizon;
   if (o.faults) {
     json& f = doc["faults"];
-    f["crash"] = w.faults.crash;
-    f["stall"] = w.faults.stall;
-    f["jump"] = w.faults.jump;
-    f["restart"] = w.faults.restart;
-    f["lose"] = w.faults.lose;
-    f["failover"] = w.faults.failover;
+    for (const world::FaultKind& k : world::kFaultKinds) f[std::string(k.name)] = w.faults.*k.count;
   }
   if (o.max_arg_delay) {
     doc["assumptions"]["max_arg_delay"] =

@@ -18,6 +18,7 @@
 #include "sim/trace/json_reader.h"
 #include "sim/trace/seed.h"
 #include "sim/trace/trace.h"
+#include "sim/world/fault_kind.h"
 
 namespace lockstep::scenario {
 namespace {
@@ -27,7 +28,6 @@ using nlohmann::json;
 
 using base::kMaxClients;
 using base::kMaxServers;
-constexpr int kMaxFaults = 16;
 
 std::string AlgorithmNames() {
   std::string s;
@@ -295,8 +295,10 @@ Scenario Load(const json& doc, const std::string& file, const std::string& prefi
   }
   if (o.Has("faults")) {
     jr::ObjectReader f = o.Object("faults");
-    f.RejectUnknown({"crash", "stall", "jump", "restart", "lose", "failover", "jump_by",
-                     "stall_where"});
+    std::vector<const char*> known;
+    for (const world::FaultKind& k : world::kFaultKinds) known.push_back(k.name.data());
+    known.insert(known.end(), {"jump_by", "stall_where"});
+    f.RejectUnknown(known);
     if (auto where = f.OptString("stall_where")) {
       if (*where != "holding" && *where != "releasing") {
         throw jr::JsonError(f.PointerOf("stall_where"),
@@ -304,12 +306,10 @@ Scenario Load(const json& doc, const std::string& file, const std::string& prefi
       }
       w.faults.stall_only_releasing = *where == "releasing";
     }
-    w.faults.crash = static_cast<int>(f.OptInt("crash", 0, kMaxClients).value_or(0));
-    w.faults.stall = static_cast<int>(f.OptInt("stall", 0, kMaxFaults).value_or(0));
-    w.faults.jump = static_cast<int>(f.OptInt("jump", 0, kMaxFaults).value_or(0));
-    w.faults.restart = static_cast<int>(f.OptInt("restart", 0, kMaxFaults).value_or(0));
-    w.faults.lose = static_cast<int>(f.OptInt("lose", 0, kMaxFaults).value_or(0));
-    w.faults.failover = static_cast<int>(f.OptInt("failover", 0, kMaxFaults).value_or(0));
+    for (const world::FaultKind& k : world::kFaultKinds) {
+      w.faults.*k.count =
+          static_cast<int>(f.OptInt(std::string(k.name), 0, k.max_budget).value_or(0));
+    }
     if (f.Has("jump_by")) {
       const json& by = f.Array("jump_by");
       for (size_t i = 0; i < by.size(); ++i) {
@@ -451,7 +451,9 @@ Scenario LoadScenarioFile(const std::string& path) {
   return LoadScenario(doc, path);
 }
 
-const char* const kFieldReference = R"(Scenario fields (JSON object; unknown fields are refused; the file is at
+namespace {
+
+const char* const kFieldsBeforeFaults = R"(Scenario fields (JSON object; unknown fields are refused; the file is at
 most 16 MiB and nests at most 64 levels; integers are JSON integers, never
 1.0 or 1e3, and null only where the type says |null):
   name            string       optional label (any text)
@@ -492,18 +494,15 @@ most 16 MiB and nests at most 64 levels; integers are JSON integers, never
                                acquisition while it holds the lock, 0..10000000
                                (default null: no bound)
   faults          object       fault budgets, each an integer (default 0):
-    crash         integer      0..8: a client crashes (never runs again, never releases)
-    stall         integer      0..16: the clock passes a holder's bound while it holds
-    jump          integer      0..16: the server's clock jumps forward by one of jump_by
-    jump_by       array        sizes of the jumps, integers 1..10000000 (needed with jump)
+)";
+
+// Read after the budget of "jump", which they qualify.
+const char* const kJumpFields = R"(    jump_by       array        sizes of the jumps, integers 1..10000000 (needed with jump)
     stall_where   string       holding (default: anywhere while holding the lock) or
                                releasing (between leaving the critical section and releasing)
-    restart       integer      0..16: a server crashes and restarts, per its persistence
-                               (only servers without a replica or master)
-    lose          integer      0..16: a request or its reply is lost (the client times out)
-    failover      integer      0..8: a master fails and its replica is promoted, losing
-                               the writes not yet replicated
-  server          object       the one server (named S1): {skew?, persistence?,
+)";
+
+const char* const kFieldsAfterFaults = R"(  server          object       the one server (named S1): {skew?, persistence?,
                                sync_every?, restart_delay?}
     skew          integer      server clock = global clock + skew + jumps; |skew| <= 10000000
     persistence   string       always (default), everysec (synced every sync_every ticks), none
@@ -557,5 +556,22 @@ differs from replaying the schedule on the embedded scenario):
   end             string       why the execution ended
   violation       object|null  {property, clients, step (0..2^31-1), message}
 )";
+
+// "    crash         integer      0..8: a client crashes (...)", and a second line if any.
+std::string FaultFields() {
+  std::string out;
+  for (const world::FaultKind& k : world::kFaultKinds) {
+    std::string name(k.name);
+    out += "    " + name + std::string(14 - name.size(), ' ') + "integer      0.." +
+           std::to_string(k.max_budget) + ": " + std::string(k.help) + "\n";
+    if (!k.more.empty()) out += std::string(31, ' ') + std::string(k.more) + "\n";
+    if (k.name == "jump") out += kJumpFields;
+  }
+  return out;
+}
+
+}  // namespace
+
+const std::string kFieldReference = kFieldsBeforeFaults + FaultFields() + kFieldsAfterFaults;
 
 }  // namespace lockstep::scenario

@@ -81,6 +81,6 @@ inline constexpr size_t kMaxInputBytes = size_t{16} << 20;
 // than kMaxInputBytes.
 std::string ReadFile(const std::string& path);
 
-extern const char* const kFieldReference;
+extern const std::string kFieldReference;
 
 }  // namespace lockstep::scenario

@@ -104,6 +104,10 @@ const json& ObjectReader::Array(const std::string& key) const {
 }
 
 void ObjectReader::RejectUnknown(std::initializer_list<const char*> known) const {
+  RejectUnknown(std::vector<const char*>(known));
+}
+
+void ObjectReader::RejectUnknown(const std::vector<const char*>& known) const {
   for (auto it = j_.begin(); it != j_.end(); ++it) {
     bool ok = std::any_of(known.begin(), known.end(),
                           [&](const char* k) { return it.key() == k; });

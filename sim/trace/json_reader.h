@@ -8,6 +8,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -57,6 +58,7 @@ class ObjectReader {
 
   // Throws JsonError naming the first key that is not in `known`.
   void RejectUnknown(std::initializer_list<const char*> known) const;
+  void RejectUnknown(const std::vector<const char*>& known) const;
 
  private:
   const json& Need(const std::string& key, const char* what) const;

@@ -22,6 +22,7 @@
 #include "sim/kv/keyspace.h"
 #include "sim/world/action.h"
 #include "sim/world/client_automaton.h"
+#include "sim/world/fault_kind.h"
 
 namespace lockstep::world {
 
@@ -53,20 +54,6 @@ struct Assumptions {
   // The clock never moves more than this many ticks past a holder's
   // acquisition while it still holds the lock.
   std::optional<Millis> max_hold_ticks;
-};
-
-// How many faults of each kind the scheduler may inject in one execution.
-struct FaultBudget {
-  int crash = 0;    // a client crashes
-  int stall = 0;    // the clock passes a holder's bound while it holds
-  int jump = 0;     // the server's clock jumps forward
-  int restart = 0;  // the server crashes and restarts
-  int lose = 0;     // a request or its reply is lost
-  int failover = 0; // a master fails and its replica takes its place
-  std::vector<Millis> jump_by;  // the sizes a jump may have
-  // Stalls only between leaving the critical section and releasing (the
-  // check-then-DEL window); otherwise anywhere while holding the lock.
-  bool stall_only_releasing = false;
 };
 
 enum class Persistence {
@@ -132,11 +119,6 @@ struct ClientSlot {
   int superseded_by = -1;      // which one first
 };
 static_assert(base::kMaxClients <= 8, "ClientSlot::acquired_after holds a bit per client");
-
-struct FaultCounts {
-  int crash = 0, stall = 0, jump = 0, restart = 0, lose = 0, failover = 0;
-  friend bool operator==(const FaultCounts&, const FaultCounts&) = default;
-};
 
 // Ghost facts about the step just applied, for properties. Not part of a
 // state's identity: the explorer checks them right after each step.
