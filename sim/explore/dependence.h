@@ -9,11 +9,16 @@
 //   lands first decides which a fenced resource refuses), are dependent.
 // - Otherwise two steps are independent when their commands go to different
 //   instances (so different servers), or commute at the server
-//   (kv::CommandsCommute: different keys, or both reads; valid because
-//   Model::Settle removes expired keys whenever a clock moves, so no command
-//   finds one). A step without a command (leaving the critical section)
+//   (kv::CommandsCommute: different keys, or both reads). A step without a command (leaving the critical section)
 //   commutes with any other client's step. A command whose key is built from
 //   the clock is not known in advance and conflicts with every command.
+// - These rules, like kv::CommandsCommute's, hold only where no key has
+//   expired: a command that finds an expired key removes it, a write.
+//   world::Model::Settle (sim/world/model.cc) guarantees it: it purges a
+//   master's expired keys in Model::Initial and whenever that server's clock
+//   moves (Model::Tick, a clock jump in Model::Apply, and Model::Restart;
+//   Model::Failover settles the promoted replica). Commands reach masters
+//   only, so no command finds an expired key.
 // - A master with a live replica records its writes in order in the
 //   replication backlog: there, two writes are dependent even on different
 //   keys.
