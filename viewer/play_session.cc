@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "sim/base/input_error.h"
 #include "sim/cli/output_file.h"
 #include "sim/cli/runner.h"
 
@@ -66,7 +67,7 @@ void PlaySession::Replay() {
     if (a.kind == world::Action::Kind::kStep) {
       c.preview =
           effects.command.empty() ? "leaves the critical section" : Join(effects.command, " ");
-      if (a.age > 0) c.preview += " (arguments read " + std::to_string(a.age) + " ticks ago)";
+      if (a.arg_age > 0) c.preview += " (arguments read " + std::to_string(a.arg_age) + " ticks ago)";
     } else if (a.kind == world::Action::Kind::kTick) {
       c.preview = "clock " + std::to_string(state.now) + " -> " + std::to_string(next.now);
     } else if (a.kind == world::Action::Kind::kCrash) {
@@ -108,8 +109,14 @@ bool PlaySession::Choose(const std::string& text, std::string* why) {
   for (const auto& c : scenario_.world.clients) names.push_back(c.name);
   std::vector<std::string> servers;
   for (const auto& sv : scenario_.world.servers) servers.push_back(sv.name);
-  std::optional<world::Action> a = world::ParseAction(text, names, why, servers);
-  return a && Choose(*a, why);
+  world::Action a;
+  try {
+    a = world::ParseAction(text, names, servers);
+  } catch (const base::InputError& e) {
+    *why = e.expected;
+    return false;
+  }
+  return Choose(a, why);
 }
 
 bool PlaySession::Undo() {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iostream>
 
+#include "sim/base/input_error.h"
 #include "sim/explore/random_strategy.h"
 #include "sim/explore/replay_strategy.h"
 
@@ -92,12 +93,12 @@ std::optional<ReplayedTrace> ReplaySavedTrace(const std::string& file, const nlo
   }
   s.schedule.clear();
   for (size_t i = 0; i < saved->schedule.size(); ++i) {
-    auto a = world::ParseAction(saved->schedule[i], names, error, saved->server_names);
-    if (!a) {
-      *error = file + ": at /schedule/" + std::to_string(i) + ": " + *error;
+    try {
+      s.schedule.push_back(world::ParseAction(saved->schedule[i], names, saved->server_names));
+    } catch (const base::InputError& e) {
+      *error = file + ": at /schedule/" + std::to_string(i) + ": " + e.expected;
       return std::nullopt;
     }
-    s.schedule.push_back(*a);
   }
   s.has_schedule = true;
   // A run a step bound ended replays under that bound: the schedule's length.

@@ -34,8 +34,8 @@ using Clock = std::chrono::steady_clock;
 constexpr int kAgeBits = 4;
 static_assert(base::kMaxClients * kAgeBits <= 32, "a sleep set is 32 bits");
 std::optional<uint32_t> SleepBit(const Action& a) {
-  if (a.kind != Action::Kind::kStep || a.age >= kAgeBits) return std::nullopt;
-  return uint32_t{1} << (a.client * kAgeBits + a.age);
+  if (a.kind != Action::Kind::kStep || a.arg_age >= kAgeBits) return std::nullopt;
+  return uint32_t{1} << (a.client * kAgeBits + a.arg_age);
 }
 
 // Re-numbers a sleep set between a state's client numbering and the

@@ -1,5 +1,6 @@
 #include "sim/scenario/scenario.h"
 
+#include "sim/base/input_error.h"
 #include "sim/base/limits.h"
 
 #include <fcntl.h>
@@ -383,11 +384,12 @@ Scenario Load(const json& doc, const std::string& file, const std::string& prefi
     for (size_t i = 0; i < sched.size(); ++i) {
       std::string ptr = o.PointerOf("schedule") + "/" + std::to_string(i);
       std::string text = jr::ReadString(sched[i], ptr);
-      std::string error;
-      auto a = world::ParseAction(text, names, &error, server_names);
-      if (!a) throw jr::JsonError(ptr, error);
+      try {
+        s.schedule.push_back(world::ParseAction(text, names, server_names));
+      } catch (const base::InputError& e) {
+        throw jr::JsonError(ptr, e.expected);
+      }
       s.schedule_text.push_back(text);
-      s.schedule.push_back(*a);
     }
   }
   s.document = doc;

@@ -131,8 +131,8 @@ Diagram Layout(const Trace& t) {
       s.lane = has_lane ? r.action.client : -1;
       s.command = r.command.empty() ? "leaves CS" : CommandText(r.command);
       if (r.reply) s.reply = CompactReply(*r.reply);
-      if (r.action.age > 0)
-        s.notes.push_back("args " + std::to_string(r.action.age) + " ticks old");
+      if (r.action.arg_age > 0)
+        s.notes.push_back("args " + std::to_string(r.action.arg_age) + " ticks old");
     } else if (r.action.kind == world::Action::Kind::kTick) {
       s.kind = StepKind::kTick;
     } else {

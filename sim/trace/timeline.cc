@@ -93,7 +93,7 @@ std::string Timeline(const Trace& t) {
                 cell += " -> " + CompactReply(*r.reply);
                 if (r.action.kind == world::Action::Kind::kLoseReply) cell += ", reply LOST";
               }
-              if (r.action.age > 0) cell += " (args " + std::to_string(r.action.age) + " ticks old)";
+              if (r.action.arg_age > 0) cell += " (args " + std::to_string(r.action.arg_age) + " ticks old)";
             }
             break;
           }

@@ -1,5 +1,6 @@
 #include "sim/trace/trace.h"
 
+#include "sim/base/input_error.h"
 #include "sim/base/limits.h"
 
 #include <algorithm>
@@ -151,10 +152,11 @@ world::StepRecord StepFromJson(const json& j, const std::string& ptr,
   world::StepRecord r;
   r.index = static_cast<int>(o.Int("index", expected_index, expected_index));
   if (expected_index > 0) {
-    std::string error;
-    auto a = world::ParseAction(o.String("action"), names, &error, server_names);
-    if (!a) throw jr::JsonError(o.PointerOf("action"), error);
-    r.action = *a;
+    try {
+      r.action = world::ParseAction(o.String("action"), names, server_names);
+    } catch (const base::InputError& e) {
+      throw jr::JsonError(o.PointerOf("action"), e.expected);
+    }
   }
   r.actor = o.String("actor");
   r.command = StringList(o.Array("command"), o.PointerOf("command"));
@@ -316,8 +318,8 @@ std::string StepLine(const world::StepRecord& r) {
     case K::kCrash: return "crash " + r.actor;
     case K::kStall: return "stall " + r.actor;
     case K::kJump:
-      return r.actor == "server" ? "jump +" + std::to_string(r.action.age)
-                                 : "jump " + r.actor + " +" + std::to_string(r.action.age);
+      return r.actor == "server" ? "jump +" + std::to_string(r.action.jump_by)
+                                 : "jump " + r.actor + " +" + std::to_string(r.action.jump_by);
     case K::kRestart: return r.actor == "server" ? "restart" : "restart " + r.actor;
     case K::kReplicate: return "replicate " + r.actor;
     case K::kFailover: return "failover " + r.actor;

@@ -1,6 +1,9 @@
 #include "sim/world/action.h"
 
 #include <charconv>
+#include <optional>
+
+#include "sim/base/input_error.h"
 
 namespace lockstep::world {
 namespace {
@@ -50,7 +53,7 @@ std::string FormatAction(const Action& a, const std::vector<std::string>& client
   switch (a.kind) {
     case Action::Kind::kTick: return "tick";
     case Action::Kind::kRestart: return on("restart");
-    case Action::Kind::kJump: return on("jump") + " +" + std::to_string(a.age);
+    case Action::Kind::kJump: return on("jump") + " +" + std::to_string(a.jump_by);
     case Action::Kind::kReplicate: return "replicate " + server_names.at(a.server);
     case Action::Kind::kFailover: return "failover " + server_names.at(a.server);
     case Action::Kind::kStep: break;
@@ -60,18 +63,17 @@ std::string FormatAction(const Action& a, const std::vector<std::string>& client
       }
   }
   std::string s = client_names.at(a.client);
-  if (a.age != 0) s += "~" + std::to_string(a.age);
+  if (a.arg_age != 0) s += "~" + std::to_string(a.arg_age);
   return s;
 }
 
-std::optional<Action> ParseAction(std::string_view text,
-                                  const std::vector<std::string>& client_names,
-                                  std::string* error,
-                                  const std::vector<std::string>& server_names) {
+Action ParseAction(std::string_view text, const std::vector<std::string>& client_names,
+                   const std::vector<std::string>& server_names) {
+  auto fail = [](std::string why) { return base::InputError("", "", std::move(why)); };
   if (text == "tick") return Action::Tick();
   if (text == "restart") return Action::Restart();
   // "VERB SERVER rest": the server's index, and the rest in *rest.
-  auto server_of = [&](std::string_view verb, std::string_view* rest) -> std::optional<int> {
+  auto server_of = [&](std::string_view verb, std::string_view* rest) -> int {
     std::string_view after = text.substr(verb.size() + 1);
     std::string_view name = after.substr(0, after.find(' '));
     *rest = after.substr(name.size());
@@ -79,40 +81,33 @@ std::optional<Action> ParseAction(std::string_view text,
       if (server_names[i] == name) return static_cast<int>(i);
     }
     if (server_names.empty()) {
-      *error = "'" + std::string(text) + "' names a server, but the scenario has one: " +
-               "its actions are \"jump +N\" and \"restart\"";
-    } else {
-      *error = "unknown server '" + std::string(name) + "' in '" + std::string(text) +
-               "' (servers: " + KnownClients(server_names) + ")";
+      throw fail("'" + std::string(text) + "' names a server, but the scenario has one: " +
+                 "its actions are \"jump +N\" and \"restart\"");
     }
-    return std::nullopt;
+    throw fail("unknown server '" + std::string(name) + "' in '" + std::string(text) +
+               "' (servers: " + KnownClients(server_names) + ")");
   };
   for (auto [verb, kind] : {std::pair{"restart", Action::Kind::kRestart},
                             std::pair{"replicate", Action::Kind::kReplicate},
                             std::pair{"failover", Action::Kind::kFailover}}) {
     if (!text.starts_with(std::string(verb) + " ")) continue;
     std::string_view rest;
-    auto server = server_of(verb, &rest);
-    if (!server) return std::nullopt;
+    const int server = server_of(verb, &rest);
     if (!rest.empty()) {
-      *error = "expected \"" + std::string(verb) + " SERVER\", got '" + std::string(text) + "'";
-      return std::nullopt;
+      throw fail("expected \"" + std::string(verb) + " SERVER\", got '" + std::string(text) + "'");
     }
-    return Action{kind, -1, 0, *server};
+    return Action{.kind = kind, .server = server};
   }
   if (text.starts_with("jump ")) {
     int server = 0;
     std::string_view rest = text.substr(4);
     if (!text.starts_with("jump +")) {
-      auto named = server_of("jump", &rest);
-      if (!named) return std::nullopt;
-      server = *named;
+      server = server_of("jump", &rest);
     }
     auto by = rest.starts_with(" +") ? Ticks(rest.substr(2)) : std::nullopt;
     if (!by || *by == 0) {
-      *error = "expected a positive tick count after \"+\" in \"jump +N\" or \"jump SERVER +N\", "
-               "got '" + std::string(text) + "'";
-      return std::nullopt;
+      throw fail("expected a positive tick count after \"+\" in \"jump +N\" or \"jump SERVER +N\", "
+               "got '" + std::string(text) + "'");
     }
     return Action::Jump(*by, server);
   }
@@ -122,32 +117,29 @@ std::optional<Action> ParseAction(std::string_view text,
     std::string_view name = text.substr(prefix.size());
     int c = FindClient(name, client_names);
     if (c < 0) {
-      *error = "unknown client '" + std::string(name) + "' (clients: " +
-               KnownClients(client_names) + ")";
-      return std::nullopt;
+      throw fail("unknown client '" + std::string(name) + "' (clients: " +
+               KnownClients(client_names) + ")");
     }
-    return Action{f.kind, c, 0};
+    return Action{.kind = f.kind, .client = c};
   }
   std::string_view name = text;
-  kv::Millis age = 0;
+  kv::Millis arg_age = 0;
   if (auto tilde = text.find('~'); tilde != std::string_view::npos) {
     name = text.substr(0, tilde);
     auto parsed = Ticks(text.substr(tilde + 1));
     if (!parsed) {
-      *error = "expected a non-negative tick count after '~' in '" + std::string(text) + "'";
-      return std::nullopt;
+      throw fail("expected a non-negative tick count after '~' in '" + std::string(text) + "'");
     }
-    age = *parsed;
+    arg_age = *parsed;
   }
   int c = FindClient(name, client_names);
   if (c < 0) {
-    *error = "expected \"tick\", \"crash NAME\", \"NAME\" or \"NAME~AGE\" "
+    throw fail("expected \"tick\", \"crash NAME\", \"NAME\" or \"NAME~AGE\" "
              "with a client name (" + KnownClients(client_names) +
              "), or a fault (\"stall NAME\", \"jump +N\", \"restart\", \"lose-request NAME\", "
-             "\"lose-reply NAME\", \"failover SERVER\"), or \"replicate SERVER\", got '" + std::string(text) + "'";
-    return std::nullopt;
+             "\"lose-reply NAME\", \"failover SERVER\"), or \"replicate SERVER\", got '" + std::string(text) + "'");
   }
-  return Action::Step(c, age);
+  return Action::Step(c, arg_age);
 }
 
 }  // namespace lockstep::world

@@ -22,7 +22,6 @@
 //   "failover S1"      S1 fails and its replica is promoted in its place
 #pragma once
 
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,22 +36,26 @@ struct Action {
   };
 
   Kind kind = Kind::kTick;
-  int client = -1;     // kStep, kCrash, kStall, kLoseRequest, kLoseReply
-  kv::Millis age = 0;  // kStep: how many ticks before this step the client's
-                       // clock-based arguments were read (0: in this step);
-                       // kJump: by how much the server's clock jumps
-  int server = 0;      // kJump, kRestart, kReplicate, kFailover: which server
+  int client = -1;         // kStep, kCrash, kStall, kLoseRequest, kLoseReply
+  kv::Millis arg_age = 0;  // kStep: how many ticks before this step the client's
+                           // clock-based arguments were read (0: in this step)
+  kv::Millis jump_by = 0;  // kJump: by how much the server's clock jumps
+  int server = 0;          // kJump, kRestart, kReplicate, kFailover: which server
 
-  static Action Step(int client, kv::Millis age = 0) { return {Kind::kStep, client, age}; }
-  static Action Tick() { return {Kind::kTick, -1, 0}; }
-  static Action Crash(int client) { return {Kind::kCrash, client, 0}; }
-  static Action Stall(int client) { return {Kind::kStall, client, 0}; }
-  static Action Jump(kv::Millis by, int server = 0) { return {Kind::kJump, -1, by, server}; }
-  static Action Restart(int server = 0) { return {Kind::kRestart, -1, 0, server}; }
-  static Action LoseRequest(int client) { return {Kind::kLoseRequest, client, 0}; }
-  static Action LoseReply(int client) { return {Kind::kLoseReply, client, 0}; }
-  static Action Replicate(int server) { return {Kind::kReplicate, -1, 0, server}; }
-  static Action Failover(int server) { return {Kind::kFailover, -1, 0, server}; }
+  static Action Step(int client, kv::Millis arg_age = 0) {
+    return {.kind = Kind::kStep, .client = client, .arg_age = arg_age};
+  }
+  static Action Tick() { return {.kind = Kind::kTick}; }
+  static Action Crash(int client) { return {.kind = Kind::kCrash, .client = client}; }
+  static Action Stall(int client) { return {.kind = Kind::kStall, .client = client}; }
+  static Action Jump(kv::Millis by, int server = 0) {
+    return {.kind = Kind::kJump, .jump_by = by, .server = server};
+  }
+  static Action Restart(int server = 0) { return {.kind = Kind::kRestart, .server = server}; }
+  static Action LoseRequest(int client) { return {.kind = Kind::kLoseRequest, .client = client}; }
+  static Action LoseReply(int client) { return {.kind = Kind::kLoseReply, .client = client}; }
+  static Action Replicate(int server) { return {.kind = Kind::kReplicate, .server = server}; }
+  static Action Failover(int server) { return {.kind = Kind::kFailover, .server = server}; }
 
   // Replication is the network at work, not a fault: it is not counted.
   bool is_fault() const {
@@ -67,11 +70,10 @@ struct Action {
 std::string FormatAction(const Action& a, const std::vector<std::string>& client_names,
                          const std::vector<std::string>& server_names = {});
 
-// Parses the text form. Returns nullopt, with a reason in *error, iff the
-// text is not an action over these client and server names.
-std::optional<Action> ParseAction(std::string_view text,
-                                  const std::vector<std::string>& client_names,
-                                  std::string* error,
-                                  const std::vector<std::string>& server_names = {});
+// Parses the text form. Throws base::InputError, with the reason in
+// `expected` (no file or place: the caller knows them), iff the text is not
+// an action over these client and server names.
+Action ParseAction(std::string_view text, const std::vector<std::string>& client_names,
+                   const std::vector<std::string>& server_names = {});
 
 }  // namespace lockstep::world

@@ -376,7 +376,7 @@ void Model::Step(WorldState& s, const Action& a, StepEffects* effects) {
   const int i = a.client;
   ClientSlot& c = s.clients[i];
   const Request& r = *c.request;
-  const Millis read_clock = ClientClock(s, i) - a.age;
+  const Millis read_clock = ClientClock(s, i) - a.arg_age;
   Input input;
   input.clock = ClientClock(s, i);
   std::vector<std::string> argv;
@@ -452,11 +452,11 @@ void Model::Apply(WorldState& s, const Action& a, StepEffects* effects) {
     }
     case Action::Kind::kJump: {
       ++s.used.jump;
-      s.servers[a.server].jumped += a.age;
+      s.servers[a.server].jumped += a.jump_by;
       Settle(s, a.server);
       if (effects) {
         std::string whose = server_count() > 1 ? server_names_[a.server] + "'s" : "the server's";
-        effects->events.push_back(whose + " clock jumps +" + std::to_string(a.age) + " to " +
+        effects->events.push_back(whose + " clock jumps +" + std::to_string(a.jump_by) + " to " +
                                   std::to_string(ServerClock(s, a.server)));
       }
       return;

@@ -57,9 +57,8 @@ TEST_CASE("the naive takeover on a GET of nil retries SETNX at once") {
   scenario::Scenario s = scenario::LoadScenarioFile(ScenarioPath("setnx-docs-race.json"));
   // C1 fails SETNX, C2 takes over fully; after C2 releases, C1's GET sees nil.
   s.schedule.clear();
-  std::string error;
   for (const char* a : {"C1", "C2", "C2", "C2", "C2", "C2", "C2", "C1", "C1"}) {
-    s.schedule.push_back(*world::ParseAction(a, {"C1", "C2", "C3"}, &error));
+    s.schedule.push_back(world::ParseAction(a, {"C1", "C2", "C3"}));
   }
   trace::Trace t = cli::ReplaySchedule(s);
   CHECK(trace::OneLine(t) ==
@@ -71,10 +70,9 @@ TEST_CASE("the naive takeover on a GET of nil retries SETNX at once") {
 TEST_CASE("a release after the holder's own timestamp expired does not DEL") {
   scenario::Scenario s = scenario::LoadScenarioFile(ScenarioPath("getset-docs-fix.json"));
   s.world.assumptions.holders_release_in_time = false;
-  std::string error;
   s.schedule.clear();
   for (const char* a : {"C5", "C5", "C5", "tick", "tick", "tick", "tick", "C5"}) {
-    s.schedule.push_back(*world::ParseAction(a, {"C3", "C4", "C5"}, &error));
+    s.schedule.push_back(world::ParseAction(a, {"C3", "C4", "C5"}));
   }
   trace::Trace t = cli::ReplaySchedule(s);
   CHECK(trace::OneLine(t) ==

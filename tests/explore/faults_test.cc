@@ -57,10 +57,9 @@ TEST_CASE("every kind of fault is shown in the trace and its timeline") {
 TEST_CASE("a lost request and a lost reply both look like a timeout to the client") {
   scenario::Scenario s = scenario::LoadScenarioFile(ScenarioPath("set-px-script-safe.json"));
   s.world.faults.lose = 2;
-  std::string error;
   std::vector<std::string> names = {"C1", "C2", "C3"};
-  s.schedule = {*world::ParseAction("lose-request C1", names, &error),
-                *world::ParseAction("lose-reply C2", names, &error)};
+  s.schedule = {world::ParseAction("lose-request C1", names),
+                world::ParseAction("lose-reply C2", names)};
   trace::Trace t = cli::ReplaySchedule(s);
   std::string line = trace::OneLine(t);
   INFO(line);
