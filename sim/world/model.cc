@@ -211,8 +211,13 @@ bool Model::IsEnabled(const WorldState& s, const Action& a, std::string* why) co
   EnabledActions(s, &enabled);
   if (std::find(enabled.begin(), enabled.end(), a) != enabled.end()) return true;
   // Say why, as precisely as we can.
-  auto budget = [&](const char* kind, int limit) {
-    *why = std::string("the ") + kind + " budget (" + std::to_string(limit) + ") is used up";
+  // True, saying so, iff the budget `a` spends is used up.
+  auto used_up = [&] {
+    const FaultKind& k = *FaultKindOf(a.kind);
+    const int limit = config_.faults.*k.count;
+    if (s.used.*k.count < limit) return false;
+    *why = "the " + std::string(k.name) + " budget (" + std::to_string(limit) + ") is used up";
+    return true;
   };
   const FaultBudget& b = config_.faults;
   if (a.server < 0 || a.server >= server_count()) {
@@ -224,7 +229,7 @@ bool Model::IsEnabled(const WorldState& s, const Action& a, std::string* why) co
       TickAllowed(s, why);
       return false;
     case Action::Kind::kJump:
-      if (s.used.jump >= b.jump) return budget("jump", b.jump), false;
+      if (used_up()) return false;
       *why = "the scenario's jumps are +" + [&] {
         std::string t;
         for (Millis by : b.jump_by) t += (t.empty() ? "" : ", +") + std::to_string(by);
@@ -232,7 +237,7 @@ bool Model::IsEnabled(const WorldState& s, const Action& a, std::string* why) co
       }();
       return false;
     case Action::Kind::kRestart:
-      if (s.used.restart >= b.restart) return budget("restart", b.restart), false;
+      if (used_up()) return false;
       *why = server_names_.at(a.server) +
              " cannot restart: it replicates or is replicated, or is not running";
       return false;
@@ -242,7 +247,7 @@ bool Model::IsEnabled(const WorldState& s, const Action& a, std::string* why) co
                  : "no replica follows that server";
       return false;
     case Action::Kind::kFailover:
-      if (s.used.failover >= b.failover) return budget("failover", b.failover), false;
+      if (used_up()) return false;
       *why = "no replica can take that server's place";
       return false;
     default:
@@ -256,17 +261,17 @@ bool Model::IsEnabled(const WorldState& s, const Action& a, std::string* why) co
   const std::string& name = names_[a.client];
   switch (a.kind) {
     case Action::Kind::kCrash:
-      if (s.used.crash >= b.crash) return budget("crash", b.crash), false;
+      if (used_up()) return false;
       *why = name + " is " + StatusName(c.status);
       return false;
     case Action::Kind::kStall:
-      if (s.used.stall >= b.stall) return budget("stall", b.stall), false;
+      if (used_up()) return false;
       *why = "a stall is a tick that " + name +
              "'s holder bound alone forbids, and this is not one";
       return false;
     case Action::Kind::kLoseRequest:
     case Action::Kind::kLoseReply:
-      if (s.used.lose >= b.lose) return budget("lose", b.lose), false;
+      if (used_up()) return false;
       *why = name + " has no command in flight";
       return false;
     default:

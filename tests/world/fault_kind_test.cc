@@ -8,6 +8,7 @@
 
 #include "sim/scenario/scenario.h"
 #include "sim/world/fault_kind.h"
+#include "sim/world/world.h"
 #include "tests/test_util.h"
 
 namespace lockstep {
@@ -26,6 +27,27 @@ TEST_CASE("each action that spends a fault budget names its kind, and only those
   CHECK(world::FaultKindOf(K::kLoseReply)->name == "lose");
   CHECK(world::FaultKindOf(K::kLoseRequest)->name == "lose");
   CHECK(world::FaultKindOf(K::kCrash)->name == "crash");
+}
+
+TEST_CASE("an action whose kind's budget is used up is refused naming that kind") {
+  world::WorldConfig cfg;
+  cfg.horizon = 10;
+  cfg.faults.jump_by = {1};
+  world::ClientSetup c1;
+  c1.name = "C1";
+  c1.algorithm = "test";
+  c1.body = [](world::Client& c) {
+    for (;;) c.Get("k");
+  };
+  cfg.clients.push_back(c1);
+  world::World w(cfg);
+  using world::Action;
+  for (const Action& a : {Action::Crash(0), Action::Stall(0), Action::Jump(1), Action::Restart(),
+                          Action::LoseRequest(0), Action::LoseReply(0), Action::Failover(0)}) {
+    std::string why;
+    CHECK_FALSE(w.IsEnabled(a, &why));
+    CHECK(why == "the " + std::string(world::FaultKindOf(a.kind)->name) + " budget (0) is used up");
+  }
 }
 
 TEST_CASE("every fault kind is read from a scenario's faults, documented in the field reference") {
