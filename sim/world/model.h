@@ -194,7 +194,8 @@ class Model {
   WorldState Initial();
 
   // Every action enabled in `s`, in a fixed order: client steps by client
-  // index (and argument age), then tick, then crashes.
+  // index (and argument age), then tick, then replication, then faults in
+  // the order of kFaultKinds.
   void EnabledActions(const WorldState& s, std::vector<Action>* out) const;
   // Returns true iff `a` is enabled in `s`; otherwise says why in *why.
   bool IsEnabled(const WorldState& s, const Action& a, std::string* why) const;
