@@ -1,6 +1,6 @@
 // Every reduction is checked against an oracle on every shipped scenario,
 // at bounds that reach its expected outcome, with its properties on and
-// the state sets compared with their ghost data (DESIGN.md, Exploration):
+// the state sets compared with their ghost data (docs/design.md, Checking the reductions):
 //  - a scenario that expects a violation is cut to the clients its shortest
 //    counterexample moves and to that many steps, and compared by the
 //    soundness harness (tests/soundness/): every mode of `explore` against
