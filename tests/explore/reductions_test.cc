@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "sim/base/limits.h"
 #include "sim/explore/search.h"
 #include "sim/scenario/scenario.h"
 #include "tests/soundness/harness.h"
@@ -63,7 +64,7 @@ std::vector<std::string> Scenarios(const std::string& prefix) {
 // mode against plain enumeration.
 void CheckViolation(const scenario::Scenario& s) {
   auto shortest = explore::ShortestCounterexample(s.world, explore::MakeProperties(s.properties),
-                                                  40, 2'000'000);
+                                                  40, base::Limits::kShrinkStates);
   REQUIRE(shortest);
   int last = 0;
   for (const world::Action& a : shortest->counterexample) last = std::max(last, a.client);
