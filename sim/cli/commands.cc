@@ -222,7 +222,7 @@ int List(const std::string& dir, bool as_json) {
                            {"has_schedule", s.has_schedule},
                            {"description", s.description}});
     } catch (const scenario::ScenarioError& e) {
-      scenarios.push_back({{"file", f.string()}, {"error", e.message}});
+      scenarios.push_back({{"file", f.string()}, {"error", e.expected}});
     }
   }
   if (as_json) {

@@ -18,19 +18,17 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/algo/algorithm.h"
+#include "sim/base/input_error.h"
 #include "sim/base/limits.h"
 #include "sim/world/world.h"
 
 namespace lockstep::scenario {
 
-// "scenarios/x.json: at /clients/1/algorithm: expected one of ..."
-struct ScenarioError : std::runtime_error {
+// "scenarios/x.json: at /clients/1/algorithm: expected one of ...": the
+// file, then the message (`expected`), which names the place when there is one.
+struct ScenarioError : base::InputError {
   ScenarioError(const std::string& file_in, const std::string& message_in)
-      : std::runtime_error(file_in + ": " + message_in),
-        file(file_in),
-        message(message_in) {}
-  std::string file;
-  std::string message;
+      : base::InputError(file_in, "", message_in) {}
 };
 
 struct Expectation {
