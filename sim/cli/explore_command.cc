@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/base/input_error.h"
 #include "sim/base/limits.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/memory_bound.h"
@@ -33,15 +34,19 @@ std::string Thousands(uint64_t n) {
   return s;
 }
 
-// Applies --clients, --horizon and --max-arg-delay; returns an error message or "".
-std::string Override(const ExploreOptions& o, scenario::Scenario& s) {
+// A command-line value the scenario cannot take.
+[[noreturn]] void Refuse(const std::string& message) { throw base::InputError("", "", message); }
+
+// Applies --clients, --horizon, --max-arg-delay and --faults; throws
+// base::InputError for a value the scenario cannot take.
+void Override(const ExploreOptions& o, scenario::Scenario& s) {
   world::WorldConfig& w = s.world;
   if (o.clients) {
     int contenders = 0;
     for (const auto& c : w.clients) contenders += !c.crashed;
     if (*o.clients < 1 || *o.clients > contenders) {
-      return "--clients " + std::to_string(*o.clients) + ": the scenario has " +
-             std::to_string(contenders) + " contending clients";
+      Refuse("--clients " + std::to_string(*o.clients) + ": the scenario has " +
+             std::to_string(contenders) + " contending clients");
     }
     std::vector<world::ClientSetup> kept;
     std::vector<std::string> algos;
@@ -58,9 +63,9 @@ std::string Override(const ExploreOptions& o, scenario::Scenario& s) {
   }
   if (o.horizon) {
     if (*o.horizon < w.start_time || *o.horizon > w.start_time + base::Limits::kMaxSpan) {
-      return "--horizon " + std::to_string(*o.horizon) + ": expected " +
+      Refuse("--horizon " + std::to_string(*o.horizon) + ": expected " +
              std::to_string(w.start_time) + " (the clock's start) to " +
-             std::to_string(w.start_time + base::Limits::kMaxSpan);
+             std::to_string(w.start_time + base::Limits::kMaxSpan));
     }
     w.horizon = *o.horizon;
   }
@@ -74,8 +79,8 @@ std::string Override(const ExploreOptions& o, scenario::Scenario& s) {
         if (used != o.max_arg_delay->size() || d < 0) throw std::invalid_argument("");
         w.assumptions.max_arg_delay = d;
       } catch (const std::exception&) {
-        return "--max-arg-delay: expected a non-negative integer or \"none\", got \"" +
-               *o.max_arg_delay + "\"";
+        Refuse("--max-arg-delay: expected a non-negative integer or \"none\", got \"" +
+               *o.max_arg_delay + "\"");
       }
     }
   }
@@ -103,13 +108,13 @@ std::string Override(const ExploreOptions& o, scenario::Scenario& s) {
         }
       }
       if (!slot || n < 0 || n > 16) {
-        return "--faults: expected KIND=N items separated by commas, KIND one of crash, stall, "
-               "jump, restart, lose, failover and N in 0..16; got \"" + item + "\"";
+        Refuse("--faults: expected KIND=N items separated by commas, KIND one of crash, stall, "
+               "jump, restart, lose, failover and N in 0..16; got \"" + item + "\"");
       }
       *slot = n;
     }
     if (b.jump > 0 && b.jump_by.empty()) {
-      return "--faults: jump faults need the scenario's \"jump_by\" sizes";
+      Refuse("--faults: jump faults need the scenario's \"jump_by\" sizes");
     }
   }
   // The trace must describe the configuration that was searched.
@@ -137,7 +142,6 @@ std::string Override(const ExploreOptions& o, scenario::Scenario& s) {
     doc["assumptions"]["max_arg_delay"] =
         w.assumptions.max_arg_delay ? json(*w.assumptions.max_arg_delay) : json(nullptr);
   }
-  return "";
 }
 
 // A file name from a scenario's name: any text, so only its first 64
@@ -176,12 +180,9 @@ std::optional<scenario::Scenario> Prepare(const ExploreOptions& o) {
   scenario::Scenario s;
   try {
     s = scenario::LoadScenarioFile(o.file);
-  } catch (const scenario::ScenarioError& e) {
+    Override(o, s);
+  } catch (const base::InputError& e) {
     Fail(e.what());
-    return std::nullopt;
-  }
-  if (std::string error = Override(o, s); !error.empty()) {
-    Fail(error);
     return std::nullopt;
   }
   Warn(o.file, s.warnings);
