@@ -1,5 +1,6 @@
 #include "sim/cli/command_line.h"
 
+#include "sim/base/input_error.h"
 #include "sim/base/limits.h"
 
 #include <iostream>
@@ -167,13 +168,12 @@ int RunCommandLine(const std::vector<std::string>& args) {
 
   out.max_memory = DefaultMaxMemory();
   if (!max_memory.empty()) {
-    std::string error;
-    std::optional<uint64_t> bytes = ParseSize(max_memory, &error);
-    if (!bytes) {
-      std::cerr << "lockstep: --max-memory: " << error << "\n";
+    try {
+      out.max_memory = ParseSize(max_memory);
+    } catch (const base::InputError& e) {
+      std::cerr << "lockstep: --max-memory: " << e.what() << "\n";
       return kExitBadInput;
     }
-    out.max_memory = *bytes;
   }
   ex.max_memory = out.max_memory;
 
