@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/base/limits.h"
 #include "sim/explore/continuation.h"
 #include "sim/scenario/scenario.h"
 #include "sim/trace/trace.h"
@@ -70,7 +71,7 @@ class PlaySession {
 
   // Is a violation still reachable from here, within the scenario's
   // bounds? Breadth-first search (explore::ShortestContinuation).
-  Hint AskHint(uint64_t max_states = 2'000'000) const;
+  Hint AskHint(uint64_t max_states = base::Limits::kShrinkStates) const;
 
   // Writes the game as a trace, atomically. Returns false, with the reason
   // in *error, iff it could not.

@@ -1,5 +1,6 @@
 #include "sim/cli/command_line.h"
 
+#include "sim/base/input_error.h"
 #include "sim/base/limits.h"
 
 #include <iostream>
@@ -12,6 +13,7 @@
 #include "sim/cli/redis_replay.h"
 #include "sim/cli/render_command.h"
 #include "sim/cli/stop_signals.h"
+#include "sim/explore/strategy_registry.h"
 #include "sim/scenario/scenario.h"
 #include "sim/trace/json_reader.h"
 #include "sim/trace/seed.h"
@@ -32,6 +34,17 @@ const CLI::Validator kSeed(
                                     : "expected " + trace::SeedRange() + ", got \"" + text + "\"";
     },
     "SEED");
+
+// "dfs (exhaustive depth-first search, the default), random (...) or pct (...)".
+std::string StrategyHelp() {
+  const auto& strategies = explore::Strategies();
+  std::string text;
+  for (size_t i = 0; i < strategies.size(); ++i) {
+    text += (i == 0 ? "" : i + 1 == strategies.size() ? " or " : ", ") +
+            std::string(strategies[i].name) + " (" + std::string(strategies[i].help) + ")";
+  }
+  return text;
+}
 
 }  // namespace
 
@@ -73,7 +86,7 @@ int RunCommandLine(const std::vector<std::string>& args) {
   run->add_option("SCENARIO", file, "Scenario file")->required()->check(kPath);
   run->add_option("--seed", seed, "Seed of the random schedule")->required()->check(kSeed);
   run->add_option("--max-steps", max_steps, "Stop after this many steps")
-      ->check(CLI::Range(1, sc::kMaxSteps));
+      ->check(CLI::Range(1, base::Limits::kMaxSteps));
   run->add_option("--trace-out", out.trace_out, "Write the trace (JSON) here; - for stdout")
       ->check(kPath);
   std::string max_memory;
@@ -87,33 +100,34 @@ int RunCommandLine(const std::vector<std::string>& args) {
   bool no_cache = false, no_symmetry = false, no_por = false;
   auto* explore = app.add_subcommand("explore", "Search a scenario's schedules for a violation");
   explore->add_option("SCENARIO", ex.file, "Scenario file")->required()->check(kPath);
-  explore->add_option("--strategy", ex.strategy, "dfs (exhaustive, default), random or pct")
-      ->check(CLI::IsMember({"dfs", "random", "pct"}));
+  explore->add_option("--strategy", ex.strategy, StrategyHelp())
+      ->check(CLI::IsMember(explore::StrategyNames()));
   explore->add_option("--clients", ex.clients, "Keep the first N contending clients")
       ->check(CLI::Range(1, base::kMaxClients));
   explore->add_option("--max-steps", ex.max_steps, "Bound on the steps of an execution")
-      ->check(CLI::Range(1, sc::kMaxSteps));
+      ->check(CLI::Range(1, base::Limits::kMaxSteps));
   explore->add_option("--horizon", ex.horizon,
-                      "The clock never passes this (at most the clock's start + 10000000)")
-      ->check(CLI::Range(int64_t{0}, sc::kMaxTime + sc::kMaxSpan));
-  explore->add_option("--preemptions", ex.preemptions, "Bound on preemptive switches (dfs)")
+                      "The clock never passes this (at most the clock's start + " +
+                          std::to_string(base::Limits::kMaxSpan) + ")")
+      ->check(CLI::Range(int64_t{0}, base::Limits::kMaxTime + base::Limits::kMaxSpan));
+  explore->add_option("--preemptions", ex.preemptions, "Bound on preemptive switches (" + explore::StrategiesReading("--preemptions") + ")")
       ->check(CLI::Range(0, 1000));
   explore->add_option("--max-arg-delay", ex.max_arg_delay,
                       "Largest age of clock-based arguments: an integer, or none");
-  explore->add_option("--jobs", ex.jobs, "Threads for the search")->check(CLI::Range(1, 64));
+  explore->add_option("--jobs", ex.jobs, "Threads for the search (" + explore::StrategiesReading("--jobs") + ")")->check(CLI::Range(1, 64));
   explore->add_option("--faults", ex.faults,
                       "Fault budgets, e.g. crash=1,stall=1 (kinds: " + world::FaultKindNames() + ")");
-  explore->add_option("--executions", ex.executions, "Executions (random, pct)")
+  explore->add_option("--executions", ex.executions, "Executions (" + explore::StrategiesReading("--executions") + ")")
       ->check(CLI::Range(uint64_t{1}, uint64_t{1'000'000'000}));
-  explore->add_option("--depth", ex.depth, "PCT bug depth d")->check(CLI::Range(1, 100));
-  explore->add_option("--seed", ex.seed, "Seed (random, pct)")->check(kSeed);
+  explore->add_option("--depth", ex.depth, "Bug depth d (" + explore::StrategiesReading("--depth") + ")")->check(CLI::Range(1, 100));
+  explore->add_option("--seed", ex.seed, "Seed (" + explore::StrategiesReading("--seed") + ")")->check(kSeed);
   explore->add_option("--out", ex.out, "Folder for counterexamples (default: counterexamples)")
       ->check(kPath);
   explore->add_option("--max-memory", max_memory, memory_help);
   explore->add_flag("--json", ex.json, "Print a machine-readable report");
-  explore->add_flag("--no-cache", no_cache, "Plain enumeration: no state caching");
-  explore->add_flag("--no-symmetry", no_symmetry, "No symmetry reduction");
-  explore->add_flag("--no-por", no_por, "No partial-order reduction");
+  explore->add_flag("--no-cache", no_cache, "Plain enumeration: no state caching (" + explore::StrategiesReading("--no-cache") + ")");
+  explore->add_flag("--no-symmetry", no_symmetry, "No symmetry reduction (" + explore::StrategiesReading("--no-symmetry") + ")");
+  explore->add_flag("--no-por", no_por, "No partial-order reduction (" + explore::StrategiesReading("--no-por") + ")");
 
   auto* list = app.add_subcommand("list", "List the algorithms and the scenarios");
   list->add_option("--dir", dir, "Scenario folder")->check(kPath);
@@ -155,13 +169,12 @@ int RunCommandLine(const std::vector<std::string>& args) {
 
   out.max_memory = DefaultMaxMemory();
   if (!max_memory.empty()) {
-    std::string error;
-    std::optional<uint64_t> bytes = ParseSize(max_memory, &error);
-    if (!bytes) {
-      std::cerr << "lockstep: --max-memory: " << error << "\n";
+    try {
+      out.max_memory = ParseSize(max_memory);
+    } catch (const base::InputError& e) {
+      std::cerr << "lockstep: --max-memory: " << e.what() << "\n";
       return kExitBadInput;
     }
-    out.max_memory = *bytes;
   }
   ex.max_memory = out.max_memory;
 

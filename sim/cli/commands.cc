@@ -4,11 +4,11 @@
 #include <filesystem>
 #include <iostream>
 
+#include "sim/base/limits.h"
 #include "sim/cli/memory_bound.h"
 #include "sim/cli/output_file.h"
 #include "sim/cli/runner.h"
 #include "sim/cli/stop_signals.h"
-#include "sim/explore/random_strategy.h"
 #include "sim/explore/replay_strategy.h"
 #include "sim/explore/search.h"
 #include "sim/trace/json_reader.h"
@@ -163,27 +163,21 @@ int Run(const std::string& file, uint64_t seed, std::optional<int> max_steps,
     s.world.seed = seed;
     std::optional<MemoryWatch> watch;
     if (out.max_memory) watch.emplace(out.max_memory);
-    // RunSeeded in two halves, so that a stop in either is reported with
-    // the steps run and recorded so far.
-    explore::RandomStrategy random(seed);
-    world::Model model(s.world, /*use_forget_history=*/false);
-    explore::ExecutionResult r =
-        explore::RunExecution(model, random, explore::MakeProperties(s.properties),
-                              max_steps.value_or(s.max_steps), &StopRequested());
-    trace::Trace t;
-    if (r.end != explore::EndReason::kStopped) {
-      t = RecordTrace(s, r.schedule, explore::EndReasonText(r.end), &StopRequested());
-    }
+    // A stop in the execution or in its recording is reported with the
+    // steps run and recorded so far.
+    size_t steps_run = 0;
+    trace::Trace t = RunSeeded(s, seed, max_steps.value_or(s.max_steps), &StopRequested(),
+                               &steps_run);
     if (watch && watch->exceeded()) {
       // Stopped between two steps: what ran is reported, nothing is written.
       const std::string bound = "--max-memory " + SizeText(out.max_memory);
-      const std::string counts = std::to_string(r.schedule.size()) + " steps run, " +
+      const std::string counts = std::to_string(steps_run) + " steps run, " +
                                  std::to_string(t.schedule.size()) + " recorded";
       if (out.json) {
         std::cout << json{{"verdict", "incomplete"},
                           {"incomplete", "stopped at the memory bound (" + bound + ")"},
                           {"max_memory", out.max_memory},
-                          {"steps_run", r.schedule.size()},
+                          {"steps_run", steps_run},
                           {"steps_recorded", t.schedule.size()}}.dump(2)
                   << "\n";
       }
@@ -228,7 +222,7 @@ int List(const std::string& dir, bool as_json) {
                            {"has_schedule", s.has_schedule},
                            {"description", s.description}});
     } catch (const scenario::ScenarioError& e) {
-      scenarios.push_back({{"file", f.string()}, {"error", e.message}});
+      scenarios.push_back({{"file", f.string()}, {"error", e.expected}});
     }
   }
   if (as_json) {
@@ -277,7 +271,8 @@ int Demo(const std::string& dir) {
       all_as_expected = false;
     } else {
       auto shortest = explore::ShortestCounterexample(
-          naive.world, props, static_cast<int>(found.counterexample.size()), 2'000'000);
+          naive.world, props, static_cast<int>(found.counterexample.size()),
+          base::Limits::kShrinkStates);
       const auto& schedule = shortest ? shortest->counterexample : found.counterexample;
       std::cout << "found after " << found.stats.states << " states and "
                 << found.stats.transitions << " transitions; the shortest race has "

@@ -4,18 +4,21 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <functional>
+#include <optional>
 #include <iostream>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "sim/base/input_error.h"
+#include "sim/base/limits.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/memory_bound.h"
 #include "sim/cli/output_file.h"
 #include "sim/cli/runner.h"
 #include "sim/cli/stop_signals.h"
-#include "sim/explore/pct_strategy.h"
-#include "sim/explore/random_strategy.h"
+#include "sim/explore/strategy_registry.h"
 #include "sim/trace/json_reader.h"
 #include "sim/world/fault_kind.h"
 #include "sim/base/hash.h"
@@ -33,15 +36,19 @@ std::string Thousands(uint64_t n) {
   return s;
 }
 
-// Applies --clients, --horizon and --max-arg-delay; returns an error message or "".
-std::string Override(const ExploreOptions& o, scenario::Scenario& s) {
+// A command-line value the scenario cannot take.
+[[noreturn]] void Refuse(const std::string& message) { throw base::InputError("", "", message); }
+
+// Applies --clients, --horizon, --max-arg-delay and --faults; throws
+// base::InputError for a value the scenario cannot take.
+void Override(const ExploreOptions& o, scenario::Scenario& s) {
   world::WorldConfig& w = s.world;
   if (o.clients) {
     int contenders = 0;
     for (const auto& c : w.clients) contenders += !c.crashed;
     if (*o.clients < 1 || *o.clients > contenders) {
-      return "--clients " + std::to_string(*o.clients) + ": the scenario has " +
-             std::to_string(contenders) + " contending clients";
+      Refuse("--clients " + std::to_string(*o.clients) + ": the scenario has " +
+             std::to_string(contenders) + " contending clients");
     }
     std::vector<world::ClientSetup> kept;
     std::vector<std::string> algos;
@@ -57,10 +64,10 @@ std::string Override(const ExploreOptions& o, scenario::Scenario& s) {
     s.algorithms = std::move(algos);
   }
   if (o.horizon) {
-    if (*o.horizon < w.start_time || *o.horizon > w.start_time + scenario::kMaxSpan) {
-      return "--horizon " + std::to_string(*o.horizon) + ": expected " +
+    if (*o.horizon < w.start_time || *o.horizon > w.start_time + base::Limits::kMaxSpan) {
+      Refuse("--horizon " + std::to_string(*o.horizon) + ": expected " +
              std::to_string(w.start_time) + " (the clock's start) to " +
-             std::to_string(w.start_time + scenario::kMaxSpan);
+             std::to_string(w.start_time + base::Limits::kMaxSpan));
     }
     w.horizon = *o.horizon;
   }
@@ -74,8 +81,8 @@ std::string Override(const ExploreOptions& o, scenario::Scenario& s) {
         if (used != o.max_arg_delay->size() || d < 0) throw std::invalid_argument("");
         w.assumptions.max_arg_delay = d;
       } catch (const std::exception&) {
-        return "--max-arg-delay: expected a non-negative integer or \"none\", got \"" +
-               *o.max_arg_delay + "\"";
+        Refuse("--max-arg-delay: expected a non-negative integer or \"none\", got \"" +
+               *o.max_arg_delay + "\"");
       }
     }
   }
@@ -104,14 +111,14 @@ std::string Override(const ExploreOptions& o, scenario::Scenario& s) {
         }
       }
       if (!slot || n < 0 || n > world::kMaxFaultBudget) {
-        return "--faults: expected KIND=N items separated by commas, KIND one of " +
+        Refuse("--faults: expected KIND=N items separated by commas, KIND one of " +
                world::FaultKindNames() + " and N in 0.." + std::to_string(world::kMaxFaultBudget) +
-               "; got \"" + item + "\"";
+               "; got \"" + item + "\"");
       }
       *slot = n;
     }
     if (b.jump > 0 && b.jump_by.empty()) {
-      return "--faults: jump faults need the scenario's \"jump_by\" sizes";
+      Refuse("--faults: jump faults need the scenario's \"jump_by\" sizes");
     }
   }
   // The trace must describe the configuration that was searched.
@@ -134,7 +141,6 @@ std::string Override(const ExploreOptions& o, scenario::Scenario& s) {
     doc["assumptions"]["max_arg_delay"] =
         w.assumptions.max_arg_delay ? json(*w.assumptions.max_arg_delay) : json(nullptr);
   }
-  return "";
 }
 
 // A file name from a scenario's name: any text, so only its first 64
@@ -156,6 +162,183 @@ std::string CounterexamplePath(const ExploreOptions& o, const scenario::Scenario
          "clients.json";
 }
 
+// "dfs, random or pct": the strategies' names, for a message.
+std::string StrategyChoices() {
+  const std::vector<std::string> names = explore::StrategyNames();
+  std::string text;
+  for (size_t i = 0; i < names.size(); ++i) {
+    text += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+  }
+  return text;
+}
+
+// The scenario as it will be searched: loaded, with the command line's
+// overrides, every file a violation could be saved to checked. nullopt
+// once bad input is reported.
+std::optional<scenario::Scenario> Prepare(const ExploreOptions& o) {
+  scenario::Scenario s;
+  try {
+    s = scenario::LoadScenarioFile(o.file);
+    Override(o, s);
+  } catch (const base::InputError& e) {
+    Fail(e.what());
+    return std::nullopt;
+  }
+  Warn(o.file, s.warnings);
+  if (!explore::FindStrategy(o.strategy)) {
+    Fail("--strategy: expected " + StrategyChoices() + ", got \"" + o.strategy + "\"");
+    return std::nullopt;
+  }
+  for (const std::string& property : s.properties) {
+    std::string problem = OutputProblem("--out", CounterexamplePath(o, s, property), {o.file});
+    if (!problem.empty()) {
+      Fail(problem);
+      return std::nullopt;
+    }
+  }
+  return s;
+}
+
+// What the strategy is given, from the command line and the scenario.
+explore::StrategyRequest MakeRequest(const ExploreOptions& o, const scenario::Scenario& s) {
+  explore::StrategyRequest request;
+  explore::SearchOptions& options = request.search;
+  options.reductions = o.reductions;
+  // Sleep sets prune only through the visited-state table: without state
+  // caching they would be computed and never read, so the search (and its
+  // report) runs without them.
+  if (!options.reductions.cache) options.reductions.por = false;
+  options.bounds.max_steps = o.max_steps;
+  // Without state caching nothing stops a client that retries forever
+  // without the clock moving: bound the executions by the scenario's
+  // max_steps, as a run is.
+  if (!options.reductions.cache && !options.bounds.max_steps) options.bounds.max_steps = s.max_steps;
+  options.bounds.preemptions = o.preemptions;
+  options.jobs = o.jobs;
+  options.interrupted = &StopRequested();
+  request.max_steps = o.max_steps.value_or(s.max_steps);
+  request.executions = o.executions;
+  request.depth = o.depth;
+  request.seed = o.seed;
+  return request;
+}
+
+// The live counts on a terminal's stderr, every quarter second or so.
+void ShowProgress(const explore::SearchStats& st) {
+  if (st.elapsed_s < 1.0) return;
+  std::fprintf(stderr, "\r  %s executions/s  %s states  %s transitions  depth %d  %.1f s   ",
+               Thousands(static_cast<uint64_t>(st.executions / st.elapsed_s)).c_str(),
+               Thousands(st.states).c_str(), Thousands(st.transitions).c_str(), st.max_depth,
+               st.elapsed_s);
+  std::fflush(stderr);
+}
+
+json OptionalJson(const std::optional<world::Millis>& v) { return v ? json(*v) : json(nullptr); }
+
+// The --json report's fields, short of the counterexample.
+json MakeReport(const ExploreOptions& o, const scenario::Scenario& s,
+                const explore::StrategyEntry& strategy, const explore::StrategyRequest& request,
+                const explore::SearchResult& r) {
+  const explore::SearchOptions& options = request.search;
+  const bool exhaustive = strategy.kind == explore::StrategyKind::kExhaustive;
+  // The bound the search ran under: sampling always stops at max_steps.
+  const std::optional<int> step_bound =
+      exhaustive ? options.bounds.max_steps : std::optional<int>(request.max_steps);
+  const world::Assumptions& a = s.world.assumptions;
+  json report = {{"scenario", o.file},
+                 {"strategy", o.strategy},
+                 {"verdict", explore::VerdictText(r.verdict)},
+                 {"clients", json::array()},
+                 {"bounds",
+                  {{"horizon", s.world.horizon},
+                   {"max_steps", step_bound ? json(*step_bound) : json(nullptr)},
+                   {"preemptions", o.preemptions ? json(*o.preemptions) : json(nullptr)},
+                   {"max_arg_delay", OptionalJson(a.max_arg_delay)},
+                   {"holders_release_in_time", a.holders_release_in_time},
+                   {"max_hold_ticks", OptionalJson(a.max_hold_ticks)}}},
+                 {"reductions",
+                  {{"cache", options.reductions.cache},
+                   {"symmetry", options.reductions.symmetry},
+                   {"por", options.reductions.por}}},
+                 {"executions", r.stats.executions},
+                 {"states", r.stats.states},
+                 {"transitions", r.stats.transitions},
+                 {"max_depth", r.stats.max_depth},
+                 {"elapsed_s", r.stats.elapsed_s},
+                 {"jobs", o.jobs},
+                 {"max_memory", o.max_memory}};
+  for (const auto& c : s.world.clients) report["clients"].push_back(c.name);
+  if (!exhaustive) report["executions_requested"] = o.executions;
+  if (r.verdict == explore::Verdict::kIncomplete) report["incomplete"] = r.incomplete;
+  return report;
+}
+
+// The text report's first lines: what was searched, and the counts.
+std::string SearchHeader(const ExploreOptions& o, const scenario::Scenario& s,
+                         const explore::SearchResult& r) {
+  std::ostringstream text;
+  std::string names;
+  for (const auto& c : s.world.clients) names += (names.empty() ? "" : ",") + c.name;
+  text << "explore " << o.file << ": strategy " << o.strategy << ", clients " << names
+       << ", horizon " << s.world.horizon << "\n";
+  text << "search: " << Thousands(r.stats.executions) << " executions, "
+       << Thousands(r.stats.states) << " distinct states, " << Thousands(r.stats.transitions)
+       << " transitions, max depth " << r.stats.max_depth << ", " << r.stats.elapsed_s << " s\n";
+  return text.str();
+}
+
+// Shrinks the violation the search found, saves it and adds it to both
+// reports. Returns false once a failure to save it is reported.
+bool SaveCounterexample(const ExploreOptions& o, const scenario::Scenario& s,
+                        const explore::Properties& properties, const explore::SearchResult& r,
+                        const std::function<std::string()>& stop_reason, json& report,
+                        std::ostream& text) {
+  std::vector<world::Action> schedule = r.counterexample;
+  size_t found = schedule.size();
+  std::string how = "as found";
+  std::cerr << "lockstep: violation found in " << found
+            << " steps; shrinking it (a stop signal saves it as found)" << std::endl;
+  if (auto shortest = explore::ShortestCounterexample(
+          s.world, properties, static_cast<int>(found), base::Limits::kShrinkStates, &StopRequested())) {
+    schedule = shortest->counterexample;
+    how = "shortest, by breadth-first search";
+  } else if (StopRequested().load()) {
+    how = "as found: not shrunk, stopped by " + stop_reason();
+    report["interrupted"] = stop_reason();
+  }
+  trace::Trace t = RecordTrace(s, schedule, explore::EndReasonText(explore::EndReason::kViolation));
+  std::string path = CounterexamplePath(o, s, t.violation->property);
+  std::error_code ec;
+  std::filesystem::create_directories(o.out, ec);
+  std::string error;
+  if (ec) {
+    error = "cannot create the folder " + lockstep::json::Shorten(o.out) + ": " + ec.message();
+  } else {
+    WriteOutput(path, trace::ToJsonText(t), &error);
+  }
+  if (!error.empty()) {
+    Fail(lockstep::json::Shorten(error, 400));
+    return false;
+  }
+  report["counterexample"] = {{"steps", schedule.size()},
+                              {"found_steps", found},
+                              {"shrunk", how},
+                              {"schedule", t.schedule},
+                              {"file", path},
+                              {"replay", "lockstep replay " + path},
+                              {"violation",
+                               {{"property", t.violation->property},
+                                {"clients", t.violation->clients},
+                                {"step", t.violation->step},
+                                {"message", t.violation->message}}}};
+  text << "VIOLATION of " << t.violation->property << ": " << t.violation->message << "\n";
+  text << "counterexample: " << schedule.size() << " steps (" << how << "; the search found "
+       << found << ")\n\n";
+  text << trace::Timeline(t) << "\nsaved " << path << "\nreplay it: lockstep replay " << path
+       << "\n";
+  return true;
+}
+
 int Search(const ExploreOptions& o);
 
 }  // namespace
@@ -173,54 +356,14 @@ int Explore(const ExploreOptions& o) {
 namespace {
 
 int Search(const ExploreOptions& o) {
-  scenario::Scenario s;
-  try {
-    s = scenario::LoadScenarioFile(o.file);
-  } catch (const scenario::ScenarioError& e) {
-    Fail(e.what());
-    return kExitBadInput;
-  }
-  if (std::string error = Override(o, s); !error.empty()) {
-    Fail(error);
-    return kExitBadInput;
-  }
-  Warn(o.file, s.warnings);
-  if (o.strategy != "dfs" && o.strategy != "random" && o.strategy != "pct") {
-    Fail("--strategy: expected dfs, random or pct, got \"" + o.strategy + "\"");
-    return kExitBadInput;
-  }
-  // Every file a violation could be saved to, checked before the search.
-  for (const std::string& property : s.properties) {
-    std::string problem = OutputProblem("--out", CounterexamplePath(o, s, property), {o.file});
-    if (!problem.empty()) {
-      Fail(problem);
-      return kExitBadInput;
-    }
-  }
+  std::optional<scenario::Scenario> prepared = Prepare(o);
+  if (!prepared) return kExitBadInput;
+  const scenario::Scenario& s = *prepared;
+  const explore::StrategyEntry& strategy = *explore::FindStrategy(o.strategy);
   explore::Properties properties = explore::MakeProperties(s.properties);
-
-  explore::SearchOptions options;
-  options.reductions = o.reductions;
-  if (!options.reductions.cache) options.reductions.por = options.reductions.por && false;
-  options.bounds.max_steps = o.max_steps;
-  // Without state caching nothing stops a client that retries forever
-  // without the clock moving: bound the executions by the scenario's
-  // max_steps, as a run is.
-  if (!options.reductions.cache && !options.bounds.max_steps) options.bounds.max_steps = s.max_steps;
-  options.bounds.preemptions = o.preemptions;
-  options.jobs = o.jobs;
-  options.interrupted = &StopRequested();
+  explore::StrategyRequest request = MakeRequest(o, s);
   const bool live = !o.json && isatty(STDERR_FILENO);
-  if (live) {
-    options.progress = [](const explore::SearchStats& st) {
-      if (st.elapsed_s < 1.0) return;
-      std::fprintf(stderr, "\r  %s executions/s  %s states  %s transitions  depth %d  %.1f s   ",
-                   Thousands(static_cast<uint64_t>(st.executions / st.elapsed_s)).c_str(),
-                   Thousands(st.states).c_str(), Thousands(st.transitions).c_str(), st.max_depth,
-                   st.elapsed_s);
-      std::fflush(stderr);
-    };
-  }
+  if (live) request.search.progress = ShowProgress;
   // Until Explore returns: a stop signal while the counterexample is shrunk
   // stops the shrinking, and the counterexample found is saved as it is.
   CooperativeStop cooperative;
@@ -232,121 +375,20 @@ int Search(const ExploreOptions& o) {
     return SignalName(StopSignal());
   };
 
-  explore::SearchResult r;
-  const int max_steps = o.max_steps.value_or(s.max_steps);
-  if (o.strategy == "dfs") {
-    r = explore::DepthFirstSearch(s.world, properties, options);
-  } else {
-    const int n = static_cast<int>(s.world.clients.size());
-    const uint64_t seed = o.seed;
-    const int depth = o.depth;
-    const bool pct = o.strategy == "pct";
-    r = explore::SampleExecutions(
-        s.world, properties,
-        [=](uint64_t i, int longest) -> std::unique_ptr<explore::Strategy> {
-          uint64_t exec_seed = base::Mix64(seed + base::kGoldenGamma * (i + 1));
-          // PCT's k, the steps over which change points are drawn: the
-          // longest execution so far (20 before the first).
-          int k = std::min(max_steps, longest > 0 ? longest : 20);
-          if (pct) return std::make_unique<explore::PctStrategy>(exec_seed, n, depth, k);
-          return std::make_unique<explore::RandomStrategy>(exec_seed);
-        },
-        o.executions, max_steps, options);
-  }
+  explore::SearchResult r = strategy.run(s.world, properties, request);
   if (live) std::fprintf(stderr, "\r%80s\r", "");
   if (r.verdict == explore::Verdict::kIncomplete && r.incomplete == "interrupted") {
     if (watch && watch->exceeded()) r.incomplete = "stopped at " + stop_reason();
     Fail("search stopped by " + stop_reason());
   }
 
-  // The bound the search ran under: sampling always stops at max_steps.
-  const std::optional<int> step_bound =
-      o.strategy == "dfs" ? options.bounds.max_steps : std::optional<int>(max_steps);
-  json report = {{"scenario", o.file},
-                 {"strategy", o.strategy},
-                 {"verdict", explore::VerdictText(r.verdict)},
-                 {"clients", json::array()},
-                 {"bounds",
-                  {{"horizon", s.world.horizon},
-                   {"max_steps", step_bound ? json(*step_bound) : json(nullptr)},
-                   {"preemptions", o.preemptions ? json(*o.preemptions) : json(nullptr)},
-                   {"max_arg_delay", s.world.assumptions.max_arg_delay
-                                         ? json(*s.world.assumptions.max_arg_delay)
-                                         : json(nullptr)},
-                   {"holders_release_in_time", s.world.assumptions.holders_release_in_time},
-                   {"max_hold_ticks", s.world.assumptions.max_hold_ticks
-                                          ? json(*s.world.assumptions.max_hold_ticks)
-                                          : json(nullptr)}}},
-                 {"reductions",
-                  {{"cache", options.reductions.cache},
-                   {"symmetry", options.reductions.symmetry},
-                   {"por", options.reductions.por}}},
-                 {"executions", r.stats.executions},
-                 {"states", r.stats.states},
-                 {"transitions", r.stats.transitions},
-                 {"max_depth", r.stats.max_depth},
-                 {"elapsed_s", r.stats.elapsed_s},
-                 {"jobs", o.jobs},
-                 {"max_memory", o.max_memory}};
-  for (const auto& c : s.world.clients) report["clients"].push_back(c.name);
-  if (o.strategy != "dfs") report["executions_requested"] = o.executions;
-  if (r.verdict == explore::Verdict::kIncomplete) report["incomplete"] = r.incomplete;
-
+  json report = MakeReport(o, s, strategy, request, r);
   std::ostringstream text;
-  std::string names;
-  for (const auto& c : s.world.clients) names += (names.empty() ? "" : ",") + c.name;
-  text << "explore " << o.file << ": strategy " << o.strategy << ", clients " << names
-       << ", horizon " << s.world.horizon << "\n";
-  text << "search: " << Thousands(r.stats.executions) << " executions, "
-       << Thousands(r.stats.states) << " distinct states, " << Thousands(r.stats.transitions)
-       << " transitions, max depth " << r.stats.max_depth << ", " << r.stats.elapsed_s << " s\n";
-
+  text << SearchHeader(o, s, r);
   int code = kExitSafe;
   if (r.verdict == explore::Verdict::kViolation) {
     code = kExitViolation;
-    std::vector<world::Action> schedule = r.counterexample;
-    size_t found = schedule.size();
-    std::string how = "as found";
-    std::cerr << "lockstep: violation found in " << found
-              << " steps; shrinking it (a stop signal saves it as found)" << std::endl;
-    if (auto shortest = explore::ShortestCounterexample(
-            s.world, properties, static_cast<int>(found), 2'000'000, &StopRequested())) {
-      schedule = shortest->counterexample;
-      how = "shortest, by breadth-first search";
-    } else if (StopRequested().load()) {
-      how = "as found: not shrunk, stopped by " + stop_reason();
-      report["interrupted"] = stop_reason();
-    }
-    trace::Trace t = RecordTrace(s, schedule, explore::EndReasonText(explore::EndReason::kViolation));
-    std::string path = CounterexamplePath(o, s, t.violation->property);
-    std::error_code ec;
-    std::filesystem::create_directories(o.out, ec);
-    std::string error;
-    if (ec) {
-      error = "cannot create the folder " + lockstep::json::Shorten(o.out) + ": " + ec.message();
-    } else {
-      WriteOutput(path, trace::ToJsonText(t), &error);
-    }
-    if (!error.empty()) {
-      Fail(lockstep::json::Shorten(error, 400));
-      return kExitBadInput;
-    }
-    report["counterexample"] = {{"steps", schedule.size()},
-                                {"found_steps", found},
-                                {"shrunk", how},
-                                {"schedule", t.schedule},
-                                {"file", path},
-                                {"replay", "lockstep replay " + path},
-                                {"violation",
-                                 {{"property", t.violation->property},
-                                  {"clients", t.violation->clients},
-                                  {"step", t.violation->step},
-                                  {"message", t.violation->message}}}};
-    text << "VIOLATION of " << t.violation->property << ": " << t.violation->message << "\n";
-    text << "counterexample: " << schedule.size() << " steps (" << how << "; the search found "
-         << found << ")\n\n";
-    text << trace::Timeline(t) << "\nsaved " << path << "\nreplay it: lockstep replay " << path
-         << "\n";
+    if (!SaveCounterexample(o, s, properties, r, stop_reason, report, text)) return kExitBadInput;
   } else if (r.verdict == explore::Verdict::kSafe) {
     text << "SAFE: no violation of ";
     for (size_t i = 0; i < s.properties.size(); ++i) text << (i ? ", " : "") << s.properties[i];
@@ -360,7 +402,7 @@ int Search(const ExploreOptions& o) {
                           !o.max_arg_delay && !o.faults;
   if (as_written && r.verdict != explore::Verdict::kIncomplete) {
     Warn(o.file, {Unexpected(s, r.violation ? r.violation->property : "",
-                             o.strategy == "dfs")});
+                             strategy.kind == explore::StrategyKind::kExhaustive)});
   }
   if (o.json) {
     std::cout << report.dump(2) << "\n";

@@ -5,13 +5,15 @@
 #include <optional>
 #include <string>
 
+#include "sim/base/limits.h"
 #include "sim/explore/search.h"
+#include "sim/explore/strategy_registry.h"
 
 namespace lockstep::cli {
 
 struct ExploreOptions {
   std::string file;
-  std::string strategy = "dfs";  // dfs, random, pct
+  std::string strategy{explore::Strategies().front().name};  // the default
   std::optional<int> clients;
   std::optional<int> max_steps;
   std::optional<int64_t> horizon;
@@ -19,8 +21,8 @@ struct ExploreOptions {
   std::optional<std::string> max_arg_delay;  // integer or "none"
   std::optional<std::string> faults;         // "crash=1,stall=1,..."
   int jobs = 1;
-  uint64_t executions = 10000;  // random, pct
-  int depth = 3;                // pct
+  uint64_t executions = base::Limits::kDefaultExecutions;
+  int depth = base::Limits::kDefaultPctDepth;
   uint64_t seed = 0;            // random, pct
   bool json = false;
   std::string out = "counterexamples";

@@ -5,11 +5,12 @@
 #include <chrono>
 #include <cstdio>
 
+#include "sim/base/input_error.h"
 #include "sim/cli/stop_signals.h"
 
 namespace lockstep::cli {
 
-std::optional<uint64_t> ParseSize(const std::string& text, std::string* error) {
+uint64_t ParseSize(const std::string& text) {
   uint64_t n = 0;
   size_t i = 0;
   for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
@@ -28,8 +29,8 @@ std::optional<uint64_t> ParseSize(const std::string& text, std::string* error) {
     if (shift > 0) ++i;
   }
   if (i == 0 || i != text.size() || n == 0 || (shift > 0 && n > (UINT64_MAX >> shift))) {
-    *error = "expected a size such as 512M, 4G or a number of bytes, got \"" + text + "\"";
-    return std::nullopt;
+    throw base::InputError("", "", "expected a size such as 512M, 4G or a number of bytes, got \"" +
+                                       text + "\"");
   }
   return n << shift;
 }

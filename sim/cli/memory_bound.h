@@ -18,8 +18,9 @@
 namespace lockstep::cli {
 
 // "512M", "4G", "1500K", "1T" or a number of bytes (powers of 1024).
-// Returns nullopt, with the reason in *error, for anything else or zero.
-std::optional<uint64_t> ParseSize(const std::string& text, std::string* error);
+// Throws base::InputError, saying what was expected, for anything else or
+// zero; the caller names the option.
+uint64_t ParseSize(const std::string& text);
 // "512 MiB", "4 GiB" or "1234567 bytes".
 std::string SizeText(uint64_t bytes);
 

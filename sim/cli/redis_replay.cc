@@ -238,6 +238,251 @@ bool ParseHostPort(const std::string& text, std::string* host, int* port, std::s
   return true;
 }
 
+namespace {
+
+constexpr int kTimeoutMs = 5000;
+
+// One replay of a trace on a real server: the connections, the mapping of
+// virtual time to the server's, and the real replies. Each step returns
+// false once it has reported why the replay cannot go on (exit 2).
+class RedisSession {
+ public:
+  RedisSession(const std::string& file, const trace::Trace& t, const RedisReplayOptions& options)
+      : file_(file), t_(t), options_(options), addr_(options.address) {}
+
+  // One connection for setup, and one per simulated client.
+  bool Connect(const std::string& host, int port) {
+    admin_ = RedisConnection::Connect(host, port, kTimeoutMs, &error_);
+    if (!admin_) return Lost("cannot connect to the Redis server");
+    for (size_t i = 0; i < t_.clients.size(); ++i) {
+      conns_.push_back(RedisConnection::Connect(host, port, kTimeoutMs, &error_));
+      if (!conns_.back()) return Lost("cannot connect to the Redis server");
+    }
+    return true;
+  }
+
+  // The database is empty, or emptied with --redis-flush.
+  bool CheckEmpty() {
+    const char* check = options_.flush ? "FLUSHALL" : "DBSIZE";
+    std::optional<kv::Reply> r = admin_->Command({check}, &error_);
+    if (!r) return Lost(std::string("waiting for ") + check, admin_.get());
+    // Only Redis's own answer says the database is empty: an integer count, or
+    // OK to FLUSHALL.
+    const bool understood = options_.flush
+                                ? r->type == kv::Reply::Type::kStatus && r->text == "OK"
+                                : r->type == kv::Reply::Type::kInteger;
+    if (!understood) {
+      Fail(addr_ + ": " + check + " answered " + trace::CompactReply(*r) + "; expected " +
+           (options_.flush ? "OK" : "an integer") + ", as Redis answers");
+      return false;
+    }
+    if (!options_.flush && r->integer != 0) {
+      Fail(addr_ + ": database 0 holds " + std::to_string(r->integer) +
+           " keys; replay needs an empty database (pass --redis-flush to empty it first)");
+      return false;
+    }
+    std::cout << "redis: " << addr_ << ", one connection per client (";
+    for (size_t i = 0; i < t_.clients.size(); ++i) std::cout << (i ? ", " : "") << t_.clients[i].name;
+    std::cout << ")" << (options_.flush ? ", database flushed first" : "") << "\n";
+    return true;
+  }
+
+  // Time: offset maps virtual ms to the server's Unix ms, a whole number of
+  // seconds so that EXAT and EXPIREAT move exactly; base pins the mapping to
+  // this process's steady clock, so steps are paced by the server's time.
+  bool MapTime() {
+    timed_ = InvolvesExpiry(t_);
+    base_ = std::chrono::steady_clock::now();
+    const world::Millis start = t_.steps.empty() ? 0 : t_.steps[0].global_time;
+    if (timed_) {
+      std::optional<int64_t> server_now = ServerMillis(*admin_, &error_);
+      if (!server_now) return Lost("reading the server's clock", admin_.get());
+      server_at_base_ = *server_now;
+      base_ = std::chrono::steady_clock::now();
+      // Room for the setup before step 0's mapped time.
+      const int64_t lead = 200;
+      offset_ = (server_at_base_ + lead - start + 999) / 1000 * 1000;
+      std::cout << "time: virtual time t is the server's Unix time t + " << offset_
+                << " ms (the trace starts at " << start << ", i.e. " << start + offset_
+                << "); absolute deadlines are translated and each step waits for its time\n";
+    } else {
+      std::cout << "time: no server-side expiry in this trace; virtual timestamps are sent as "
+                   "they are\n";
+    }
+    return true;
+  }
+
+  // The trace's initial keyspace (steps[0]), deadlines mapped.
+  bool WriteInitialKeyspace() {
+    if (t_.steps.empty()) return true;
+    for (const kv::Entry& e : t_.steps[0].keyspace) {
+      std::vector<Argv> setup;
+      if (e.kind == kv::Entry::Kind::kList) {
+        Argv push = {"RPUSH", e.key};
+        push.insert(push.end(), e.list.begin(), e.list.end());
+        setup.push_back(push);
+      } else {
+        setup.push_back({"SET", e.key, e.value});
+      }
+      if (e.deadline) setup.push_back({"PEXPIREAT", e.key, kv::FormatInt64(*e.deadline + offset_)});
+      for (const Argv& argv : setup) {
+        std::optional<kv::Reply> r = admin_->Command(argv, &error_);
+        if (!r) return Lost("connection lost during setup", admin_.get());
+        std::cout << "setup: " << trace::CommandText(argv) << " -> " << trace::CompactReply(*r) << "\n";
+        if (r->is_error()) {
+          Fail(addr_ + ": the initial keyspace could not be written");
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  // Sends every step's command on its client's connection, at its mapped
+  // time, and prints the table of trace and real replies.
+  bool ReplaySteps() {
+    const int violation_step = t_.violation ? t_.violation->step : 0;
+    real_.assign(t_.steps.size(), std::nullopt);
+    std::vector<std::vector<std::string>> rows = {
+        {"", "step", "client", "command", "trace", "real", ""}};
+    for (size_t i = 1; i < t_.steps.size(); ++i) {
+      const world::StepRecord& step = t_.steps[i];
+      std::vector<std::string> row = {step.index == violation_step ? "!!" : "",
+                                      std::to_string(step.index), step.actor};
+      if (step.command.empty()) {
+        row.push_back("(" + trace::StepLine(step) + ")");
+        row.insert(row.end(), {"", "", ""});
+        rows.push_back(row);
+        continue;
+      }
+      auto client = std::find_if(t_.clients.begin(), t_.clients.end(),
+                                 [&](const trace::ClientInfo& c) { return c.name == step.actor; });
+      if (client == t_.clients.end()) {
+        Fail(file_ + ": at /steps/" + std::to_string(i) + "/actor: expected one of the trace's "
+             "clients, got \"" + step.actor + "\"");
+        return false;
+      }
+      Argv argv = step.command;
+      if (timed_) {
+        argv = Translate(std::move(argv), offset_);
+        const int64_t due = step.global_time + offset_ - server_at_base_;
+        std::this_thread::sleep_until(base_ + std::chrono::milliseconds(due));
+        const int64_t sent = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                 std::chrono::steady_clock::now() - base_).count();
+        latest_ = std::max(latest_, sent - due);
+      }
+      RedisConnection& conn = *conns_[static_cast<size_t>(client - t_.clients.begin())];
+      std::optional<kv::Reply> r = conn.Command(argv, &error_);
+      if (!r) return Lost("connection lost at step " + std::to_string(step.index), &conn);
+      real_[i] = r;
+      const bool same = step.reply.has_value() && *step.reply == *r;
+      if (!same && first_diff_ == 0) first_diff_ = step.index;
+      row.push_back(trace::CommandText(argv));
+      row.push_back(step.reply ? trace::CompactReply(*step.reply) : "(none)");
+      row.push_back(trace::CompactReply(*r));
+      row.push_back(same ? "same" : "DIFFERS");
+      rows.push_back(row);
+    }
+    PrintTable(rows);
+    return true;
+  }
+
+  // What the real replies say of the trace's violation; the exit code.
+  int Verdict() const {
+    if (timed_) {
+      std::cout << "time: the latest step went out " << latest_
+                << " ms after its mapped time; a deadline closer than that to a step could be "
+                   "judged differently\n";
+    }
+    if (first_diff_ != 0) {
+      const world::StepRecord& d = t_.steps[static_cast<size_t>(first_diff_)];
+      std::cout << "real replies differ from the trace at step " << first_diff_ << " ("
+                << trace::StepLine(d) << " in the trace)\n";
+    }
+    if (!t_.violation) {
+      std::cout << (first_diff_ == 0 ? "no violation in the trace, and every real reply matched it\n"
+                                     : "no violation in the trace; the replay failed\n");
+      return first_diff_ == 0 ? kExitSafe : kExitReplayDiffers;
+    }
+    const check::Violation& v = *t_.violation;
+    if (first_diff_ != 0) {
+      std::cout << v.property << " not reproduced: the real replies differ from the trace at step "
+                << first_diff_ << ", before the violation at step " << v.step
+                << "; from there the clients would have acted on other replies, which a replay of "
+                   "the trace's commands cannot follow\n";
+      return kExitReplayDiffers;
+    }
+    PrintHowEntered(v);
+    std::cout << v.property << " reproduced on the real server at step " << v.step << ": "
+              << v.message << "\n";
+    return kExitViolation;
+  }
+
+ private:
+  // A connection failed or went silent: name the server and what was asked.
+  bool Lost(const std::string& what, const RedisConnection* conn = nullptr) const {
+    if (conn != nullptr && conn->timed_out()) {
+      Fail("no reply from " + addr_ + " within " + std::to_string(kTimeoutMs / 1000) + " s (" +
+           what + ")");
+    } else {
+      Fail(addr_ + ": " + what + ": " + error_);
+    }
+    return false;
+  }
+
+  static void PrintTable(const std::vector<std::vector<std::string>>& rows) {
+    std::vector<size_t> widths(rows[0].size(), 0);
+    for (const auto& row : rows) {
+      for (size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], row[c].size());
+    }
+    for (const auto& row : rows) {
+      std::string line;
+      for (size_t c = 0; c < row.size(); ++c) {
+        line += (c == 1 ? PadLeft(row[c], widths[c]) : Pad(row[c], widths[c])) + "  ";
+      }
+      while (!line.empty() && line.back() == ' ') line.pop_back();
+      std::cout << line << "\n";
+    }
+  }
+
+  // Each client's entry into the critical section came from one reply.
+  void PrintHowEntered(const check::Violation& v) const {
+    std::vector<std::string> how;
+    for (const std::string& c : v.clients) {
+      const int at = EnteredAt(t_, c, v.step);
+      if (at == 0) continue;
+      const auto& reply = real_[static_cast<size_t>(at)];
+      how.push_back(c + "'s " + trace::CommandText(t_.steps[static_cast<size_t>(at)].command) + " at step " +
+                    std::to_string(at) + " returned " +
+                    (reply ? trace::CompactReply(*reply) : "nothing"));
+    }
+    if (how.empty()) return;
+    std::string who;
+    for (size_t i = 0; i < how.size(); ++i) {
+      who += (i == 0 ? "" : i + 1 == how.size() ? " and " : ", ") + how[i];
+    }
+    std::cout << "on the real server " << who << ", as in the trace: "
+              << (how.size() == 2 ? "both" : "each") << " entered the critical section\n";
+  }
+
+  const std::string& file_;
+  const trace::Trace& t_;
+  const RedisReplayOptions& options_;
+  const std::string& addr_;
+  std::string error_;  // why the last connection call failed
+  std::unique_ptr<RedisConnection> admin_;
+  std::vector<std::unique_ptr<RedisConnection>> conns_;
+  bool timed_ = false;
+  int64_t offset_ = 0;
+  std::chrono::steady_clock::time_point base_;
+  int64_t server_at_base_ = 0;
+  int first_diff_ = 0;
+  int64_t latest_ = 0;  // ms the latest step went out after its mapped time
+  std::vector<std::optional<kv::Reply>> real_;
+};
+
+}  // namespace
+
 int ReplayOnRedis(const std::string& file, const RedisReplayOptions& options) {
   std::string host, error;
   int port = 0;
@@ -253,199 +498,12 @@ int ReplayOnRedis(const std::string& file, const RedisReplayOptions& options) {
          " servers; --redis replays on one server only");
     return kExitBadInput;
   }
-  const std::string& addr = options.address;
-  constexpr int kTimeoutMs = 5000;
-  auto lost = [&](const std::string& what, const RedisConnection* conn = nullptr) {
-    if (conn != nullptr && conn->timed_out()) {
-      Fail("no reply from " + addr + " within " + std::to_string(kTimeoutMs / 1000) + " s (" +
-           what + ")");
-    } else {
-      Fail(addr + ": " + what + ": " + error);
-    }
-    return kExitBadInput;
-  };
-
-  // One connection for setup, and one per simulated client.
-  std::unique_ptr<RedisConnection> admin = RedisConnection::Connect(host, port, kTimeoutMs, &error);
-  if (!admin) return lost("cannot connect to the Redis server");
-  std::vector<std::unique_ptr<RedisConnection>> conns;
-  for (size_t i = 0; i < t.clients.size(); ++i) {
-    conns.push_back(RedisConnection::Connect(host, port, kTimeoutMs, &error));
-    if (!conns.back()) return lost("cannot connect to the Redis server");
-  }
-
-  const char* check = options.flush ? "FLUSHALL" : "DBSIZE";
-  std::optional<kv::Reply> r = admin->Command({check}, &error);
-  if (!r) return lost(std::string("waiting for ") + check, admin.get());
-  // Only Redis's own answer says the database is empty: an integer count, or
-  // OK to FLUSHALL.
-  const bool understood = options.flush
-                              ? r->type == kv::Reply::Type::kStatus && r->text == "OK"
-                              : r->type == kv::Reply::Type::kInteger;
-  if (!understood) {
-    Fail(addr + ": " + check + " answered " + trace::CompactReply(*r) + "; expected " +
-         (options.flush ? "OK" : "an integer") + ", as Redis answers");
+  RedisSession session(file, t, options);
+  if (!session.Connect(host, port) || !session.CheckEmpty() || !session.MapTime() ||
+      !session.WriteInitialKeyspace() || !session.ReplaySteps()) {
     return kExitBadInput;
   }
-  if (!options.flush && r->integer != 0) {
-    Fail(addr + ": database 0 holds " + std::to_string(r->integer) +
-         " keys; replay needs an empty database (pass --redis-flush to empty it first)");
-    return kExitBadInput;
-  }
-
-  std::cout << "redis: " << addr << ", one connection per client (";
-  for (size_t i = 0; i < t.clients.size(); ++i) std::cout << (i ? ", " : "") << t.clients[i].name;
-  std::cout << ")" << (options.flush ? ", database flushed first" : "") << "\n";
-
-  // Time: offset maps virtual ms to the server's Unix ms, a whole number of
-  // seconds so that EXAT and EXPIREAT move exactly; base pins the mapping to
-  // this process's steady clock, so steps are paced by the server's time.
-  const bool timed = InvolvesExpiry(t);
-  int64_t offset = 0;
-  auto base = std::chrono::steady_clock::now();
-  int64_t server_at_base = 0;
-  const world::Millis start = t.steps.empty() ? 0 : t.steps[0].global_time;
-  if (timed) {
-    std::optional<int64_t> server_now = ServerMillis(*admin, &error);
-    if (!server_now) return lost("reading the server's clock", admin.get());
-    server_at_base = *server_now;
-    base = std::chrono::steady_clock::now();
-    // Room for the setup before step 0's mapped time.
-    const int64_t lead = 200;
-    offset = (server_at_base + lead - start + 999) / 1000 * 1000;
-    std::cout << "time: virtual time t is the server's Unix time t + " << offset
-              << " ms (the trace starts at " << start << ", i.e. " << start + offset
-              << "); absolute deadlines are translated and each step waits for its time\n";
-  } else {
-    std::cout << "time: no server-side expiry in this trace; virtual timestamps are sent as "
-                 "they are\n";
-  }
-
-  if (!t.steps.empty()) {
-    for (const kv::Entry& e : t.steps[0].keyspace) {
-      std::vector<Argv> setup;
-      if (e.kind == kv::Entry::Kind::kList) {
-        Argv push = {"RPUSH", e.key};
-        push.insert(push.end(), e.list.begin(), e.list.end());
-        setup.push_back(push);
-      } else {
-        setup.push_back({"SET", e.key, e.value});
-      }
-      if (e.deadline) setup.push_back({"PEXPIREAT", e.key, kv::FormatInt64(*e.deadline + offset)});
-      for (const Argv& argv : setup) {
-        r = admin->Command(argv, &error);
-        if (!r) return lost("connection lost during setup", admin.get());
-        std::cout << "setup: " << trace::CommandText(argv) << " -> " << trace::CompactReply(*r) << "\n";
-        if (r->is_error()) {
-          Fail(addr + ": the initial keyspace could not be written");
-          return kExitBadInput;
-        }
-      }
-    }
-  }
-
-  const int violation_step = t.violation ? t.violation->step : 0;
-  int first_diff = 0;
-  int64_t latest = 0;  // ms the latest step went out after its mapped time
-  std::vector<std::optional<kv::Reply>> real(t.steps.size());
-  std::vector<std::vector<std::string>> rows = {
-      {"", "step", "client", "command", "trace", "real", ""}};
-  for (size_t i = 1; i < t.steps.size(); ++i) {
-    const world::StepRecord& step = t.steps[i];
-    std::vector<std::string> row = {step.index == violation_step ? "!!" : "",
-                                    std::to_string(step.index), step.actor};
-    if (step.command.empty()) {
-      row.push_back("(" + trace::StepLine(step) + ")");
-      row.insert(row.end(), {"", "", ""});
-      rows.push_back(row);
-      continue;
-    }
-    auto client = std::find_if(t.clients.begin(), t.clients.end(),
-                               [&](const trace::ClientInfo& c) { return c.name == step.actor; });
-    if (client == t.clients.end()) {
-      Fail(file + ": at /steps/" + std::to_string(i) + "/actor: expected one of the trace's "
-           "clients, got \"" + step.actor + "\"");
-      return kExitBadInput;
-    }
-    Argv argv = step.command;
-    if (timed) {
-      argv = Translate(std::move(argv), offset);
-      const int64_t due = step.global_time + offset - server_at_base;
-      std::this_thread::sleep_until(base + std::chrono::milliseconds(due));
-      const int64_t sent = std::chrono::duration_cast<std::chrono::milliseconds>(
-                               std::chrono::steady_clock::now() - base).count();
-      latest = std::max(latest, sent - due);
-    }
-    RedisConnection& conn = *conns[static_cast<size_t>(client - t.clients.begin())];
-    r = conn.Command(argv, &error);
-    if (!r) return lost("connection lost at step " + std::to_string(step.index), &conn);
-    real[i] = r;
-    const bool same = step.reply.has_value() && *step.reply == *r;
-    if (!same && first_diff == 0) first_diff = step.index;
-    row.push_back(trace::CommandText(argv));
-    row.push_back(step.reply ? trace::CompactReply(*step.reply) : "(none)");
-    row.push_back(trace::CompactReply(*r));
-    row.push_back(same ? "same" : "DIFFERS");
-    rows.push_back(row);
-  }
-
-  std::vector<size_t> widths(rows[0].size(), 0);
-  for (const auto& row : rows) {
-    for (size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], row[c].size());
-  }
-  for (const auto& row : rows) {
-    std::string line;
-    for (size_t c = 0; c < row.size(); ++c) {
-      line += (c == 1 ? PadLeft(row[c], widths[c]) : Pad(row[c], widths[c])) + "  ";
-    }
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    std::cout << line << "\n";
-  }
-
-  if (timed) {
-    std::cout << "time: the latest step went out " << latest
-              << " ms after its mapped time; a deadline closer than that to a step could be "
-                 "judged differently\n";
-  }
-  if (first_diff != 0) {
-    const world::StepRecord& d = t.steps[static_cast<size_t>(first_diff)];
-    std::cout << "real replies differ from the trace at step " << first_diff << " ("
-              << trace::StepLine(d) << " in the trace)\n";
-  }
-  if (!t.violation) {
-    std::cout << (first_diff == 0 ? "no violation in the trace, and every real reply matched it\n"
-                                  : "no violation in the trace; the replay failed\n");
-    return first_diff == 0 ? kExitSafe : kExitReplayDiffers;
-  }
-  const check::Violation& v = *t.violation;
-  if (first_diff != 0) {
-    std::cout << v.property << " not reproduced: the real replies differ from the trace at step "
-              << first_diff << ", before the violation at step " << v.step
-              << "; from there the clients would have acted on other replies, which a replay of "
-                 "the trace's commands cannot follow\n";
-    return kExitReplayDiffers;
-  }
-  // Each client's entry into the critical section came from one reply.
-  std::vector<std::string> how;
-  for (const std::string& c : v.clients) {
-    const int at = EnteredAt(t, c, v.step);
-    if (at == 0) continue;
-    const auto& reply = real[static_cast<size_t>(at)];
-    how.push_back(c + "'s " + trace::CommandText(t.steps[static_cast<size_t>(at)].command) + " at step " +
-                  std::to_string(at) + " returned " +
-                  (reply ? trace::CompactReply(*reply) : "nothing"));
-  }
-  if (!how.empty()) {
-    std::string who;
-    for (size_t i = 0; i < how.size(); ++i) {
-      who += (i == 0 ? "" : i + 1 == how.size() ? " and " : ", ") + how[i];
-    }
-    std::cout << "on the real server " << who << ", as in the trace: "
-              << (how.size() == 2 ? "both" : "each") << " entered the critical section\n";
-  }
-  std::cout << v.property << " reproduced on the real server at step " << v.step << ": "
-            << v.message << "\n";
-  return kExitViolation;
+  return session.Verdict();
 }
 
 }  // namespace lockstep::cli

@@ -53,11 +53,13 @@ trace::Trace RecordTrace(const scenario::Scenario& s,
 }
 
 trace::Trace RunToTrace(const scenario::Scenario& s, explore::Strategy& strategy,
-                        int max_steps) {
+                        int max_steps, const std::atomic<bool>* stop, size_t* steps_run) {
   world::Model model(s.world, /*use_forget_history=*/false);
   explore::ExecutionResult r = explore::RunExecution(
-      model, strategy, explore::MakeProperties(s.properties), max_steps);
-  return RecordTrace(s, r.schedule, explore::EndReasonText(r.end));
+      model, strategy, explore::MakeProperties(s.properties), max_steps, stop);
+  if (steps_run) *steps_run = r.schedule.size();
+  if (r.end == explore::EndReason::kStopped) return {};
+  return RecordTrace(s, r.schedule, explore::EndReasonText(r.end), stop);
 }
 
 trace::Trace ReplaySchedule(const scenario::Scenario& s, std::optional<int> step_bound) {
@@ -140,9 +142,10 @@ std::optional<ReplayedTrace> ReplaySavedTrace(const std::string& file, const nlo
   return out;
 }
 
-trace::Trace RunSeeded(const scenario::Scenario& s, uint64_t seed, int max_steps) {
+trace::Trace RunSeeded(const scenario::Scenario& s, uint64_t seed, int max_steps,
+                       const std::atomic<bool>* stop, size_t* steps_run) {
   explore::RandomStrategy random(seed);
-  return RunToTrace(s, random, max_steps);
+  return RunToTrace(s, random, max_steps, stop, steps_run);
 }
 
 void Warn(const std::string& file, const std::vector<std::string>& warnings) {

@@ -2,6 +2,8 @@
 // and trace layers that the CLI and the tests share.
 #pragma once
 
+#include <atomic>
+#include <cstddef>
 #include <optional>
 #include <string>
 
@@ -22,8 +24,12 @@ trace::Trace RecordTrace(const scenario::Scenario& s,
 
 // Runs one execution of `s` chosen by `strategy` and records it.
 // Throws explore::ScheduleError for a schedule that does not fit.
+// Setting `*stop` ends the execution, then nothing is recorded (an empty
+// trace), or the recording, with end "stopped"; `*steps_run` receives the
+// steps the execution ran either way.
 trace::Trace RunToTrace(const scenario::Scenario& s, explore::Strategy& strategy,
-                        int max_steps);
+                        int max_steps, const std::atomic<bool>* stop = nullptr,
+                        size_t* steps_run = nullptr);
 
 // Replays the scenario's own schedule. REQUIRES: s.has_schedule
 // `step_bound`: the run being replayed was ended by this bound.
@@ -44,7 +50,9 @@ std::optional<ReplayedTrace> ReplaySavedTrace(const std::string& file,
                                               const nlohmann::json& doc, std::string* error);
 
 // One random execution from `seed`.
-trace::Trace RunSeeded(const scenario::Scenario& s, uint64_t seed, int max_steps);
+// `stop` and `steps_run`: as for RunToTrace.
+trace::Trace RunSeeded(const scenario::Scenario& s, uint64_t seed, int max_steps,
+                       const std::atomic<bool>* stop = nullptr, size_t* steps_run = nullptr);
 
 // Prints each "lockstep: FILE: warning: TEXT" on stderr: what is valid but
 // likely not what was meant (the exit code does not change).

@@ -7,13 +7,15 @@
 #include <string>
 #include <vector>
 
+#include "sim/base/input_error.h"
 #include "sim/explore/strategy.h"
 
 namespace lockstep::explore {
 
-struct ScheduleError : std::runtime_error {
+// The caller names the file and the place ("at /schedule/N").
+struct ScheduleError : base::InputError {
   ScheduleError(size_t position_in, const std::string& what)
-      : std::runtime_error(what), position(position_in) {}
+      : base::InputError("", "", what), position(position_in) {}
   size_t position;  // 0-based index into the schedule
 };
 

@@ -16,7 +16,7 @@
 namespace lockstep::explore {
 
 struct VisitedEntry {
-  uint32_t sleep = 0;  // sleep set, canonical numbering (see search.cc)
+  uint32_t sleep = 0;  // sleep set, canonical numbering (see dfs_search.cc)
   uint32_t depth = 0;
 };
 

@@ -50,12 +50,12 @@ algo::LockSettings ReadLock(const jr::ObjectReader& o, algo::LockSettings s, boo
     if (key->empty()) throw jr::JsonError(o.PointerOf("key"), "expected a non-empty key name");
     s.key = *key;
   }
-  if (auto v = o.OptInt("timeout", 0, kMaxSpan)) s.timeout = *v;
+  if (auto v = o.OptInt("timeout", 0, base::Limits::kMaxSpan)) s.timeout = *v;
   if (auto v = o.OptInt("rounds", 1, 1000)) s.rounds = static_cast<int>(*v);
-  if (auto v = o.OptInt("retry_delay", 0, kMaxSpan)) s.retry_delay = *v;
+  if (auto v = o.OptInt("retry_delay", 0, base::Limits::kMaxSpan)) s.retry_delay = *v;
   s.release_with_leave = o.Bool("release_with_leave", s.release_with_leave);
-  if (auto v = o.OptInt("ttl", 1, kMaxSpan)) s.ttl = *v;
-  if (auto v = o.OptInt("request_timeout", 0, kMaxSpan)) s.request_timeout = *v;
+  if (auto v = o.OptInt("ttl", 1, base::Limits::kMaxSpan)) s.ttl = *v;
+  if (auto v = o.OptInt("request_timeout", 0, base::Limits::kMaxSpan)) s.request_timeout = *v;
   return s;
 }
 
@@ -75,7 +75,7 @@ world::ServerConfig ReadServer(const jr::ObjectReader& sv, bool named) {
                           "starting with a letter, got " + json(config.name).dump());
     }
   }
-  config.skew = sv.OptInt("skew", -kMaxSpan, kMaxSpan).value_or(0);
+  config.skew = sv.OptInt("skew", -base::Limits::kMaxSpan, base::Limits::kMaxSpan).value_or(0);
   if (auto p = sv.OptString("persistence")) {
     if (*p == "always") {
       config.persistence = world::Persistence::kAlways;
@@ -88,8 +88,8 @@ world::ServerConfig ReadServer(const jr::ObjectReader& sv, bool named) {
                           "expected one of always, everysec, none; got " + json(*p).dump());
     }
   }
-  config.sync_every = sv.OptInt("sync_every", 1, kMaxSpan).value_or(1);
-  config.restart_delay = sv.OptInt("restart_delay", 0, kMaxSpan).value_or(0);
+  config.sync_every = sv.OptInt("sync_every", 1, base::Limits::kMaxSpan).value_or(1);
+  config.restart_delay = sv.OptInt("restart_delay", 0, base::Limits::kMaxSpan).value_or(0);
   return config;
 }
 
@@ -109,8 +109,8 @@ Expectation ReadExpect(const jr::ObjectReader& o) {
                       "expected \"safe\"" + props + "; got " + json(text).dump());
 }
 
-Scenario Load(const json& doc, const std::string& file, const std::string& prefix) {
-  jr::ObjectReader o(doc, prefix);
+// A trace given where a scenario is expected: say so, and how to use it.
+void RejectTrace(const jr::ObjectReader& o, const std::string& prefix) {
   if (prefix.empty() && o.Has("scenario") && o.Has("steps")) {
     if (!o.Has("format")) {
       throw jr::JsonError("", "missing field \"format\": this is a trace (it has \"scenario\" and "
@@ -119,15 +119,11 @@ Scenario Load(const json& doc, const std::string& file, const std::string& prefi
     }
     throw jr::JsonError("", "this is a trace, not a scenario; replay it with `lockstep replay`");
   }
-  o.RejectUnknown({"name", "description", "clients", "lock", "keyspace", "clock",
-                   "assumptions", "faults", "server", "servers", "resource", "properties", "expect",
-                   "schedule", "seed", "max_steps"});
-  Scenario s;
-  s.file = file;
-  s.name = o.OptString("name").value_or("");
-  s.description = o.OptString("description").value_or("");
-  s.expect = ReadExpect(o);
+}
 
+// The lock settings all clients share, and the guarded resource, which
+// makes them write it.
+algo::LockSettings ReadSharedLock(const jr::ObjectReader& o, Scenario& s) {
   algo::LockSettings lock;
   if (o.Has("lock")) lock = ReadLock(o.Object("lock"), lock, false);
   if (o.Has("resource")) {
@@ -137,6 +133,11 @@ Scenario Load(const json& doc, const std::string& file, const std::string& prefi
     s.world.resource.fenced = r.Bool("fenced", false);
     lock.write_resource = true;
   }
+  return lock;
+}
+
+// "server" or "servers", and which masters Redlock locks.
+void ReadServers(const jr::ObjectReader& o, Scenario& s, algo::LockSettings& lock) {
   if (o.Has("server") && o.Has("servers")) {
     throw jr::JsonError(o.PointerOf("servers"),
                         "expected either \"server\" (one server) or \"servers\" (several), not both");
@@ -204,15 +205,21 @@ Scenario Load(const json& doc, const std::string& file, const std::string& prefi
                           "got " + json(name).dump());
     }
   }
+}
 
-  // Clock first: it bounds the times below.
+// The clock first: it bounds the times read after it.
+void ReadClock(const jr::ObjectReader& o, world::WorldConfig& w) {
   jr::ObjectReader clock = o.Object("clock");
   clock.RejectUnknown({"start", "horizon"});
-  world::WorldConfig& w = s.world;
-  w.start_time = clock.OptInt("start", 0, kMaxTime).value_or(0);
-  w.horizon = clock.Int("horizon", w.start_time, w.start_time + kMaxSpan);
+  w.start_time = clock.OptInt("start", 0, base::Limits::kMaxTime).value_or(0);
+  w.horizon = clock.Int("horizon", w.start_time, w.start_time + base::Limits::kMaxSpan);
+}
 
-  // Clients.
+// The clients and their algorithms. Returns the keys that timestamp locks
+// take over.
+std::set<std::string> ReadClients(const jr::ObjectReader& o, const algo::LockSettings& lock,
+                                  Scenario& s) {
+  world::WorldConfig& w = s.world;
   const json& clients = o.Array("clients");
   const std::string cptr = o.PointerOf("clients");
   if (clients.empty() || clients.size() > kMaxClients) {
@@ -240,7 +247,7 @@ Scenario Load(const json& doc, const std::string& file, const std::string& prefi
       throw jr::JsonError(c.PointerOf("name"), "\"" + setup.name + "\" is reserved");
     }
     setup.crashed = c.Bool("crashed", false);
-    setup.skew = c.OptInt("skew", -kMaxSpan, kMaxSpan).value_or(0);
+    setup.skew = c.OptInt("skew", -base::Limits::kMaxSpan, base::Limits::kMaxSpan).value_or(0);
     if (!setup.crashed || c.Has("algorithm")) {
       std::string name = c.String("algorithm");
       const algo::AlgorithmInfo* info = algo::FindAlgorithm(name);
@@ -265,8 +272,10 @@ Scenario Load(const json& doc, const std::string& file, const std::string& prefi
     s.algorithms.push_back(setup.algorithm);
     w.clients.push_back(std::move(setup));
   }
+  return timestamp_lock_keys;
+}
 
-  // Initial keyspace.
+void ReadKeyspace(const jr::ObjectReader& o, world::WorldConfig& w) {
   if (o.Has("keyspace")) {
     const json& ks = o.Array("keyspace");
     std::set<std::string> keys;
@@ -279,21 +288,27 @@ Scenario Load(const json& doc, const std::string& file, const std::string& prefi
         throw jr::JsonError(e.PointerOf("key"), "duplicate key " + json(entry.key).dump());
       }
       entry.value = e.String("value");
-      entry.deadline = e.NullableInt("deadline", 0, kMaxTime);
+      entry.deadline = e.NullableInt("deadline", 0, base::Limits::kMaxTime);
       if (auto writer = e.OptString("writer")) w.initial_writers[entry.key] = *writer;
       w.initial_keyspace.push_back(entry);
     }
   }
+}
 
+void ReadAssumptions(const jr::ObjectReader& o, world::WorldConfig& w) {
   if (o.Has("assumptions")) {
     jr::ObjectReader a = o.Object("assumptions");
     a.RejectUnknown({"max_arg_delay", "holders_release_in_time", "max_hold_ticks"});
     if (a.Has("max_arg_delay")) {
-      w.assumptions.max_arg_delay = a.NullableInt("max_arg_delay", 0, kMaxSpan);  // null: unbounded
+      // null: unbounded
+      w.assumptions.max_arg_delay = a.NullableInt("max_arg_delay", 0, base::Limits::kMaxSpan);
     }
     w.assumptions.holders_release_in_time = a.Bool("holders_release_in_time", false);
-    w.assumptions.max_hold_ticks = a.NullableInt("max_hold_ticks", 0, kMaxSpan);
+    w.assumptions.max_hold_ticks = a.NullableInt("max_hold_ticks", 0, base::Limits::kMaxSpan);
   }
+}
+
+void ReadFaults(const jr::ObjectReader& o, world::WorldConfig& w) {
   if (o.Has("faults")) {
     jr::ObjectReader f = o.Object("faults");
     std::vector<const char*> known;
@@ -315,17 +330,20 @@ Scenario Load(const json& doc, const std::string& file, const std::string& prefi
       const json& by = f.Array("jump_by");
       for (size_t i = 0; i < by.size(); ++i) {
         w.faults.jump_by.push_back(
-            jr::ReadInt(by[i], f.PointerOf("jump_by") + "/" + std::to_string(i), 1, kMaxSpan));
+            jr::ReadInt(by[i], f.PointerOf("jump_by") + "/" + std::to_string(i), 1,
+                        base::Limits::kMaxSpan));
       }
     }
     if (w.faults.jump > 0 && w.faults.jump_by.empty()) {
       throw jr::JsonError(f.pointer(), "\"jump\" faults need \"jump_by\": the sizes of the jumps");
     }
   }
+}
 
-  s.properties = {"mutual_exclusion"};
+std::vector<std::string> ReadProperties(const jr::ObjectReader& o) {
+  std::vector<std::string> properties = {"mutual_exclusion"};
   if (o.Has("properties")) {
-    s.properties.clear();
+    properties.clear();
     const json& props = o.Array("properties");
     for (size_t i = 0; i < props.size(); ++i) {
       std::string p = jr::ReadString(props[i], o.PointerOf("properties") + "/" + std::to_string(i));
@@ -335,10 +353,17 @@ Scenario Load(const json& doc, const std::string& file, const std::string& prefi
         throw jr::JsonError(o.PointerOf("properties") + "/" + std::to_string(i),
                             "expected one of " + known + "; got " + json(p).dump());
       }
-      s.properties.push_back(p);
+      properties.push_back(p);
     }
   }
 
+  return properties;
+}
+
+// What each part allows but the whole does not: a violation expected of a
+// property not checked, restarts no server can make.
+void CheckWhole(const jr::ObjectReader& o, const Scenario& s) {
+  const world::WorldConfig& w = s.world;
   if (!s.expect.safe &&
       std::find(s.properties.begin(), s.properties.end(), s.expect.property) == s.properties.end()) {
     throw jr::JsonError(o.PointerOf("expect"),
@@ -357,8 +382,13 @@ Scenario Load(const json& doc, const std::string& file, const std::string& prefi
                         "no server can restart (a server with a replica or a master never "
                         "does); expected 0, or a server without either");
   }
-  // Timestamp locks take over a lock whose value is an old time: for them a
-  // value that is not an integer never expires.
+}
+
+// Timestamp locks take over a lock whose value is an old time: for them a
+// value that is not an integer never expires.
+void WarnTimestampValues(const jr::ObjectReader& o,
+                         const std::set<std::string>& timestamp_lock_keys, Scenario& s) {
+  const world::WorldConfig& w = s.world;
   for (size_t i = 0; i < w.initial_keyspace.size(); ++i) {
     const kv::Entry& e = w.initial_keyspace[i];
     int64_t ignored = 0;
@@ -368,9 +398,35 @@ Scenario Load(const json& doc, const std::string& file, const std::string& prefi
                            " is not an integer timestamp, so it never expires");
     }
   }
+}
+
+Scenario Load(const json& doc, const std::string& file, const std::string& prefix) {
+  jr::ObjectReader o(doc, prefix);
+  RejectTrace(o, prefix);
+  o.RejectUnknown({"name", "description", "clients", "lock", "keyspace", "clock",
+                   "assumptions", "faults", "server", "servers", "resource", "properties", "expect",
+                   "schedule", "seed", "max_steps"});
+  Scenario s;
+  s.file = file;
+  s.name = o.OptString("name").value_or("");
+  s.description = o.OptString("description").value_or("");
+  s.expect = ReadExpect(o);
+
+  algo::LockSettings lock = ReadSharedLock(o, s);
+  ReadServers(o, s, lock);
+  world::WorldConfig& w = s.world;
+  ReadClock(o, w);
+  const std::set<std::string> timestamp_lock_keys = ReadClients(o, lock, s);
+  ReadKeyspace(o, w);
+  ReadAssumptions(o, w);
+  ReadFaults(o, w);
+  s.properties = ReadProperties(o);
+  CheckWhole(o, s);
+  WarnTimestampValues(o, timestamp_lock_keys, s);
 
   if (o.Has("seed")) w.seed = trace::ReadSeed(o.Raw("seed"), o.PointerOf("seed"));
-  s.max_steps = static_cast<int>(o.OptInt("max_steps", 1, kMaxSteps).value_or(10000));
+  s.max_steps = static_cast<int>(o.OptInt("max_steps", 1, base::Limits::kMaxSteps)
+                                     .value_or(base::Limits::kDefaultMaxSteps));
 
   std::vector<std::string> names;
   for (const auto& c : w.clients) names.push_back(c.name);

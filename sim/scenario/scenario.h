@@ -18,18 +18,17 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/algo/algorithm.h"
+#include "sim/base/input_error.h"
+#include "sim/base/limits.h"
 #include "sim/world/world.h"
 
 namespace lockstep::scenario {
 
-// "scenarios/x.json: at /clients/1/algorithm: expected one of ..."
-struct ScenarioError : std::runtime_error {
+// "scenarios/x.json: at /clients/1/algorithm: expected one of ...": the
+// file, then the message (`expected`), which names the place when there is one.
+struct ScenarioError : base::InputError {
   ScenarioError(const std::string& file_in, const std::string& message_in)
-      : std::runtime_error(file_in + ": " + message_in),
-        file(file_in),
-        message(message_in) {}
-  std::string file;
-  std::string message;
+      : base::InputError(file_in, "", message_in) {}
 };
 
 struct Expectation {
@@ -54,7 +53,7 @@ struct Scenario {
   std::vector<std::string> schedule_text;  // empty if none given
   std::vector<world::Action> schedule;
   bool has_schedule = false;
-  int max_steps = 10000;
+  int max_steps = base::Limits::kDefaultMaxSteps;
   // "at /pointer: what": valid but likely not what was meant; the CLI
   // prints them on stderr.
   std::vector<std::string> warnings;
@@ -68,11 +67,6 @@ Scenario LoadScenarioFile(const std::string& path);
 Scenario LoadScenario(const nlohmann::json& document, const std::string& file,
                       const std::string& pointer_prefix = "");
 
-// The bounds every scenario obeys, whether they come from its file or from
-// the command line.
-inline constexpr int64_t kMaxTime = 1'000'000'000'000;  // about 31 years in ms
-inline constexpr int64_t kMaxSpan = 10'000'000;          // horizon - start
-inline constexpr int kMaxSteps = 10'000'000;             // max_steps
 // The largest file lockstep reads, scenario or trace; it writes no trace
 // larger than this either.
 inline constexpr size_t kMaxInputBytes = size_t{16} << 20;

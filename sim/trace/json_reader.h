@@ -12,17 +12,19 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/base/input_error.h"
+
 namespace lockstep::json {
 
 using nlohmann::json;
 
 // "at /clients/1/skew: expected an integer in [-1000000, 1000000], got 1e99"
-struct JsonError : std::runtime_error {
-  JsonError(const std::string& pointer_in, const std::string& expected)
-      : std::runtime_error("at " + (pointer_in.empty() ? "/" : pointer_in) +
-                           ": " + expected),
+// The file is named by whoever knows it (ScenarioError, the trace loaders).
+struct JsonError : base::InputError {
+  JsonError(const std::string& pointer_in, const std::string& expected_in)
+      : base::InputError("", pointer_in.empty() ? "/" : pointer_in, expected_in),
         pointer(pointer_in) {}
-  std::string pointer;
+  std::string pointer;  // "" for the whole document
 };
 
 // A short rendering of a value for error messages.

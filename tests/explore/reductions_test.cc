@@ -1,6 +1,6 @@
 // Every reduction is checked against an oracle on every shipped scenario,
 // at bounds that reach its expected outcome, with its properties on and
-// the state sets compared with their ghost data (DESIGN.md, Exploration):
+// the state sets compared with their ghost data (docs/design.md, Checking the reductions):
 //  - a scenario that expects a violation is cut to the clients its shortest
 //    counterexample moves and to that many steps, and compared by the
 //    soundness harness (tests/soundness/): every mode of `explore` against
@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "sim/base/limits.h"
 #include "sim/explore/search.h"
 #include "sim/scenario/scenario.h"
 #include "tests/soundness/harness.h"
@@ -63,7 +64,7 @@ std::vector<std::string> Scenarios(const std::string& prefix) {
 // mode against plain enumeration.
 void CheckViolation(const scenario::Scenario& s) {
   auto shortest = explore::ShortestCounterexample(s.world, explore::MakeProperties(s.properties),
-                                                  40, 2'000'000);
+                                                  40, base::Limits::kShrinkStates);
   REQUIRE(shortest);
   int last = 0;
   for (const world::Action& a : shortest->counterexample) last = std::max(last, a.client);

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/base/input_error.h"
 #include "sim/cli/memory_bound.h"
 #include "tests/test_util.h"
 
@@ -44,13 +45,12 @@ TEST_CASE("a search that outgrows --max-memory stops with exit 3 and its counts"
 }
 
 TEST_CASE("the memory bound takes sizes, and the horizon option has the file's bound", "[memory]") {
-  std::string error;
-  CHECK(cli::ParseSize("512M", &error) == uint64_t{512} << 20);
-  CHECK(cli::ParseSize("4G", &error) == uint64_t{4} << 30);
-  CHECK(cli::ParseSize("1000", &error) == 1000);
+  CHECK(cli::ParseSize("512M") == uint64_t{512} << 20);
+  CHECK(cli::ParseSize("4G") == uint64_t{4} << 30);
+  CHECK(cli::ParseSize("1000") == 1000);
   for (const char* bad : {"", "0", "M", "12Q", "-1", "99999999999999999999", "20000000000T"}) {
     INFO(bad);
-    CHECK_FALSE(cli::ParseSize(bad, &error));
+    CHECK_THROWS_AS(cli::ParseSize(bad), base::InputError);
   }
   CHECK(cli::DefaultMaxMemory() > 0);
   auto r = RunLockstep({"explore", testing::ScenarioPath("getset-bounded.json"), "--max-memory", "lots"});
