@@ -16,6 +16,7 @@
 #endif
 
 #include "sim/world/fiber_scheduler.h"
+#include "sim/base/check.h"
 #include "sim/base/hash.h"
 
 namespace lockstep::world {
@@ -182,9 +183,8 @@ void ClientAutomaton::Record(LocalState s, const Client& c, LocalState parent, c
 }
 
 LocalState ClientAutomaton::Start(const Input& initial) {
-  if (started_ && !(initial == start_input_)) {
-    throw std::logic_error("a client automaton serves one initial input");
-  }
+  LOCKSTEP_CHECK(!started_ || initial == start_input_,
+                 "client automaton: it serves one initial input");
   if (!started_) {
     start_input_ = initial;
     std::unique_ptr<Live> live = Spawn();

@@ -1,9 +1,11 @@
 #include "sim/world/fiber_scheduler.h"
 
 #include <algorithm>
-#include <cassert>
+
 
 #include <boost/fiber/operations.hpp>
+
+#include "sim/base/check.h"
 
 namespace lockstep::world {
 namespace {
@@ -30,8 +32,7 @@ boost::fibers::context* FiberScheduler::pick_next() noexcept {
   auto it = ready_.end();
   if (designated_ != nullptr) {
     it = std::find(ready_.begin(), ready_.end(), designated_);
-    // A designated fiber that is not ready is a bug in the world.
-    assert(it != ready_.end());
+    LOCKSTEP_CHECK(it != ready_.end(), "fiber scheduler: the designated fiber is ready");
     designated_ = nullptr;
   }
   // Undesignated switches go back to the thread's main fiber, which runs
