@@ -72,7 +72,7 @@ Reply PexpireatCommand(Db& db, const Argv& argv);
 Reply TtlCommand(Db& db, const Argv& argv);
 Reply PttlCommand(Db& db, const Argv& argv);
 
-// script.cc
+// eval_command.cc
 Reply EvalCommand(Db& db, const Argv& argv);
 
 // The handler for CommandTable()[index].
