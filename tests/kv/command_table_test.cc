@@ -209,5 +209,41 @@ TEST_CASE("Execute on empty argv is an error, not a throw", "[kv][keyspace]") {
   CHECK(ks.Execute({}, 0).is_error());
 }
 
+TEST_CASE("The table says which arguments are times and which commands read the clock",
+          "[kv][command_table]") {
+  auto times = [](std::vector<std::string> argv) {
+    const CommandSpec* spec = FindCommand(argv[0]);
+    REQUIRE(spec != nullptr);
+    std::vector<std::string> out;
+    for (const TimeArgument& t : TimeArguments(*spec, argv)) {
+      out.push_back(std::to_string(t.index) + (t.instant ? " at " : " for ") +
+                    std::to_string(t.unit_ms));
+    }
+    return out;
+  };
+  CHECK(times({"SET", "k", "v", "NX", "pxat", "12", "GET"}) ==
+        std::vector<std::string>{"5 at 1"});
+  CHECK(times({"SET", "k", "v", "EX", "3", "EXAT", "9"}) ==
+        std::vector<std::string>{"4 for 1000", "6 at 1000"});
+  CHECK(times({"SET", "k", "v", "PX"}).empty());  // no value after it
+  CHECK(times({"EXPIREAT", "k", "100"}) == std::vector<std::string>{"2 at 1000"});
+  CHECK(times({"PEXPIREAT", "k", "100", "GT"}) == std::vector<std::string>{"2 at 1"});
+  CHECK(times({"EXPIRE", "k", "5"}) == std::vector<std::string>{"2 for 1000"});
+  CHECK(times({"PEXPIRE", "k", "5"}) == std::vector<std::string>{"2 for 1"});
+  CHECK(times({"GET", "k"}).empty());
+  CHECK(times({"TTL", "k"}).empty());
+
+  auto depends = [](std::vector<std::string> argv) {
+    return DependsOnClock(*FindCommand(argv[0]), argv);
+  };
+  CHECK(depends({"TTL", "k"}));
+  CHECK(depends({"pttl", "k"}));
+  CHECK(depends({"EXPIRE", "k", "1"}));
+  CHECK(depends({"SET", "k", "v", "PX"}));  // malformed, still a time option
+  CHECK_FALSE(depends({"SET", "k", "v", "NX"}));
+  CHECK_FALSE(depends({"GET", "k"}));
+  CHECK_FALSE(depends({"EVAL", "return 1", "0"}));
+}
+
 }  // namespace
 }  // namespace lockstep::kv
