@@ -1,5 +1,7 @@
 #include "sim/cli/redis_replay.h"
 
+#include "sim/kv/command_table.h"
+
 #include <sys/time.h>
 
 #include <algorithm>
@@ -49,12 +51,6 @@ std::string PadLeft(const std::string& s, size_t width) {
   return s.size() >= width ? s : std::string(width - s.size(), ' ') + s;
 }
 
-bool IsTimeOption(const std::string& arg) {
-  const std::string_view a = kv::AsCString(arg);
-  return kv::EqualsUpper(a, "EX") || kv::EqualsUpper(a, "PX") || kv::EqualsUpper(a, "EXAT") ||
-         kv::EqualsUpper(a, "PXAT");
-}
-
 // Whether any key in the trace has a deadline, or any command sets or reads
 // one: only then does the server's clock decide a reply.
 bool InvolvesExpiry(const trace::Trace& t) {
@@ -63,15 +59,8 @@ bool InvolvesExpiry(const trace::Trace& t) {
       if (e.deadline) return true;
     }
     if (r.command.empty()) continue;
-    const std::string_view name = r.command[0];
-    for (const char* c : {"EXPIRE", "PEXPIRE", "EXPIREAT", "PEXPIREAT", "TTL", "PTTL"}) {
-      if (kv::EqualsUpper(name, c)) return true;
-    }
-    if (kv::EqualsUpper(name, "SET")) {
-      for (size_t j = 3; j < r.command.size(); ++j) {
-        if (IsTimeOption(r.command[j])) return true;
-      }
-    }
+    const kv::CommandSpec* spec = kv::FindCommand(r.command[0]);
+    if (spec != nullptr && kv::DependsOnClock(*spec, r.command)) return true;
   }
   return false;
 }
@@ -88,16 +77,10 @@ void Shift(std::string* arg, int64_t delta) {
 // The command with its absolute times moved from virtual to real time.
 // offset_ms is a whole number of seconds, so second-based times move exactly.
 Argv Translate(Argv argv, int64_t offset_ms) {
-  const std::string_view name = argv[0];
-  if (kv::EqualsUpper(name, "EXPIREAT") && argv.size() > 2) Shift(&argv[2], offset_ms / 1000);
-  if (kv::EqualsUpper(name, "PEXPIREAT") && argv.size() > 2) Shift(&argv[2], offset_ms);
-  if (kv::EqualsUpper(name, "SET")) {
-    for (size_t j = 3; j + 1 < argv.size(); ++j) {
-      const std::string_view opt = kv::AsCString(argv[j]);
-      if (kv::EqualsUpper(opt, "EXAT")) Shift(&argv[j + 1], offset_ms / 1000);
-      if (kv::EqualsUpper(opt, "PXAT")) Shift(&argv[j + 1], offset_ms);
-      if (IsTimeOption(argv[j])) ++j;
-    }
+  const kv::CommandSpec* spec = kv::FindCommand(argv[0]);
+  if (spec == nullptr) return argv;
+  for (const kv::TimeArgument& t : kv::TimeArguments(*spec, argv)) {
+    if (t.instant) Shift(&argv[t.index], offset_ms / t.unit_ms);
   }
   return argv;
 }

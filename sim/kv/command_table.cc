@@ -14,9 +14,9 @@ struct Row {
 };
 
 // Arity, flags and key specs as in Redis 7.0's src/commands/*.json.
-constexpr std::array<Row, 20> kRows = {{
+constexpr auto kRows = std::to_array<Row>({
     {{"GET", 2, Access::kRead, 1, 1, 1}, internal::GetCommand},
-    {{"SET", -3, Access::kWrite, 1, 1, 1}, internal::SetCommand},
+    {{"SET", -3, Access::kWrite, 1, 1, 1, 0, Timing::kSetOptions}, internal::SetCommand},
     {{"SETNX", 3, Access::kWrite, 1, 1, 1}, internal::SetnxCommand},
     {{"GETSET", 3, Access::kWrite, 1, 1, 1}, internal::GetsetCommand},
     {{"DEL", -2, Access::kWrite, 1, -1, 1}, internal::DelCommand},
@@ -25,18 +25,18 @@ constexpr std::array<Row, 20> kRows = {{
     {{"INCRBY", 3, Access::kWrite, 1, 1, 1}, internal::IncrbyCommand},
     {{"DECR", 2, Access::kWrite, 1, 1, 1}, internal::DecrCommand},
     {{"DECRBY", 3, Access::kWrite, 1, 1, 1}, internal::DecrbyCommand},
-    {{"EXPIRE", -3, Access::kWrite, 1, 1, 1}, internal::ExpireCommand},
-    {{"PEXPIRE", -3, Access::kWrite, 1, 1, 1}, internal::PexpireCommand},
-    {{"EXPIREAT", -3, Access::kWrite, 1, 1, 1}, internal::ExpireatCommand},
-    {{"PEXPIREAT", -3, Access::kWrite, 1, 1, 1}, internal::PexpireatCommand},
-    {{"TTL", 2, Access::kRead, 1, 1, 1}, internal::TtlCommand},
-    {{"PTTL", 2, Access::kRead, 1, 1, 1}, internal::PttlCommand},
+    {{"EXPIRE", -3, Access::kWrite, 1, 1, 1, 0, Timing::kDuration, 1000}, internal::ExpireCommand},
+    {{"PEXPIRE", -3, Access::kWrite, 1, 1, 1, 0, Timing::kDuration, 1}, internal::PexpireCommand},
+    {{"EXPIREAT", -3, Access::kWrite, 1, 1, 1, 0, Timing::kInstant, 1000}, internal::ExpireatCommand},
+    {{"PEXPIREAT", -3, Access::kWrite, 1, 1, 1, 0, Timing::kInstant, 1}, internal::PexpireatCommand},
+    {{"TTL", 2, Access::kRead, 1, 1, 1, 0, Timing::kReadsDeadline}, internal::TtlCommand},
+    {{"PTTL", 2, Access::kRead, 1, 1, 1, 0, Timing::kReadsDeadline}, internal::PttlCommand},
     {{"RPUSH", -3, Access::kWrite, 1, 1, 1}, internal::RpushCommand},
     {{"LLEN", 2, Access::kRead, 1, 1, 1}, internal::LlenCommand},
     {{"TYPE", 2, Access::kRead, 1, 1, 1}, internal::TypeCommand},
     // Keys as declared by numkeys; a write, since the script may write.
     {{"EVAL", -3, Access::kWrite, 3, -1, 1, 2}, internal::EvalCommand},
-}};
+});
 
 constexpr std::array<CommandSpec, kRows.size()> MakeSpecs() {
   std::array<CommandSpec, kRows.size()> specs{};
@@ -86,6 +86,50 @@ std::vector<std::string> CommandKeys(const CommandSpec& spec,
     keys.push_back(argv[static_cast<size_t>(i)]);
   }
   return keys;
+}
+
+namespace {
+
+// SET's options that take a time: EX/PX durations, EXAT/PXAT instants.
+std::optional<TimeArgument> SetTimeOption(std::string_view option, size_t value_index) {
+  if (EqualsUpper(option, "EX")) return TimeArgument{value_index, false, 1000};
+  if (EqualsUpper(option, "PX")) return TimeArgument{value_index, false, 1};
+  if (EqualsUpper(option, "EXAT")) return TimeArgument{value_index, true, 1000};
+  if (EqualsUpper(option, "PXAT")) return TimeArgument{value_index, true, 1};
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::vector<TimeArgument> TimeArguments(const CommandSpec& spec,
+                                        const std::vector<std::string>& argv) {
+  std::vector<TimeArgument> times;
+  switch (spec.timing) {
+    case Timing::kNone:
+    case Timing::kReadsDeadline:
+      break;
+    case Timing::kDuration:
+    case Timing::kInstant:
+      if (argv.size() > 2) times.push_back({2, spec.timing == Timing::kInstant, spec.time_unit_ms});
+      break;
+    case Timing::kSetOptions:
+      for (size_t j = 3; j + 1 < argv.size(); ++j) {
+        if (auto t = SetTimeOption(AsCString(argv[j]), j + 1)) {
+          times.push_back(*t);
+          ++j;
+        }
+      }
+      break;
+  }
+  return times;
+}
+
+bool DependsOnClock(const CommandSpec& spec, const std::vector<std::string>& argv) {
+  if (spec.timing != Timing::kSetOptions) return spec.timing != Timing::kNone;
+  for (size_t j = 3; j < argv.size(); ++j) {
+    if (SetTimeOption(AsCString(argv[j]), j + 1)) return true;
+  }
+  return false;
 }
 
 namespace internal {

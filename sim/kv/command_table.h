@@ -5,6 +5,8 @@
 // next to the command table, from these fields.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -14,6 +16,17 @@
 namespace lockstep::kv {
 
 enum class Access { kRead, kWrite };
+
+// How a command's arguments and reply involve the server's clock, so that a
+// replay on a real server, whose clock is not the model's, knows when the
+// clock decides a reply and which arguments are instants to move.
+enum class Timing {
+  kNone,
+  kReadsDeadline,  // TTL, PTTL: the reply is a deadline minus the clock
+  kDuration,       // EXPIRE, PEXPIRE: argv[2] is a time from now
+  kInstant,        // EXPIREAT, PEXPIREAT: argv[2] is an instant on the clock
+  kSetOptions,     // SET: EX/PX durations, EXAT/PXAT instants among its options
+};
 
 struct CommandSpec {
   std::string_view name;  // upper case, e.g. "SETNX"
@@ -31,6 +44,9 @@ struct CommandSpec {
   // key ...): the index of that argument, else 0. The keys then start at
   // first_key and last_key is ignored.
   int numkeys_at = 0;
+  Timing timing = Timing::kNone;
+  // kDuration, kInstant: milliseconds per unit of the time argument.
+  int64_t time_unit_ms = 1;
 };
 
 // Every command the model implements, in a fixed order.
@@ -48,5 +64,21 @@ bool ArityOk(const CommandSpec& spec, size_t argc);
 // REQUIRES: ArityOk(spec, argv.size())
 std::vector<std::string> CommandKeys(const CommandSpec& spec,
                                      const std::vector<std::string>& argv);
+
+// One argument of a command that is a time (see Timing).
+struct TimeArgument {
+  size_t index;      // in argv
+  bool instant;      // an instant on the server's clock; else a duration
+  int64_t unit_ms;   // 1000 for seconds, 1 for milliseconds
+};
+
+// The arguments of argv that are times, per spec.timing. Options without a
+// value after them name none.
+std::vector<TimeArgument> TimeArguments(const CommandSpec& spec,
+                                        const std::vector<std::string>& argv);
+
+// Whether the server's clock can decide argv's reply or effect: it reads a
+// deadline, or sets one (SET with any time option, even a malformed one).
+bool DependsOnClock(const CommandSpec& spec, const std::vector<std::string>& argv);
 
 }  // namespace lockstep::kv

@@ -1,5 +1,5 @@
 // Internal to sim/kv: the command implementations and the per-call context
-// they run in. Other layers use Keyspace::Execute, never these.
+// they run in. Other layers use kv::Execute (sim/kv/dispatch.h), never these.
 //
 // Each handler is called only after the command was found and its arity
 // checked, so it may index argv up to the arity without further checks.
@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/kv/dispatch.h"
 #include "sim/kv/keyspace.h"
 #include "sim/kv/reply.h"
 
@@ -72,7 +73,7 @@ Reply PexpireatCommand(Db& db, const Argv& argv);
 Reply TtlCommand(Db& db, const Argv& argv);
 Reply PttlCommand(Db& db, const Argv& argv);
 
-// script.cc
+// eval_command.cc
 Reply EvalCommand(Db& db, const Argv& argv);
 
 // The handler for CommandTable()[index].

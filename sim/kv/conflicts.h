@@ -16,6 +16,10 @@ namespace lockstep::kv {
 // every keyspace where neither finds an expired key. Unknown commands and
 // wrong arity conflict with everything, and so do scripts (EVAL), which may
 // touch keys they do not declare.
+//
+// The condition is the caller's to meet: the explorer may ask only where no
+// key has expired, which sim/world's Model::Settle guarantees by removing a
+// master's expired keys whenever its clock moves (docs/design.md, Semantics).
 bool CommandsCommute(const std::vector<std::string>& a, const std::vector<std::string>& b);
 
 }  // namespace lockstep::kv

@@ -1,74 +1,11 @@
 #include "sim/kv/keyspace.h"
 
 #include <algorithm>
+#include <iterator>
 
 #include "sim/base/hash.h"
-#include "sim/kv/command_table.h"
-#include "sim/kv/commands.h"
-#include "sim/kv/error_text.h"
 
 namespace lockstep::kv {
-namespace {
-
-bool ExpiredAt(const Entry& e, Millis now) {
-  return e.deadline.has_value() && now > *e.deadline;
-}
-
-auto LowerBound(std::vector<Entry>& entries, std::string_view key) {
-  return std::lower_bound(
-      entries.begin(), entries.end(), key,
-      [](const Entry& e, std::string_view k) { return e.key < k; });
-}
-
-auto LowerBound(const std::vector<Entry>& entries, std::string_view key) {
-  return std::lower_bound(
-      entries.begin(), entries.end(), key,
-      [](const Entry& e, std::string_view k) { return e.key < k; });
-}
-
-}  // namespace
-
-namespace internal {
-
-Entry* Db::Lookup(std::string_view key) {
-  auto it = LowerBound(entries_, key);
-  if (it == entries_.end() || it->key != key) return nullptr;
-  if (ExpiredAt(*it, now_)) {
-    entries_.erase(it);
-    effect_.saw_expired = true;
-    return nullptr;
-  }
-  return &*it;
-}
-
-Entry& Db::Add(const std::string& key) {
-  auto it = LowerBound(entries_, key);
-  it = entries_.insert(it, Entry{});
-  it->key = key;
-  return *it;
-}
-
-void Db::Remove(const Entry& e) {
-  entries_.erase(entries_.begin() + (&e - entries_.data()));
-}
-
-}  // namespace internal
-
-Reply Keyspace::Execute(const std::vector<std::string>& argv, Millis now,
-                        Effect* effect) {
-  Effect local;
-  Effect& eff = effect != nullptr ? *effect : local;
-  eff = Effect{};
-  if (argv.empty()) return Reply::Error(UnknownCommandError(argv));
-  const CommandSpec* spec = FindCommand(argv[0]);
-  if (spec == nullptr) return Reply::Error(UnknownCommandError(argv));
-  if (!ArityOk(*spec, argv.size())) {
-    return Reply::Error(WrongArityError(spec->name));
-  }
-  internal::Db db(entries_, now, eff);
-  const auto index = static_cast<size_t>(spec - CommandTable().data());
-  return internal::HandlerAt(index)(db, argv);
-}
 
 void Keyspace::PutString(const std::string& key, const std::string& value,
                          std::optional<Millis> deadline) {
@@ -117,7 +54,7 @@ void Keyspace::Replace(const std::string& key, const std::optional<Entry>& e) {
 
 const Entry* Keyspace::Find(std::string_view key, Millis now) const {
   auto it = LowerBound(entries_, key);
-  if (it == entries_.end() || it->key != key || ExpiredAt(*it, now)) {
+  if (it == entries_.end() || it->key != key || it->ExpiredAt(now)) {
     return nullptr;
   }
   return &*it;
@@ -127,13 +64,13 @@ std::vector<Entry> Keyspace::Live(Millis now) const {
   std::vector<Entry> live;
   live.reserve(entries_.size());
   for (const Entry& e : entries_) {
-    if (!ExpiredAt(e, now)) live.push_back(e);
+    if (!e.ExpiredAt(now)) live.push_back(e);
   }
   return live;
 }
 
 void Keyspace::PurgeExpired(Millis now) {
-  std::erase_if(entries_, [now](const Entry& e) { return ExpiredAt(e, now); });
+  std::erase_if(entries_, [now](const Entry& e) { return e.ExpiredAt(now); });
 }
 
 uint64_t Keyspace::Hash() const {

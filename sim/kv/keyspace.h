@@ -1,5 +1,7 @@
 // The model Redis server's data: a keyspace of string (and, so that
-// WRONGTYPE can happen, list) values with deadlines on virtual time.
+// WRONGTYPE can happen, list) values with deadlines on virtual time. Plain
+// data at the bottom of sim/kv: commands run on it through the dispatcher
+// (sim/kv/dispatch.h), which this header knows nothing of.
 //
 // Time is an argument to every operation: the keyspace has no clock of its
 // own. Expiry follows Redis 7: a key with deadline d is expired at time now
@@ -9,13 +11,13 @@
 // deterministic.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "sim/kv/reply.h"
 
 namespace lockstep::kv {
 
@@ -29,26 +31,21 @@ struct Entry {
   std::vector<std::string> list;    // kList, head first
   std::optional<Millis> deadline;   // absolute, on the server's clock
 
+  // Redis 7's rule: expired at `now` iff now > deadline.
+  bool ExpiredAt(Millis now) const { return deadline.has_value() && now > *deadline; }
+
   friend bool operator==(const Entry&, const Entry&) = default;
 };
 
-// What a command did to the keyspace, for traces and dependence analysis.
-struct Effect {
-  // Some key's value or deadline was written. As Redis counts writes
-  // (server.dirty), this is set even if the new value equals the old one; it
-  // is not set for merely removing an already expired key.
-  bool wrote = false;
-  bool saw_expired = false;  // some key the command named was expired at now
-};
+// The first of `entries` (sorted by key) whose key is not less than `key`.
+template <typename Entries>
+auto LowerBound(Entries& entries, std::string_view key) {
+  return std::lower_bound(entries.begin(), entries.end(), key,
+                          [](const Entry& e, std::string_view k) { return e.key < k; });
+}
 
 class Keyspace {
  public:
-  // Executes one command atomically at time `now`. Never throws for bad
-  // input: unknown commands, wrong arity, syntax and type errors come back as
-  // Redis's error replies.
-  Reply Execute(const std::vector<std::string>& argv, Millis now,
-                Effect* effect = nullptr);
-
   // Sets up state directly (scenario initial keyspaces); not a Redis command.
   void PutString(const std::string& key, const std::string& value,
                  std::optional<Millis> deadline);
@@ -77,6 +74,9 @@ class Keyspace {
 
   size_t size() const { return entries_.size(); }
   const std::vector<Entry>& entries() const { return entries_; }
+  // For the command dispatcher, which edits entries in place and keeps them
+  // sorted by key.
+  std::vector<Entry>& mutable_entries() { return entries_; }
 
   friend bool operator==(const Keyspace&, const Keyspace&) = default;
 

@@ -19,7 +19,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <string>
 #include <string_view>
 
 namespace lockstep::kv {
@@ -35,8 +34,5 @@ inline constexpr std::string_view kScriptInstructionLimitError =
 // Bytes the interpreter may hold at once; beyond it an allocation fails and
 // the script gets Lua's "not enough memory" as an error reply.
 inline constexpr size_t kScriptMemoryLimit = size_t{256} << 20;
-
-// Lower-case hex SHA-1 of data, as redis.sha1hex and SCRIPT LOAD give it.
-std::string Sha1Hex(std::string_view data);
 
 }  // namespace lockstep::kv

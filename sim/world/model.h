@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "sim/base/limits.h"
+#include "sim/kv/dispatch.h"
 #include "sim/kv/keyspace.h"
 #include "sim/world/action.h"
 #include "sim/world/client_automaton.h"

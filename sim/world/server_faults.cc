@@ -72,7 +72,7 @@ kv::Reply Model::Send(WorldState& s, const Action& a, const std::vector<std::str
   std::optional<kv::Keyspace> before;
   if (replicating) before = sv.keyspace;
   kv::Effect effect;
-  kv::Reply reply = sv.keyspace.Execute(argv, ServerClock(s, server), &effect);
+  kv::Reply reply = kv::Execute(sv.keyspace, argv, ServerClock(s, server), &effect);
   if (effect.wrote) NoteWrites(s, server, i, argv, writers_before);
   if (replicating) {
     ReplicatedWrite w = Changes(*before, sv);

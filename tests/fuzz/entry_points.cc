@@ -15,6 +15,7 @@
 #include "sim/cli/command_line.h"
 #include "sim/cli/runner.h"
 #include "sim/explore/replay_strategy.h"
+#include "sim/kv/dispatch.h"
 #include "sim/kv/keyspace.h"
 #include "sim/scenario/scenario.h"
 #include "sim/trace/json_reader.h"
@@ -224,8 +225,8 @@ void CommandInput(std::string_view bytes) {
       kv::Millis now = start + round * 10'000;
       for (const auto& cmd : commands) {
         kv::Effect effect;
-        kv::Reply r = ks.Execute(cmd, now, &effect);
-        Require(twin.Execute(cmd, now) == r, "the same command on the same keyspace replied differently");
+        kv::Reply r = kv::Execute(ks, cmd, now, &effect);
+        Require(kv::Execute(twin, cmd, now) == r, "the same command on the same keyspace replied differently");
         for (const kv::Entry& e : ks.Live(now)) {
           Require(!e.deadline || *e.deadline >= now, "an expired key is live: " + e.key);
           Require(ks.Find(e.key, now) != nullptr, "a live key is not found: " + e.key);

@@ -110,7 +110,7 @@ TEST_CASE("Every table command has a handler", "[kv][table]") {
                                                            : spec.arity);
     while (argv.size() < argc) argv.push_back("1");
     Keyspace ks;
-    const Reply r = ks.Execute(argv, 0);
+    const Reply r = Execute(ks, argv, 0);
     CHECK(r.text.find("unknown command") == std::string::npos);
     CHECK(r.text.find("wrong number") == std::string::npos);
   }
@@ -152,7 +152,7 @@ TEST_CASE("PutString, Live and PurgeExpired respect deadlines",
   CHECK(ks.size() == 2);
   ks.PutString("b", "22", std::nullopt);  // replaces, drops the deadline
   CHECK(ks.Find("b", 1000)->value == "22");
-  CHECK(ks.Execute({"GET", "a"}, 0).ToString() == "\"1\"");
+  CHECK(Execute(ks, {"GET", "a"}, 0).ToString() == "\"1\"");
 }
 
 TEST_CASE("Hash is stable and depends on every field", "[kv][keyspace]") {
@@ -162,7 +162,7 @@ TEST_CASE("Hash is stable and depends on every field", "[kv][keyspace]") {
   // FNV-1a 64 of the 8-byte little-endian count 0: fixed on every machine.
   CHECK(a.Hash() == 0xa8c7f832281a39c5ULL);
   a.PutString("k", "v", std::nullopt);
-  b.Execute({"SET", "k", "v"}, 0);
+  Execute(b, {"SET", "k", "v"}, 0);
   CHECK(a == b);
   CHECK(a.Hash() == b.Hash());
   Keyspace c;
@@ -172,7 +172,7 @@ TEST_CASE("Hash is stable and depends on every field", "[kv][keyspace]") {
   d.PutString("k", "w", std::nullopt);
   CHECK(d.Hash() != a.Hash());
   Keyspace e;
-  e.Execute({"RPUSH", "k", "v"}, 0);
+  Execute(e, {"RPUSH", "k", "v"}, 0);
   CHECK(e.Hash() != a.Hash());
   // Field boundaries are unambiguous.
   Keyspace f;
@@ -206,7 +206,43 @@ TEST_CASE("Execute purges only the expired keys it touches",
 
 TEST_CASE("Execute on empty argv is an error, not a throw", "[kv][keyspace]") {
   Keyspace ks;
-  CHECK(ks.Execute({}, 0).is_error());
+  CHECK(Execute(ks, {}, 0).is_error());
+}
+
+TEST_CASE("The table says which arguments are times and which commands read the clock",
+          "[kv][command_table]") {
+  auto times = [](std::vector<std::string> argv) {
+    const CommandSpec* spec = FindCommand(argv[0]);
+    REQUIRE(spec != nullptr);
+    std::vector<std::string> out;
+    for (const TimeArgument& t : TimeArguments(*spec, argv)) {
+      out.push_back(std::to_string(t.index) + (t.instant ? " at " : " for ") +
+                    std::to_string(t.unit_ms));
+    }
+    return out;
+  };
+  CHECK(times({"SET", "k", "v", "NX", "pxat", "12", "GET"}) ==
+        std::vector<std::string>{"5 at 1"});
+  CHECK(times({"SET", "k", "v", "EX", "3", "EXAT", "9"}) ==
+        std::vector<std::string>{"4 for 1000", "6 at 1000"});
+  CHECK(times({"SET", "k", "v", "PX"}).empty());  // no value after it
+  CHECK(times({"EXPIREAT", "k", "100"}) == std::vector<std::string>{"2 at 1000"});
+  CHECK(times({"PEXPIREAT", "k", "100", "GT"}) == std::vector<std::string>{"2 at 1"});
+  CHECK(times({"EXPIRE", "k", "5"}) == std::vector<std::string>{"2 for 1000"});
+  CHECK(times({"PEXPIRE", "k", "5"}) == std::vector<std::string>{"2 for 1"});
+  CHECK(times({"GET", "k"}).empty());
+  CHECK(times({"TTL", "k"}).empty());
+
+  auto depends = [](std::vector<std::string> argv) {
+    return DependsOnClock(*FindCommand(argv[0]), argv);
+  };
+  CHECK(depends({"TTL", "k"}));
+  CHECK(depends({"pttl", "k"}));
+  CHECK(depends({"EXPIRE", "k", "1"}));
+  CHECK(depends({"SET", "k", "v", "PX"}));  // malformed, still a time option
+  CHECK_FALSE(depends({"SET", "k", "v", "NX"}));
+  CHECK_FALSE(depends({"GET", "k"}));
+  CHECK_FALSE(depends({"EVAL", "return 1", "0"}));
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include "sim/kv/command_table.h"
 #include "sim/kv/conflicts.h"
 #include "sim/kv/script.h"
+#include "sim/kv/sha1.h"
 #include "tests/kv/kv_test_util.h"
 
 namespace lockstep::kv {

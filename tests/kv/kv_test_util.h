@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/kv/dispatch.h"
 #include "sim/kv/keyspace.h"
 
 namespace lockstep::kv::testing {
@@ -14,7 +15,7 @@ class Server {
  public:
   // Runs argv at virtual time now (milliseconds) and renders the reply.
   std::string Run(Millis now, std::vector<std::string> argv) {
-    return ks.Execute(argv, now, &last_effect).ToString();
+    return Execute(ks, argv, now, &last_effect).ToString();
   }
 
   Keyspace ks;

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "sim/kv/command_table.h"
+#include "sim/kv/dispatch.h"
 #include "sim/kv/int_parse.h"
 #include "tests/redis/known_departures.h"
 
@@ -591,7 +592,7 @@ Outcome Runner::Run(const Sequence& s) {
     std::vector<Candidate> candidates;
     for (int64_t t = t0; t <= t1 && candidates.size() < 100; ++t) {
       Candidate c{kv::Reply(), model};
-      c.reply = c.after.Execute(argv, t);
+      c.reply = kv::Execute(c.after, argv, t);
       if (hook_) hook_(argv, &c.reply);
       candidates.push_back(std::move(c));
     }

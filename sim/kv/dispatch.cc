@@ -1,0 +1,51 @@
+#include "sim/kv/dispatch.h"
+
+#include "sim/kv/command_table.h"
+#include "sim/kv/commands.h"
+#include "sim/kv/error_text.h"
+
+namespace lockstep::kv {
+
+namespace internal {
+
+Entry* Db::Lookup(std::string_view key) {
+  auto it = LowerBound(entries_, key);
+  if (it == entries_.end() || it->key != key) return nullptr;
+  if (it->ExpiredAt(now_)) {
+    entries_.erase(it);
+    effect_.saw_expired = true;
+    return nullptr;
+  }
+  return &*it;
+}
+
+Entry& Db::Add(const std::string& key) {
+  auto it = LowerBound(entries_, key);
+  it = entries_.insert(it, Entry{});
+  it->key = key;
+  return *it;
+}
+
+void Db::Remove(const Entry& e) {
+  entries_.erase(entries_.begin() + (&e - entries_.data()));
+}
+
+}  // namespace internal
+
+Reply Execute(Keyspace& keyspace, const std::vector<std::string>& argv, Millis now,
+              Effect* effect) {
+  Effect local;
+  Effect& eff = effect != nullptr ? *effect : local;
+  eff = Effect{};
+  if (argv.empty()) return Reply::Error(UnknownCommandError(argv));
+  const CommandSpec* spec = FindCommand(argv[0]);
+  if (spec == nullptr) return Reply::Error(UnknownCommandError(argv));
+  if (!ArityOk(*spec, argv.size())) {
+    return Reply::Error(WrongArityError(spec->name));
+  }
+  internal::Db db(keyspace.mutable_entries(), now, eff);
+  const auto index = static_cast<size_t>(spec - CommandTable().data());
+  return internal::HandlerAt(index)(db, argv);
+}
+
+}  // namespace lockstep::kv

@@ -1,0 +1,29 @@
+// The model Redis server's commands: one command, run atomically on a
+// keyspace at one instant, found in the command table, its arity checked,
+// then handed to its implementation (sim/kv/commands.h).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/kv/keyspace.h"
+#include "sim/kv/reply.h"
+
+namespace lockstep::kv {
+
+// What a command did to the keyspace, for traces and dependence analysis.
+struct Effect {
+  // Some key's value or deadline was written. As Redis counts writes
+  // (server.dirty), this is set even if the new value equals the old one; it
+  // is not set for merely removing an already expired key.
+  bool wrote = false;
+  bool saw_expired = false;  // some key the command named was expired at now
+};
+
+// Executes one command atomically on `keyspace` at time `now`. Never throws
+// for bad input: unknown commands, wrong arity, syntax and type errors come
+// back as Redis's error replies.
+Reply Execute(Keyspace& keyspace, const std::vector<std::string>& argv, Millis now,
+              Effect* effect = nullptr);
+
+}  // namespace lockstep::kv
