@@ -19,8 +19,8 @@
 #include "sim/cli/runner.h"
 #include "sim/cli/stop_signals.h"
 #include "sim/explore/strategy_registry.h"
+#include "sim/scenario/overrides.h"
 #include "sim/trace/json_reader.h"
-#include "sim/world/fault_kind.h"
 #include "sim/base/hash.h"
 
 namespace lockstep::cli {
@@ -34,113 +34,6 @@ std::string Thousands(uint64_t n) {
   std::string s = std::to_string(n);
   for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<size_t>(i), ",");
   return s;
-}
-
-// A command-line value the scenario cannot take.
-[[noreturn]] void Refuse(const std::string& message) { throw base::InputError("", "", message); }
-
-// Applies --clients, --horizon, --max-arg-delay and --faults; throws
-// base::InputError for a value the scenario cannot take.
-void Override(const ExploreOptions& o, scenario::Scenario& s) {
-  world::WorldConfig& w = s.world;
-  if (o.clients) {
-    int contenders = 0;
-    for (const auto& c : w.clients) contenders += !c.crashed;
-    if (*o.clients < 1 || *o.clients > contenders) {
-      Refuse("--clients " + std::to_string(*o.clients) + ": the scenario has " +
-             std::to_string(contenders) + " contending clients");
-    }
-    std::vector<world::ClientSetup> kept;
-    std::vector<std::string> algos;
-    int taken = 0;
-    for (size_t i = 0; i < w.clients.size(); ++i) {
-      if (w.clients[i].crashed || taken < *o.clients) {
-        taken += !w.clients[i].crashed;
-        kept.push_back(w.clients[i]);
-        algos.push_back(s.algorithms[i]);
-      }
-    }
-    w.clients = std::move(kept);
-    s.algorithms = std::move(algos);
-  }
-  if (o.horizon) {
-    if (*o.horizon < w.start_time || *o.horizon > w.start_time + base::Limits::kMaxSpan) {
-      Refuse("--horizon " + std::to_string(*o.horizon) + ": expected " +
-             std::to_string(w.start_time) + " (the clock's start) to " +
-             std::to_string(w.start_time + base::Limits::kMaxSpan));
-    }
-    w.horizon = *o.horizon;
-  }
-  if (o.max_arg_delay) {
-    if (*o.max_arg_delay == "none") {
-      w.assumptions.max_arg_delay = std::nullopt;
-    } else {
-      try {
-        size_t used = 0;
-        long long d = std::stoll(*o.max_arg_delay, &used);
-        if (used != o.max_arg_delay->size() || d < 0) throw std::invalid_argument("");
-        w.assumptions.max_arg_delay = d;
-      } catch (const std::exception&) {
-        Refuse("--max-arg-delay: expected a non-negative integer or \"none\", got \"" +
-               *o.max_arg_delay + "\"");
-      }
-    }
-  }
-  if (o.faults) {
-    world::FaultBudget& b = w.faults;
-    std::string spec = *o.faults;
-    size_t at = 0;
-    while (at <= spec.size()) {
-      size_t comma = spec.find(',', at);
-      std::string item = spec.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
-      at = comma == std::string::npos ? spec.size() + 1 : comma + 1;
-      size_t eq = item.find('=');
-      std::string kind = item.substr(0, eq);
-      int* slot = nullptr;
-      for (const world::FaultKind& k : world::kFaultKinds) {
-        if (k.name == kind) slot = &(b.*k.count);
-      }
-      int n = -1;
-      if (eq != std::string::npos) {
-        try {
-          size_t used = 0;
-          n = std::stoi(item.substr(eq + 1), &used);
-          if (used != item.size() - eq - 1) n = -1;
-        } catch (const std::exception&) {
-          n = -1;
-        }
-      }
-      if (!slot || n < 0 || n > world::kMaxFaultBudget) {
-        Refuse("--faults: expected KIND=N items separated by commas, KIND one of " +
-               world::FaultKindNames() + " and N in 0.." + std::to_string(world::kMaxFaultBudget) +
-               "; got \"" + item + "\"");
-      }
-      *slot = n;
-    }
-    if (b.jump > 0 && b.jump_by.empty()) {
-      Refuse("--faults: jump faults need the scenario's \"jump_by\" sizes");
-    }
-  }
-  // The trace must describe the configuration that was searched.
-  json& doc = s.document;
-  if (o.clients) {
-    json clients = json::array();
-    for (const auto& c : doc["clients"]) {
-      for (const auto& kept : w.clients) {
-        if (c["name"] == kept.name) clients.push_back(c);
-      }
-    }
-    doc["clients"] = clients;
-  }
-  if (o.horizon) doc["clock"]["horizon"] = w.horizon;
-  if (o.faults) {
-    json& f = doc["faults"];
-    for (const world::FaultKind& k : world::kFaultKinds) f[std::string(k.name)] = w.faults.*k.count;
-  }
-  if (o.max_arg_delay) {
-    doc["assumptions"]["max_arg_delay"] =
-        w.assumptions.max_arg_delay ? json(*w.assumptions.max_arg_delay) : json(nullptr);
-  }
 }
 
 // A file name from a scenario's name: any text, so only its first 64
@@ -179,7 +72,10 @@ std::optional<scenario::Scenario> Prepare(const ExploreOptions& o) {
   scenario::Scenario s;
   try {
     s = scenario::LoadScenarioFile(o.file);
-    Override(o, s);
+    scenario::ApplyOverrides(s, {.clients = o.clients,
+                                 .horizon = o.horizon,
+                                 .max_arg_delay = o.max_arg_delay,
+                                 .faults = o.faults});
   } catch (const base::InputError& e) {
     Fail(e.what());
     return std::nullopt;
