@@ -1,7 +1,5 @@
 #include "tests/test_util.h"
 
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,6 +9,8 @@
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
+#include <sys/resource.h>
+#include <sys/wait.h>
 
 namespace lockstep::testing {
 

@@ -3,17 +3,18 @@
 // scheduler (--play). --screenshot renders one frame to a PNG, prints where
 // the diagram's parts were drawn as JSON, and exits: how the tests look at
 // the window.
-#include <GLFW/glfw3.h>
-#include <backends/imgui_impl_glfw.h>
-#include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 
-#include <CLI/CLI.hpp>
 #include <cfloat>
 #include <cstdio>
 #include <iostream>
 #include <string>
 #include <vector>
+
+#include <CLI/CLI.hpp>
+#include <GLFW/glfw3.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
 
 #include "sim/cli/output_file.h"
 #include "viewer/png_writer.h"

@@ -67,7 +67,8 @@ void PlaySession::Replay() {
     if (a.kind == world::Action::Kind::kStep) {
       c.preview =
           effects.command.empty() ? "leaves the critical section" : Join(effects.command, " ");
-      if (a.arg_age > 0) c.preview += " (arguments read " + std::to_string(a.arg_age) + " ticks ago)";
+      if (a.arg_age > 0)
+        c.preview += " (arguments read " + std::to_string(a.arg_age) + " ticks ago)";
     } else if (a.kind == world::Action::Kind::kTick) {
       c.preview = "clock " + std::to_string(state.now) + " -> " + std::to_string(next.now);
     } else if (a.kind == world::Action::Kind::kCrash) {
@@ -100,7 +101,8 @@ bool PlaySession::Choose(const world::Action& a, std::string* why) {
   for (const world::Action& done : schedule_) model.Apply(state, done, nullptr);
   std::string reason;
   if (model.IsEnabled(state, a, &reason)) reason = "not offered here";
-  *why = "'" + world::FormatAction(a, names, model.server_names()) + "' is not possible here: " + reason;
+  *why = "'" + world::FormatAction(a, names, model.server_names()) +
+         "' is not possible here: " + reason;
   return false;
 }
 

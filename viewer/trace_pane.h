@@ -9,9 +9,10 @@
 
 #include <imgui.h>
 
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "sim/trace/diagram.h"
 #include "sim/trace/trace.h"

@@ -5,10 +5,11 @@
 #pragma once
 
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "viewer/play_session.h"
 #include "viewer/trace_pane.h"

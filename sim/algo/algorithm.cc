@@ -45,18 +45,21 @@ const AlgorithmInfo kAlgorithms[] = {
      Make<RunSetnxLock, Takeover::kGetSet>},
     {"setnx-expire", "SETNX, then PEXPIRE as a second command; release by DEL",
      Make<RunSetnxExpire>},
-    {"set-px-del", "SET key token NX PX ttl; release by plain DEL", Make<RunSetNxPx, Release::kDel>},
+    {"set-px-del", "SET key token NX PX ttl; release by plain DEL",
+     Make<RunSetNxPx, Release::kDel>},
     {"set-px-get-del", "SET key token NX PX ttl; release by GET, compare in the client, DEL",
      Make<RunSetNxPx, Release::kGetCompare>},
     {"set-px-script", "SET key token NX PX ttl; release by the compare-and-delete script",
      Make<RunSetNxPx, Release::kScript>},
     {"fenced-set-px", "SET NX PX and a fencing token from INCR in one script; release by script",
      Make<RunFencedLock>},
-    {"redlock", "Redlock: SET NX PX on every instance, a majority within the validity; "
-                "release by script on all",
+    {"redlock",
+     "Redlock: SET NX PX on every instance, a majority within the validity; "
+     "release by script on all",
      Make<RunRedlock, RedlockTokens::kNone>, /*draws_numbers=*/true},
-    {"redlock-instance-tokens", "Redlock with a fencing token: the largest INCR among the "
-                                "instances locked (unsafe)",
+    {"redlock-instance-tokens",
+     "Redlock with a fencing token: the largest INCR among the "
+     "instances locked (unsafe)",
      Make<RunRedlock, RedlockTokens::kInstanceCounters>, /*draws_numbers=*/true},
     {"redlock-fenced", "Redlock with a fencing token from INCR on lock.token_server",
      Make<RunRedlock, RedlockTokens::kTokenService>, /*draws_numbers=*/true},

@@ -30,7 +30,7 @@ struct LockSettings {
   // The master that hands out fencing tokens (lock.token_server), or -1. It
   // is not one of Redlock's N: its INCR stands for a linearizable counter.
   int token_instance = -1;
-  Millis request_timeout = 0;   // a lost request's timeout (for the world)
+  Millis request_timeout = 0;  // a lost request's timeout (for the world)
 };
 
 using Body = std::function<void(world::Client&)>;

@@ -11,8 +11,8 @@ void RunFencedLock(world::Client& c, const LockSettings& s) {
     int64_t token = 0;
     for (;;) {
       c.ForgetHistory("acquire", {round});
-      kv::Reply r = c.Call({"EVAL", kAcquireWithToken, "2", s.key, counter, value,
-                            world::Value(s.ttl)});
+      kv::Reply r =
+          c.Call({"EVAL", kAcquireWithToken, "2", s.key, counter, value, world::Value(s.ttl)});
       if (r.type == kv::Reply::Type::kInteger) {
         token = r.integer;
         break;

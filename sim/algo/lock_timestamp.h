@@ -12,9 +12,7 @@ namespace lockstep::algo {
 // The documentation's takeover steps: a client takes over "if the lock is
 // expired because the Unix time at lock.foo is older than the current Unix
 // time". Returns true iff `timestamp` < `now`.
-inline bool TimestampExpired(world::Millis timestamp, world::Millis now) {
-  return timestamp < now;
-}
+inline bool TimestampExpired(world::Millis timestamp, world::Millis now) { return timestamp < now; }
 
 // The lock value as a timestamp, or nullopt if it is not an integer (then
 // it is no timestamp this algorithm wrote, and it is never taken over).

@@ -41,8 +41,8 @@ void RunRedlock(world::Client& c, const LockSettings& s, RedlockTokens tokens) {
       for (int i = 0; i < s.instances; ++i) {
         if (!IsLockInstance(s, i)) continue;
         if (tokens == RedlockTokens::kInstanceCounters) {
-          kv::Reply r = c.CallOn(i, {"EVAL", kAcquireWithToken, "2", s.key, counter, value,
-                                     world::Value(s.ttl)});
+          kv::Reply r = c.CallOn(
+              i, {"EVAL", kAcquireWithToken, "2", s.key, counter, value, world::Value(s.ttl)});
           if (r.type == kv::Reply::Type::kInteger) {
             ++locked;
             token = std::max(token, r.integer);
@@ -68,7 +68,8 @@ void RunRedlock(world::Client& c, const LockSettings& s, RedlockTokens tokens) {
         break;
       }
       UnlockAll(c, s, value);
-      c.Sleep(1 + static_cast<Millis>(c.Random() % static_cast<uint64_t>(std::max<Millis>(s.retry_delay, 1))));
+      c.Sleep(1 + static_cast<Millis>(c.Random() %
+                                      static_cast<uint64_t>(std::max<Millis>(s.retry_delay, 1))));
     }
     HoldLock(c, s, valid_until, token);
     c.LeaveCriticalSection();

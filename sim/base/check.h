@@ -7,11 +7,11 @@
 #include <cstdlib>
 
 // LOCKSTEP_CHECK(cond, "tag: what should hold"), in every build type.
-#define LOCKSTEP_CHECK(cond, what)                                                          \
-  do {                                                                                      \
-    if (!(cond)) {                                                                          \
+#define LOCKSTEP_CHECK(cond, what)                                                             \
+  do {                                                                                         \
+    if (!(cond)) {                                                                             \
       std::fprintf(stderr, "lockstep: internal error at %s:%d: %s (%s)\n", __FILE__, __LINE__, \
-                   what, #cond);                                                            \
-      std::abort();                                                                         \
-    }                                                                                       \
+                   what, #cond);                                                               \
+      std::abort();                                                                            \
+    }                                                                                          \
   } while (0)

@@ -12,8 +12,8 @@ std::optional<Violation> ForeignRelease::Check(const world::Model& m, const worl
   v.step = step;
   v.clients = {by, of};
   if (s.step.released_of < s.step.released_by) std::swap(v.clients[0], v.clients[1]);
-  v.message = by + " released " + s.step.released_key + ", but the value it removed was " + of +
-              "'s lock";
+  v.message =
+      by + " released " + s.step.released_key + ", but the value it removed was " + of + "'s lock";
   return v;
 }
 

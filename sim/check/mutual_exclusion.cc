@@ -2,8 +2,8 @@
 
 namespace lockstep::check {
 
-std::optional<Violation> MutualExclusion::Check(const world::Model& m,
-                                                const world::WorldState& s, int step) const {
+std::optional<Violation> MutualExclusion::Check(const world::Model& m, const world::WorldState& s,
+                                                int step) const {
   int inside = 0;
   for (const auto& c : s.clients) inside += c.in_critical_section;
   if (inside <= 1) return std::nullopt;

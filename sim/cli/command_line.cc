@@ -1,12 +1,11 @@
 #include "sim/cli/command_line.h"
 
-#include "sim/base/input_error.h"
-#include "sim/base/limits.h"
-
 #include <iostream>
 
 #include <CLI/CLI.hpp>
 
+#include "sim/base/input_error.h"
+#include "sim/base/limits.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/explore_command.h"
 #include "sim/cli/memory_bound.h"
@@ -24,7 +23,9 @@ namespace {
 
 // Every path option: an empty name is a usage error, never "here" or "/".
 const CLI::Validator kPath(
-    [](std::string& path) { return path.empty() ? std::string("expected a path, got an empty one") : ""; },
+    [](std::string& path) {
+      return path.empty() ? std::string("expected a path, got an empty one") : "";
+    },
     "PATH");
 
 // A seed is what a trace can carry, on the command line as in files.
@@ -40,7 +41,9 @@ std::string StrategyHelp() {
   const auto& strategies = explore::Strategies();
   std::string text;
   for (size_t i = 0; i < strategies.size(); ++i) {
-    text += (i == 0 ? "" : i + 1 == strategies.size() ? " or " : ", ") +
+    text += (i == 0                       ? ""
+             : i + 1 == strategies.size() ? " or "
+                                          : ", ") +
             std::string(strategies[i].name) + " (" + std::string(strategies[i].help) + ")";
   }
   return text;
@@ -68,8 +71,11 @@ int RunCommandLine(const std::vector<std::string>& args) {
   bool json = false;
   bool fields = false;
 
-  auto* replay = app.add_subcommand("replay", "Replay a scenario's schedule or a saved trace, step by step");
-  replay->add_option("FILE", file, "Scenario with a schedule, or a trace")->required()->check(kPath);
+  auto* replay =
+      app.add_subcommand("replay", "Replay a scenario's schedule or a saved trace, step by step");
+  replay->add_option("FILE", file, "Scenario with a schedule, or a trace")
+      ->required()
+      ->check(kPath);
   replay->add_option("--trace-out", out.trace_out, "Write the trace (JSON) here; - for stdout")
       ->check(kPath);
   auto* replay_json = replay->add_flag("--json", out.json, "Print a machine-readable summary");
@@ -78,8 +84,9 @@ int RunCommandLine(const std::vector<std::string>& args) {
       "--redis", redis.address,
       "Replay the trace's commands on a real Redis server at HOST:PORT, one connection per client");
   redis_opt->excludes(replay_json)->excludes("--trace-out");
-  replay->add_flag("--redis-flush", redis.flush,
-                   "With --redis: FLUSHALL first (else the database must be empty)")
+  replay
+      ->add_flag("--redis-flush", redis.flush,
+                 "With --redis: FLUSHALL first (else the database must be empty)")
       ->needs(redis_opt);
 
   auto* run = app.add_subcommand("run", "Run one random schedule of a scenario from a seed");
@@ -106,28 +113,46 @@ int RunCommandLine(const std::vector<std::string>& args) {
       ->check(CLI::Range(1, base::kMaxClients));
   explore->add_option("--max-steps", ex.max_steps, "Bound on the steps of an execution")
       ->check(CLI::Range(1, base::Limits::kMaxSteps));
-  explore->add_option("--horizon", ex.horizon,
-                      "The clock never passes this (at most the clock's start + " +
-                          std::to_string(base::Limits::kMaxSpan) + ")")
+  explore
+      ->add_option("--horizon", ex.horizon,
+                   "The clock never passes this (at most the clock's start + " +
+                       std::to_string(base::Limits::kMaxSpan) + ")")
       ->check(CLI::Range(int64_t{0}, base::Limits::kMaxTime + base::Limits::kMaxSpan));
-  explore->add_option("--preemptions", ex.preemptions, "Bound on preemptive switches (" + explore::StrategiesReading("--preemptions") + ")")
+  explore
+      ->add_option(
+          "--preemptions", ex.preemptions,
+          "Bound on preemptive switches (" + explore::StrategiesReading("--preemptions") + ")")
       ->check(CLI::Range(0, 1000));
   explore->add_option("--max-arg-delay", ex.max_arg_delay,
                       "Largest age of clock-based arguments: an integer, or none");
-  explore->add_option("--jobs", ex.jobs, "Threads for the search (" + explore::StrategiesReading("--jobs") + ")")->check(CLI::Range(1, 64));
-  explore->add_option("--faults", ex.faults,
-                      "Fault budgets, e.g. crash=1,stall=1 (kinds: " + world::FaultKindNames() + ")");
-  explore->add_option("--executions", ex.executions, "Executions (" + explore::StrategiesReading("--executions") + ")")
+  explore
+      ->add_option("--jobs", ex.jobs,
+                   "Threads for the search (" + explore::StrategiesReading("--jobs") + ")")
+      ->check(CLI::Range(1, 64));
+  explore->add_option(
+      "--faults", ex.faults,
+      "Fault budgets, e.g. crash=1,stall=1 (kinds: " + world::FaultKindNames() + ")");
+  explore
+      ->add_option("--executions", ex.executions,
+                   "Executions (" + explore::StrategiesReading("--executions") + ")")
       ->check(CLI::Range(uint64_t{1}, uint64_t{1'000'000'000}));
-  explore->add_option("--depth", ex.depth, "Bug depth d (" + explore::StrategiesReading("--depth") + ")")->check(CLI::Range(1, 100));
-  explore->add_option("--seed", ex.seed, "Seed (" + explore::StrategiesReading("--seed") + ")")->check(kSeed);
+  explore
+      ->add_option("--depth", ex.depth,
+                   "Bug depth d (" + explore::StrategiesReading("--depth") + ")")
+      ->check(CLI::Range(1, 100));
+  explore->add_option("--seed", ex.seed, "Seed (" + explore::StrategiesReading("--seed") + ")")
+      ->check(kSeed);
   explore->add_option("--out", ex.out, "Folder for counterexamples (default: counterexamples)")
       ->check(kPath);
   explore->add_option("--max-memory", max_memory, memory_help);
   explore->add_flag("--json", ex.json, "Print a machine-readable report");
-  explore->add_flag("--no-cache", no_cache, "Plain enumeration: no state caching (" + explore::StrategiesReading("--no-cache") + ")");
-  explore->add_flag("--no-symmetry", no_symmetry, "No symmetry reduction (" + explore::StrategiesReading("--no-symmetry") + ")");
-  explore->add_flag("--no-por", no_por, "No partial-order reduction (" + explore::StrategiesReading("--no-por") + ")");
+  explore->add_flag(
+      "--no-cache", no_cache,
+      "Plain enumeration: no state caching (" + explore::StrategiesReading("--no-cache") + ")");
+  explore->add_flag("--no-symmetry", no_symmetry,
+                    "No symmetry reduction (" + explore::StrategiesReading("--no-symmetry") + ")");
+  explore->add_flag("--no-por", no_por,
+                    "No partial-order reduction (" + explore::StrategiesReading("--no-por") + ")");
 
   auto* list = app.add_subcommand("list", "List the algorithms and the scenarios");
   list->add_option("--dir", dir, "Scenario folder")->check(kPath);
@@ -142,7 +167,8 @@ int RunCommandLine(const std::vector<std::string>& args) {
       "render", "Draw a trace's space-time diagram as SVG or as a self-contained HTML page");
   render->add_option("TRACE", file, "Trace, or scenario with a schedule")->required()->check(kPath);
   render->add_option("--svg", svg_out, "Write the diagram as SVG here; - for stdout")->check(kPath);
-  render->add_option("--html", html_out, "Write an HTML page (diagram and steps) here; - for stdout")
+  render
+      ->add_option("--html", html_out, "Write an HTML page (diagram and steps) here; - for stdout")
       ->check(kPath);
 
   // CLI11 takes an unknown first word for a missing subcommand: name it.
@@ -155,8 +181,8 @@ int RunCommandLine(const std::vector<std::string>& args) {
       found = found || sub->get_name() == word;
     }
     if (!found) {
-      std::cerr << "lockstep: unknown subcommand \"" << lockstep::json::Shorten(word) << "\"; expected one of "
-                << known << "\n";
+      std::cerr << "lockstep: unknown subcommand \"" << lockstep::json::Shorten(word)
+                << "\"; expected one of " << known << "\n";
       return kExitBadInput;
     }
   }

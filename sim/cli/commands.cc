@@ -97,9 +97,10 @@ int ReplayTrace(const std::string& file, const std::string& text, const json& do
   // The embedded scenario has no schedule: its expectation is about every one.
   int code = Report(replayed, s, out, false);
   if (!out.json && code != kExitBound) {
-    (IsStandardOutput(out.trace_out) ? std::cerr : std::cout) << (trace::ToJsonText(replayed) == text
-                      ? "replay reproduces the trace byte for byte\n"
-                      : "replay reproduces the trace's content (its formatting differs)\n");
+    (IsStandardOutput(out.trace_out) ? std::cerr : std::cout)
+        << (trace::ToJsonText(replayed) == text
+                ? "replay reproduces the trace byte for byte\n"
+                : "replay reproduces the trace's content (its formatting differs)\n");
   }
   return code;
 }
@@ -125,8 +126,10 @@ int Replay(const std::string& file, const OutputOptions& out) {
     if (doc.is_object() && doc.contains("format")) return ReplayTrace(file, text, doc, out);
     scenario::Scenario s = scenario::LoadScenario(doc, file);
     if (!s.has_schedule) {
-      Fail(file + ": at /: missing field \"schedule\" (replay needs a schedule; "
-                  "use `lockstep run " + file + " --seed N` for a random one)");
+      Fail(file +
+           ": at /: missing field \"schedule\" (replay needs a schedule; "
+           "use `lockstep run " +
+           file + " --seed N` for a random one)");
       return kExitBadInput;
     }
     try {
@@ -166,8 +169,8 @@ int Run(const std::string& file, uint64_t seed, std::optional<int> max_steps,
     // A stop in the execution or in its recording is reported with the
     // steps run and recorded so far.
     size_t steps_run = 0;
-    trace::Trace t = RunSeeded(s, seed, max_steps.value_or(s.max_steps), &StopRequested(),
-                               &steps_run);
+    trace::Trace t =
+        RunSeeded(s, seed, max_steps.value_or(s.max_steps), &StopRequested(), &steps_run);
     if (watch && watch->exceeded()) {
       // Stopped between two steps: what ran is reported, nothing is written.
       const std::string bound = "--max-memory " + SizeText(out.max_memory);
@@ -178,7 +181,8 @@ int Run(const std::string& file, uint64_t seed, std::optional<int> max_steps,
                           {"incomplete", "stopped at the memory bound (" + bound + ")"},
                           {"max_memory", out.max_memory},
                           {"steps_run", steps_run},
-                          {"steps_recorded", t.schedule.size()}}.dump(2)
+                          {"steps_recorded", t.schedule.size()}}
+                         .dump(2)
                   << "\n";
       }
       Fail("run stopped at the memory bound (" + bound + ") after " + counts +
@@ -270,13 +274,12 @@ int Demo(const std::string& dir) {
       std::cout << "no race found\n";
       all_as_expected = false;
     } else {
-      auto shortest = explore::ShortestCounterexample(
-          naive.world, props, static_cast<int>(found.counterexample.size()),
-          base::Limits::kShrinkStates);
+      auto shortest = explore::ShortestCounterexample(naive.world, props,
+                                                      static_cast<int>(found.counterexample.size()),
+                                                      base::Limits::kShrinkStates);
       const auto& schedule = shortest ? shortest->counterexample : found.counterexample;
-      std::cout << "found after " << found.stats.states << " states and "
-                << found.stats.transitions << " transitions; the shortest race has "
-                << schedule.size() << " steps:\n\n";
+      std::cout << "found after " << found.stats.states << " states and " << found.stats.transitions
+                << " transitions; the shortest race has " << schedule.size() << " steps:\n\n";
       trace::Trace t = RecordTrace(naive, schedule, "violation");
       std::cout << trace::Timeline(t);
       expectation(naive, true, t.violation->property);

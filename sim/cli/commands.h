@@ -19,9 +19,9 @@ inline constexpr int kExitBound = 3;
 inline constexpr int kExitReplayDiffers = 4;
 
 struct OutputOptions {
-  bool json = false;       // print a machine-readable summary instead
-  std::string trace_out;   // write the trace here if non-empty (output_file.h)
-  uint64_t max_memory = 0; // run: stop at this resident size (memory_bound.h); 0: none
+  bool json = false;        // print a machine-readable summary instead
+  std::string trace_out;    // write the trace here if non-empty (output_file.h)
+  uint64_t max_memory = 0;  // run: stop at this resident size (memory_bound.h); 0: none
 };
 
 int Replay(const std::string& file, const OutputOptions& out);

@@ -5,12 +5,13 @@
 #include <cstdio>
 #include <filesystem>
 #include <functional>
-#include <optional>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "sim/base/hash.h"
 #include "sim/base/input_error.h"
 #include "sim/base/limits.h"
 #include "sim/cli/commands.h"
@@ -21,7 +22,6 @@
 #include "sim/explore/strategy_registry.h"
 #include "sim/scenario/overrides.h"
 #include "sim/trace/json_reader.h"
-#include "sim/base/hash.h"
 
 namespace lockstep::cli {
 namespace {
@@ -50,7 +50,8 @@ std::string SafeName(std::string s) {
 // Where the counterexample of a violation of `property` is saved.
 std::string CounterexamplePath(const ExploreOptions& o, const scenario::Scenario& s,
                                const std::string& property) {
-  std::string base = SafeName(s.name.empty() ? std::filesystem::path(o.file).stem().string() : s.name);
+  std::string base =
+      SafeName(s.name.empty() ? std::filesystem::path(o.file).stem().string() : s.name);
   return o.out + "/" + base + "-" + property + "-" + std::to_string(s.world.clients.size()) +
          "clients.json";
 }
@@ -108,7 +109,8 @@ explore::StrategyRequest MakeRequest(const ExploreOptions& o, const scenario::Sc
   // Without state caching nothing stops a client that retries forever
   // without the clock moving: bound the executions by the scenario's
   // max_steps, as a run is.
-  if (!options.reductions.cache && !options.bounds.max_steps) options.bounds.max_steps = s.max_steps;
+  if (!options.reductions.cache && !options.bounds.max_steps)
+    options.bounds.max_steps = s.max_steps;
   options.bounds.preemptions = o.preemptions;
   options.jobs = o.jobs;
   options.interrupted = &StopRequested();
@@ -194,8 +196,9 @@ bool SaveCounterexample(const ExploreOptions& o, const scenario::Scenario& s,
   std::string how = "as found";
   std::cerr << "lockstep: violation found in " << found
             << " steps; shrinking it (a stop signal saves it as found)" << std::endl;
-  if (auto shortest = explore::ShortestCounterexample(
-          s.world, properties, static_cast<int>(found), base::Limits::kShrinkStates, &StopRequested())) {
+  if (auto shortest =
+          explore::ShortestCounterexample(s.world, properties, static_cast<int>(found),
+                                          base::Limits::kShrinkStates, &StopRequested())) {
     schedule = shortest->counterexample;
     how = "shortest, by breadth-first search";
   } else if (StopRequested().load()) {
@@ -267,7 +270,8 @@ int Search(const ExploreOptions& o) {
   if (o.max_memory) watch.emplace(o.max_memory);
   // Why the work stopped early: a signal's name, or the memory bound.
   auto stop_reason = [&]() -> std::string {
-    if (watch && watch->exceeded()) return "the memory bound (--max-memory " + SizeText(o.max_memory) + ")";
+    if (watch && watch->exceeded())
+      return "the memory bound (--max-memory " + SizeText(o.max_memory) + ")";
     return SignalName(StopSignal());
   };
 
@@ -294,8 +298,8 @@ int Search(const ExploreOptions& o) {
     text << "INCOMPLETE: " << r.incomplete << "; no violation found so far\n";
   }
   // The expectation is about the scenario as written, over every schedule.
-  const bool as_written = !o.clients && !o.max_steps && !o.horizon && !o.preemptions &&
-                          !o.max_arg_delay && !o.faults;
+  const bool as_written =
+      !o.clients && !o.max_steps && !o.horizon && !o.preemptions && !o.max_arg_delay && !o.faults;
   if (as_written && r.verdict != explore::Verdict::kIncomplete) {
     Warn(o.file, {Unexpected(s, r.violation ? r.violation->property : "",
                              strategy.kind == explore::StrategyKind::kExhaustive)});

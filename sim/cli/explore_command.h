@@ -23,7 +23,7 @@ struct ExploreOptions {
   int jobs = 1;
   uint64_t executions = base::Limits::kDefaultExecutions;
   int depth = base::Limits::kDefaultPctDepth;
-  uint64_t seed = 0;            // random, pct
+  uint64_t seed = 0;  // random, pct
   bool json = false;
   std::string out = "counterexamples";
   uint64_t max_memory = 0;  // stop at this resident size (memory_bound.h); 0: none

@@ -20,17 +20,30 @@ uint64_t ParseSize(const std::string& text) {
   int shift = 0;
   if (i + 1 == text.size()) {
     switch (text[i]) {
-      case 'K': case 'k': shift = 10; break;
-      case 'M': case 'm': shift = 20; break;
-      case 'G': case 'g': shift = 30; break;
-      case 'T': case 't': shift = 40; break;
-      default: shift = -1;
+      case 'K':
+      case 'k':
+        shift = 10;
+        break;
+      case 'M':
+      case 'm':
+        shift = 20;
+        break;
+      case 'G':
+      case 'g':
+        shift = 30;
+        break;
+      case 'T':
+      case 't':
+        shift = 40;
+        break;
+      default:
+        shift = -1;
     }
     if (shift > 0) ++i;
   }
   if (i == 0 || i != text.size() || n == 0 || (shift > 0 && n > (UINT64_MAX >> shift))) {
-    throw base::InputError("", "", "expected a size such as 512M, 4G or a number of bytes, got \"" +
-                                       text + "\"");
+    throw base::InputError(
+        "", "", "expected a size such as 512M, 4G or a number of bytes, got \"" + text + "\"");
   }
   return n << shift;
 }

@@ -1,7 +1,6 @@
 #include "sim/cli/output_file.h"
 
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -10,6 +9,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <optional>
+
+#include <sys/stat.h>
 
 #include "sim/cli/stop_signals.h"
 
@@ -94,9 +95,10 @@ Plan PlanFor(const std::string& path) {
   }
   if (!S_ISREG(st.st_mode)) {
     p.why = std::string("is ") +
-            (S_ISDIR(st.st_mode) ? "a directory" : S_ISSOCK(st.st_mode) ? "a socket"
-                                                 : S_ISBLK(st.st_mode)  ? "a block device"
-                                                                         : "not a regular file") +
+            (S_ISDIR(st.st_mode)    ? "a directory"
+             : S_ISSOCK(st.st_mode) ? "a socket"
+             : S_ISBLK(st.st_mode)  ? "a block device"
+                                    : "not a regular file") +
             "; expected a regular file, a character device, a FIFO or \"-\" for standard output";
     return p;
   }

@@ -1,9 +1,5 @@
 #include "sim/cli/redis_replay.h"
 
-#include "sim/kv/command_table.h"
-
-#include <sys/time.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -11,9 +7,11 @@
 #include <thread>
 
 #include <hiredis/hiredis.h>
+#include <sys/time.h>
 
 #include "sim/cli/commands.h"
 #include "sim/cli/runner.h"
+#include "sim/kv/command_table.h"
 #include "sim/kv/int_parse.h"
 #include "sim/scenario/scenario.h"
 #include "sim/trace/json_reader.h"
@@ -30,16 +28,21 @@ void Fail(const std::string& message) { std::cerr << "lockstep: " << message << 
 
 kv::Reply FromHiredis(const redisReply& r) {
   switch (r.type) {
-    case REDIS_REPLY_INTEGER: return kv::Reply::Integer(r.integer);
-    case REDIS_REPLY_STRING: return kv::Reply::Bulk(std::string(r.str, r.len));
-    case REDIS_REPLY_STATUS: return kv::Reply::Status(std::string(r.str, r.len));
-    case REDIS_REPLY_ERROR: return kv::Reply::Error(std::string(r.str, r.len));
+    case REDIS_REPLY_INTEGER:
+      return kv::Reply::Integer(r.integer);
+    case REDIS_REPLY_STRING:
+      return kv::Reply::Bulk(std::string(r.str, r.len));
+    case REDIS_REPLY_STATUS:
+      return kv::Reply::Status(std::string(r.str, r.len));
+    case REDIS_REPLY_ERROR:
+      return kv::Reply::Error(std::string(r.str, r.len));
     case REDIS_REPLY_ARRAY: {
       std::vector<kv::Reply> elements;
       for (size_t i = 0; i < r.elements; ++i) elements.push_back(FromHiredis(*r.element[i]));
       return kv::Reply::Array(std::move(elements));
     }
-    default: return kv::Reply::Nil();
+    default:
+      return kv::Reply::Nil();
   }
 }
 
@@ -187,8 +190,8 @@ std::optional<std::vector<kv::Reply>> RedisConnection::Pipeline(const std::vecto
       args.push_back(a.data());
       lens.push_back(a.size());
     }
-    if (redisAppendCommandArgv(context_, static_cast<int>(args.size()), args.data(),
-                               lens.data()) != REDIS_OK) {
+    if (redisAppendCommandArgv(context_, static_cast<int>(args.size()), args.data(), lens.data()) !=
+        REDIS_OK) {
       *error = context_->errstr;
       return std::nullopt;
     }
@@ -251,9 +254,8 @@ class RedisSession {
     if (!r) return Lost(std::string("waiting for ") + check, admin_.get());
     // Only Redis's own answer says the database is empty: an integer count, or
     // OK to FLUSHALL.
-    const bool understood = options_.flush
-                                ? r->type == kv::Reply::Type::kStatus && r->text == "OK"
-                                : r->type == kv::Reply::Type::kInteger;
+    const bool understood = options_.flush ? r->type == kv::Reply::Type::kStatus && r->text == "OK"
+                                           : r->type == kv::Reply::Type::kInteger;
     if (!understood) {
       Fail(addr_ + ": " + check + " answered " + trace::CompactReply(*r) + "; expected " +
            (options_.flush ? "OK" : "an integer") + ", as Redis answers");
@@ -265,7 +267,8 @@ class RedisSession {
       return false;
     }
     std::cout << "redis: " << addr_ << ", one connection per client (";
-    for (size_t i = 0; i < t_.clients.size(); ++i) std::cout << (i ? ", " : "") << t_.clients[i].name;
+    for (size_t i = 0; i < t_.clients.size(); ++i)
+      std::cout << (i ? ", " : "") << t_.clients[i].name;
     std::cout << ")" << (options_.flush ? ", database flushed first" : "") << "\n";
     return true;
   }
@@ -311,7 +314,8 @@ class RedisSession {
       for (const Argv& argv : setup) {
         std::optional<kv::Reply> r = admin_->Command(argv, &error_);
         if (!r) return Lost("connection lost during setup", admin_.get());
-        std::cout << "setup: " << trace::CommandText(argv) << " -> " << trace::CompactReply(*r) << "\n";
+        std::cout << "setup: " << trace::CommandText(argv) << " -> " << trace::CompactReply(*r)
+                  << "\n";
         if (r->is_error()) {
           Fail(addr_ + ": the initial keyspace could not be written");
           return false;
@@ -341,8 +345,10 @@ class RedisSession {
       auto client = std::find_if(t_.clients.begin(), t_.clients.end(),
                                  [&](const trace::ClientInfo& c) { return c.name == step.actor; });
       if (client == t_.clients.end()) {
-        Fail(file_ + ": at /steps/" + std::to_string(i) + "/actor: expected one of the trace's "
-             "clients, got \"" + step.actor + "\"");
+        Fail(file_ + ": at /steps/" + std::to_string(i) +
+             "/actor: expected one of the trace's "
+             "clients, got \"" +
+             step.actor + "\"");
         return false;
       }
       Argv argv = step.command;
@@ -351,7 +357,8 @@ class RedisSession {
         const int64_t due = step.global_time + offset_ - server_at_base_;
         std::this_thread::sleep_until(base_ + std::chrono::milliseconds(due));
         const int64_t sent = std::chrono::duration_cast<std::chrono::milliseconds>(
-                                 std::chrono::steady_clock::now() - base_).count();
+                                 std::chrono::steady_clock::now() - base_)
+                                 .count();
         latest_ = std::max(latest_, sent - due);
       }
       RedisConnection& conn = *conns_[static_cast<size_t>(client - t_.clients.begin())];
@@ -383,8 +390,9 @@ class RedisSession {
                 << trace::StepLine(d) << " in the trace)\n";
     }
     if (!t_.violation) {
-      std::cout << (first_diff_ == 0 ? "no violation in the trace, and every real reply matched it\n"
-                                     : "no violation in the trace; the replay failed\n");
+      std::cout << (first_diff_ == 0
+                        ? "no violation in the trace, and every real reply matched it\n"
+                        : "no violation in the trace; the replay failed\n");
       return first_diff_ == 0 ? kExitSafe : kExitReplayDiffers;
     }
     const check::Violation& v = *t_.violation;
@@ -435,8 +443,8 @@ class RedisSession {
       const int at = EnteredAt(t_, c, v.step);
       if (at == 0) continue;
       const auto& reply = real_[static_cast<size_t>(at)];
-      how.push_back(c + "'s " + trace::CommandText(t_.steps[static_cast<size_t>(at)].command) + " at step " +
-                    std::to_string(at) + " returned " +
+      how.push_back(c + "'s " + trace::CommandText(t_.steps[static_cast<size_t>(at)].command) +
+                    " at step " + std::to_string(at) + " returned " +
                     (reply ? trace::CompactReply(*reply) : "nothing"));
     }
     if (how.empty()) return;
@@ -444,8 +452,9 @@ class RedisSession {
     for (size_t i = 0; i < how.size(); ++i) {
       who += (i == 0 ? "" : i + 1 == how.size() ? " and " : ", ") + how[i];
     }
-    std::cout << "on the real server " << who << ", as in the trace: "
-              << (how.size() == 2 ? "both" : "each") << " entered the critical section\n";
+    std::cout << "on the real server " << who
+              << ", as in the trace: " << (how.size() == 2 ? "both" : "each")
+              << " entered the critical section\n";
   }
 
   const std::string& file_;

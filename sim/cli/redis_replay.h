@@ -44,8 +44,8 @@ class RedisConnection {
  public:
   // Returns nullptr, with the reason in *error, iff it cannot connect
   // within timeout_ms.
-  static std::unique_ptr<RedisConnection> Connect(const std::string& host, int port,
-                                                  int timeout_ms, std::string* error);
+  static std::unique_ptr<RedisConnection> Connect(const std::string& host, int port, int timeout_ms,
+                                                  std::string* error);
   ~RedisConnection();
   RedisConnection(const RedisConnection&) = delete;
   RedisConnection& operator=(const RedisConnection&) = delete;

@@ -9,9 +9,8 @@
 
 namespace lockstep::cli {
 
-trace::Trace RecordTrace(const scenario::Scenario& s,
-                         const std::vector<world::Action>& schedule, const std::string& end,
-                         const std::atomic<bool>* stop) {
+trace::Trace RecordTrace(const scenario::Scenario& s, const std::vector<world::Action>& schedule,
+                         const std::string& end, const std::atomic<bool>* stop) {
   explore::Properties properties = explore::MakeProperties(s.properties);
   world::World w(s.world);
   trace::Trace t;
@@ -32,8 +31,9 @@ trace::Trace RecordTrace(const scenario::Scenario& s,
     }
     std::string why;
     if (!w.IsEnabled(a, &why)) {
-      throw explore::ScheduleError(t.schedule.size(), "'" + world::FormatAction(a, w.client_names(), t.server_names) +
-                                                          "' is not possible here: " + why);
+      throw explore::ScheduleError(t.schedule.size(),
+                                   "'" + world::FormatAction(a, w.client_names(), t.server_names) +
+                                       "' is not possible here: " + why);
     }
     t.schedule.push_back(world::FormatAction(a, w.client_names(), t.server_names));
     t.steps.push_back(w.Apply(a));
@@ -52,8 +52,8 @@ trace::Trace RecordTrace(const scenario::Scenario& s,
   return t;
 }
 
-trace::Trace RunToTrace(const scenario::Scenario& s, explore::Strategy& strategy,
-                        int max_steps, const std::atomic<bool>* stop, size_t* steps_run) {
+trace::Trace RunToTrace(const scenario::Scenario& s, explore::Strategy& strategy, int max_steps,
+                        const std::atomic<bool>* stop, size_t* steps_run) {
   world::Model model(s.world, /*use_forget_history=*/false);
   explore::ExecutionResult r = explore::RunExecution(
       model, strategy, explore::MakeProperties(s.properties), max_steps, stop);

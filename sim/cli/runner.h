@@ -18,18 +18,16 @@ namespace lockstep::cli {
 // schedule or the first violation. `end` says why the execution ended.
 // Setting `*stop` (a memory bound) ends the recording early, with end
 // "stopped". Throws explore::ScheduleError for an action that is not enabled.
-trace::Trace RecordTrace(const scenario::Scenario& s,
-                         const std::vector<world::Action>& schedule, const std::string& end,
-                         const std::atomic<bool>* stop = nullptr);
+trace::Trace RecordTrace(const scenario::Scenario& s, const std::vector<world::Action>& schedule,
+                         const std::string& end, const std::atomic<bool>* stop = nullptr);
 
 // Runs one execution of `s` chosen by `strategy` and records it.
 // Throws explore::ScheduleError for a schedule that does not fit.
 // Setting `*stop` ends the execution, then nothing is recorded (an empty
 // trace), or the recording, with end "stopped"; `*steps_run` receives the
 // steps the execution ran either way.
-trace::Trace RunToTrace(const scenario::Scenario& s, explore::Strategy& strategy,
-                        int max_steps, const std::atomic<bool>* stop = nullptr,
-                        size_t* steps_run = nullptr);
+trace::Trace RunToTrace(const scenario::Scenario& s, explore::Strategy& strategy, int max_steps,
+                        const std::atomic<bool>* stop = nullptr, size_t* steps_run = nullptr);
 
 // Replays the scenario's own schedule. REQUIRES: s.has_schedule
 // `step_bound`: the run being replayed was ended by this bound.
@@ -46,8 +44,8 @@ struct ReplayedTrace {
 // the same record. Returns nullopt, with "FILE: at /pointer: what" in
 // *error, for a document that is not a trace or that its scenario
 // contradicts.
-std::optional<ReplayedTrace> ReplaySavedTrace(const std::string& file,
-                                              const nlohmann::json& doc, std::string* error);
+std::optional<ReplayedTrace> ReplaySavedTrace(const std::string& file, const nlohmann::json& doc,
+                                              std::string* error);
 
 // One random execution from `seed`.
 // `stop` and `steps_run`: as for RunToTrace.

@@ -61,10 +61,14 @@ int StopSignal() { return stop_signal.load(); }
 
 const char* SignalName(int signal) {
   switch (signal) {
-    case SIGINT: return "SIGINT";
-    case SIGTERM: return "SIGTERM";
-    case SIGHUP: return "SIGHUP";
-    default: return "a signal";
+    case SIGINT:
+      return "SIGINT";
+    case SIGTERM:
+      return "SIGTERM";
+    case SIGHUP:
+      return "SIGHUP";
+    default:
+      return "a signal";
   }
 }
 
@@ -85,8 +89,6 @@ BlockStopSignals::BlockStopSignals() {
   pthread_sigmask(SIG_BLOCK, &set, &saved_);
 }
 
-BlockStopSignals::~BlockStopSignals() {
-  pthread_sigmask(SIG_SETMASK, &saved_, nullptr);
-}
+BlockStopSignals::~BlockStopSignals() { pthread_sigmask(SIG_SETMASK, &saved_, nullptr); }
 
 }  // namespace lockstep::cli

@@ -31,8 +31,9 @@ Continuation ShortestContinuation(const world::WorldConfig& config, const Proper
   for (size_t i = 0; i < prefix.size(); ++i) {
     std::string why;
     if (!model.IsEnabled(s0, prefix[i], &why)) {
-      throw ScheduleError(i, "'" + world::FormatAction(prefix[i], model.client_names(), model.server_names()) +
-                                 "' is not possible here: " + why);
+      throw ScheduleError(
+          i, "'" + world::FormatAction(prefix[i], model.client_names(), model.server_names()) +
+                 "' is not possible here: " + why);
     }
     model.Apply(s0, prefix[i], nullptr);
     if (auto v = check::CheckAll(properties, model, s0, static_cast<int>(i) + 1)) {

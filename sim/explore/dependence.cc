@@ -65,14 +65,16 @@ bool Dependence::Independent(const world::WorldState& s, const world::Action& x,
   auto it = known_.find(key);
   if (it == known_.end()) it = known_.emplace(key, Classify(rx, ry)).first;
   switch (it->second) {
-    case Static::kDependent: return false;
+    case Static::kDependent:
+      return false;
     case Static::kUnlessLogged: {
       const int server = world::Model::Serving(s, rx.instance);
       const int replica = model_.ReplicaOf(server);
       if (replica >= 0 && s.servers[replica].role == world::ServerRole::kReplica) return false;
       break;
     }
-    case Static::kIndependent: break;
+    case Static::kIndependent:
+      break;
   }
   // Entering marks the other holders: it does not commute with another
   // client's entering or letting go.

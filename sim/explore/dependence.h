@@ -9,9 +9,9 @@
 //   lands first decides which a fenced resource refuses), are dependent.
 // - Otherwise two steps are independent when their commands go to different
 //   instances (so different servers), or commute at the server
-//   (kv::CommandsCommute: different keys, or both reads). A step without a command (leaving the critical section)
-//   commutes with any other client's step. A command whose key is built from
-//   the clock is not known in advance and conflicts with every command.
+//   (kv::CommandsCommute: different keys, or both reads). A step without a command (leaving the
+//   critical section) commutes with any other client's step. A command whose key is built from the
+//   clock is not known in advance and conflicts with every command.
 // - These rules, like kv::CommandsCommute's, hold only where no key has
 //   expired: a command that finds an expired key removes it, a write.
 //   world::Model::Settle (sim/world/model.cc) guarantees it: it purges a
@@ -25,9 +25,8 @@
 // - Ghost state that properties read is part of the state. Entering the
 //   critical section marks every other holder as "acquired after" (read by
 //   stale_write): a step that enters and another client's step that enters
-//   or stops holding the lock are dependent, whatever servers they address. Which steps do is known only
-//   by taking them, so the check takes the second step on a scratch copy
-//   when the first did.
+//   or stops holding the lock are dependent, whatever servers they address. Which steps do is known
+//   only by taking them, so the check takes the second step on a scratch copy when the first did.
 #pragma once
 
 #include <cstdint>

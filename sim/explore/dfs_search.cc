@@ -288,10 +288,14 @@ class Dfs {
       const int now_last = a.kind == Action::Kind::kStep ? a.client : f.last;
       const int child_depth = f.depth + 1;
       switch (Visit(next, child_sleep, child_depth, now_preempted, now_last)) {
-        case Next::kStop: return true;
-        case Next::kBack: Back(f); break;
+        case Next::kStop:
+          return true;
+        case Next::kBack:
+          Back(f);
+          break;
         case Next::kExpand:
-          stack_.push_back({&next, child_depth, child_sleep, now_preempted, now_last});  // f dangles
+          stack_.push_back(
+              {&next, child_depth, child_sleep, now_preempted, now_last});  // f dangles
           break;
       }
     }
@@ -336,7 +340,8 @@ class Dfs {
     world::WorldState next;
   };
   Buffers& At(int depth) {
-    while (static_cast<int>(buffers_.size()) <= depth) buffers_.push_back(std::make_unique<Buffers>());
+    while (static_cast<int>(buffers_.size()) <= depth)
+      buffers_.push_back(std::make_unique<Buffers>());
     return *buffers_[static_cast<size_t>(depth)];
   }
 
@@ -361,9 +366,12 @@ class Dfs {
 
 const char* VerdictText(Verdict v) {
   switch (v) {
-    case Verdict::kSafe: return "safe";
-    case Verdict::kViolation: return "violation";
-    case Verdict::kIncomplete: return "incomplete";
+    case Verdict::kSafe:
+      return "safe";
+    case Verdict::kViolation:
+      return "violation";
+    case Verdict::kIncomplete:
+      return "incomplete";
   }
   return "?";
 }
@@ -385,7 +393,8 @@ SearchResult DepthFirstSearch(const world::WorldConfig& config, const Properties
     auto work = [&] {
       try {
         Dfs dfs(config, properties, shared);
-        for (size_t i; !shared.stop.load() && (i = next++) < frontier.size();) dfs.Item(frontier[i]);
+        for (size_t i; !shared.stop.load() && (i = next++) < frontier.size();)
+          dfs.Item(frontier[i]);
       } catch (...) {
         std::lock_guard<std::mutex> lock(shared.mu);
         if (!failure) failure = std::current_exception();
@@ -406,9 +415,9 @@ SearchResult DepthFirstSearch(const world::WorldConfig& config, const Properties
   st.memory_bytes = options.reductions.cache ? shared.visited.bytes() : 0;
   st.elapsed_s = shared.Elapsed();
   if (options.collect_states) {
-    result.states = options.reductions.cache
-                        ? std::vector<Fingerprint>(shared.all_states.begin(), shared.all_states.end())
-                        : first.plain_state_list();
+    result.states = options.reductions.cache ? std::vector<Fingerprint>(shared.all_states.begin(),
+                                                                        shared.all_states.end())
+                                             : first.plain_state_list();
   }
   if (shared.violation) {
     result.verdict = Verdict::kViolation;

@@ -4,11 +4,16 @@ namespace lockstep::explore {
 
 const char* EndReasonText(EndReason r) {
   switch (r) {
-    case EndReason::kViolation: return "violation";
-    case EndReason::kQuiescent: return "nothing left to do";
-    case EndReason::kStrategyDone: return "schedule finished";
-    case EndReason::kStepBound: return "step bound reached";
-    case EndReason::kStopped: return "stopped";
+    case EndReason::kViolation:
+      return "violation";
+    case EndReason::kQuiescent:
+      return "nothing left to do";
+    case EndReason::kStrategyDone:
+      return "schedule finished";
+    case EndReason::kStepBound:
+      return "step bound reached";
+    case EndReason::kStopped:
+      return "stopped";
   }
   return "?";
 }
@@ -25,9 +30,8 @@ uint32_t GhostOf(const Properties& properties) {
   return ghost;
 }
 
-ExecutionResult RunExecution(world::Model& model, Strategy& strategy,
-                             const Properties& properties, int max_steps,
-                             const std::atomic<bool>* stop) {
+ExecutionResult RunExecution(world::Model& model, Strategy& strategy, const Properties& properties,
+                             int max_steps, const std::atomic<bool>* stop) {
   world::WorldState s = model.Initial();
   ExecutionResult result;
   std::vector<world::Action> enabled;
@@ -35,7 +39,8 @@ ExecutionResult RunExecution(world::Model& model, Strategy& strategy,
     model.EnabledActions(s, &enabled);
     if (enabled.empty()) {
       result.end = EndReason::kQuiescent;
-      if (auto v = check::CheckAllEnd(properties, model, s, static_cast<int>(result.schedule.size()))) {
+      if (auto v =
+              check::CheckAllEnd(properties, model, s, static_cast<int>(result.schedule.size()))) {
         result.violation = std::move(v);
         result.end = EndReason::kViolation;
       }

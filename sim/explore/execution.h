@@ -38,8 +38,7 @@ uint32_t GhostOf(const Properties& properties);
 // executions (its clients' learned behaviour is reused). Throws what the
 // strategy throws (ScheduleError). Setting `*stop` ends it (kStopped).
 // REQUIRES: max_steps >= 0
-ExecutionResult RunExecution(world::Model& model, Strategy& strategy,
-                             const Properties& properties, int max_steps,
-                             const std::atomic<bool>* stop = nullptr);
+ExecutionResult RunExecution(world::Model& model, Strategy& strategy, const Properties& properties,
+                             int max_steps, const std::atomic<bool>* stop = nullptr);
 
 }  // namespace lockstep::explore

@@ -5,9 +5,9 @@
 #include <map>
 #include <tuple>
 
-#include "sim/check/property.h"
 #include "sim/base/hash.h"
 #include "sim/base/limits.h"
+#include "sim/check/property.h"
 
 namespace lockstep::explore {
 namespace {
@@ -83,12 +83,13 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
     w[0] = abstract_ ? model_.automaton(i).AbstractOf(c.local) : c.local;
     w[1] = static_cast<uint64_t>(c.status) | (uint64_t{c.in_critical_section} << 8) |
            (uint64_t{c.holding} << 9) | (uint64_t{c.stalled} << 10) |
-           (uint64_t{c.timing_out} << 30) |
-           (use_latest_ ? uint64_t{c.superseded} << 11 : 0);
+           (uint64_t{c.timing_out} << 30) | (use_latest_ ? uint64_t{c.superseded} << 11 : 0);
     w[2] = use_ready_since_ && c.status == world::ClientStatus::kReady
-               ? static_cast<uint64_t>(c.ready_since) : 0;
+               ? static_cast<uint64_t>(c.ready_since)
+               : 0;
     w[3] = c.status == world::ClientStatus::kSleeping
-               ? static_cast<uint64_t>(c.wake_at) ^ (c.timing_out ? static_cast<uint64_t>(c.sent_timestamp) << 32 : 0)
+               ? static_cast<uint64_t>(c.wake_at) ^
+                     (c.timing_out ? static_cast<uint64_t>(c.sent_timestamp) << 32 : 0)
                : 0;
     w[4] = c.holding ? static_cast<uint64_t>(c.valid_until) : 0;
     w[5] = c.holding && use_acquired_at_ ? static_cast<uint64_t>(c.acquired_at) : 0;
@@ -133,9 +134,10 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
 
   Mixer prefix;
   prefix.Feed(static_cast<uint64_t>(s.now));
-  prefix.Feed(static_cast<uint64_t>(s.used.crash) | static_cast<uint64_t>(s.used.stall) << 10 |
-              static_cast<uint64_t>(s.used.jump) << 20 | static_cast<uint64_t>(s.used.restart) << 30 |
-              static_cast<uint64_t>(s.used.lose) << 40 | static_cast<uint64_t>(s.used.failover) << 50);
+  prefix.Feed(
+      static_cast<uint64_t>(s.used.crash) | static_cast<uint64_t>(s.used.stall) << 10 |
+      static_cast<uint64_t>(s.used.jump) << 20 | static_cast<uint64_t>(s.used.restart) << 30 |
+      static_cast<uint64_t>(s.used.lose) << 40 | static_cast<uint64_t>(s.used.failover) << 50);
   auto feed_keyspace = [&](const kv::Keyspace& ks) {
     prefix.Feed(ks.size());
     for (const kv::Entry& e : ks.entries()) {
@@ -163,7 +165,8 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
           prefix.Feed(base::HashBytes(2, k.entry->value));
           prefix.Feed(static_cast<uint64_t>(k.entry->kind));
           for (const auto& item : k.entry->list) prefix.Feed(base::HashBytes(3, item));
-          prefix.Feed(k.entry->deadline ? static_cast<uint64_t>(*k.entry->deadline) : 0x8000000000000000ULL);
+          prefix.Feed(k.entry->deadline ? static_cast<uint64_t>(*k.entry->deadline)
+                                        : 0x8000000000000000ULL);
         } else {
           prefix.Feed(0x7fffffffffffffffULL);
         }
@@ -242,8 +245,8 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
       for (;;) {
         // The next combination of the runs' orders, as an odometer.
         int r = 0;
-        while (r < run_count &&
-               !std::next_permutation(runs[r].clients.begin(), runs[r].clients.begin() + runs[r].size)) {
+        while (r < run_count && !std::next_permutation(runs[r].clients.begin(),
+                                                       runs[r].clients.begin() + runs[r].size)) {
           ++r;
         }
         if (r == run_count) break;

@@ -39,7 +39,7 @@ class Fingerprinter {
 
   // The explorer's own per-path state, when it bounds preemptions.
   struct PathState {
-    int preempted = 0;    // preemptive switches so far
+    int preempted = 0;     // preemptive switches so far
     int last_client = -1;  // the client that took the last step, or -1
   };
 

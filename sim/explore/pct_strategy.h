@@ -23,8 +23,8 @@
 #include <unordered_set>
 #include <vector>
 
-#include "sim/explore/random_strategy.h"
 #include "sim/base/hash.h"
+#include "sim/explore/random_strategy.h"
 
 namespace lockstep::explore {
 
@@ -70,10 +70,11 @@ class PctStrategy final : public Strategy {
  private:
   static uint64_t Summary(const world::WorldState& s) {
     uint64_t h = base::HashCombine(s.servers[0].keyspace.Hash(), static_cast<uint64_t>(s.now));
-    for (size_t k = 1; k < s.servers.size(); ++k) h = base::HashCombine(h, s.servers[k].keyspace.Hash());
+    for (size_t k = 1; k < s.servers.size(); ++k)
+      h = base::HashCombine(h, s.servers[k].keyspace.Hash());
     for (const auto& c : s.clients) {
       h = base::HashCombine(h, c.local ^ (static_cast<uint64_t>(c.status) << 56) ^
-                                    (uint64_t{c.in_critical_section} << 60));
+                                   (uint64_t{c.in_critical_section} << 60));
     }
     return h;
   }

@@ -2,8 +2,7 @@
 
 namespace lockstep::explore {
 
-std::optional<world::Action> ReplayStrategy::Next(const world::Model& m,
-                                                  const world::WorldState& s,
+std::optional<world::Action> ReplayStrategy::Next(const world::Model& m, const world::WorldState& s,
                                                   const std::vector<world::Action>&) {
   if (next_ >= schedule_.size()) return std::nullopt;
   const world::Action& a = schedule_[next_];

@@ -21,8 +21,7 @@ struct ScheduleError : base::InputError {
 
 class ReplayStrategy final : public Strategy {
  public:
-  explicit ReplayStrategy(std::vector<world::Action> schedule)
-      : schedule_(std::move(schedule)) {}
+  explicit ReplayStrategy(std::vector<world::Action> schedule) : schedule_(std::move(schedule)) {}
   std::optional<world::Action> Next(const world::Model& m, const world::WorldState& s,
                                     const std::vector<world::Action>& enabled) override;
 

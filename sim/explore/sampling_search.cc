@@ -7,8 +7,8 @@
 namespace lockstep::explore {
 
 SearchResult SampleExecutions(const world::WorldConfig& config, const Properties& properties,
-                              const StrategyFactory& make_strategy,
-                              uint64_t executions, int max_steps, const SearchOptions& options) {
+                              const StrategyFactory& make_strategy, uint64_t executions,
+                              int max_steps, const SearchOptions& options) {
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
   auto last_report = start;

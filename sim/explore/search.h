@@ -52,8 +52,8 @@ struct SearchResult {
   SearchStats stats;
   std::vector<world::Action> counterexample;  // kViolation
   std::optional<check::Violation> violation;
-  std::string incomplete;                     // kIncomplete: which bound, why
-  std::vector<Fingerprint> states;            // if SearchOptions::collect_states
+  std::string incomplete;           // kIncomplete: which bound, why
+  std::vector<Fingerprint> states;  // if SearchOptions::collect_states
 };
 
 struct SearchOptions {
@@ -76,8 +76,8 @@ SearchResult DepthFirstSearch(const world::WorldConfig& config, const Properties
 // the length of the longest execution so far (PCT's k).
 using StrategyFactory = std::function<std::unique_ptr<Strategy>(uint64_t index, int longest)>;
 SearchResult SampleExecutions(const world::WorldConfig& config, const Properties& properties,
-                              const StrategyFactory& make_strategy,
-                              uint64_t executions, int max_steps, const SearchOptions& options);
+                              const StrategyFactory& make_strategy, uint64_t executions,
+                              int max_steps, const SearchOptions& options);
 
 // The violation reachable in the fewest steps, by breadth-first search over
 // states, up to `max_steps` steps and `max_states` states. Returns nullopt

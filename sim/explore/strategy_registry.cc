@@ -45,12 +45,21 @@ SearchResult RunSampling(const world::WorldConfig& config, const Properties& pro
 
 const std::vector<StrategyEntry>& Strategies() {
   static const std::vector<StrategyEntry> kStrategies = {
-      {"dfs", "exhaustive depth-first search, the default", StrategyKind::kExhaustive,
-       {"--preemptions", "--jobs", "--no-cache", "--no-symmetry", "--no-por"}, RunDepthFirst},
-      {"random", "uniformly random executions", StrategyKind::kSampling,
-       {"--executions", "--seed"}, RunSampling<false>},
-      {"pct", "probabilistic concurrency testing", StrategyKind::kSampling,
-       {"--executions", "--depth", "--seed"}, RunSampling<true>},
+      {"dfs",
+       "exhaustive depth-first search, the default",
+       StrategyKind::kExhaustive,
+       {"--preemptions", "--jobs", "--no-cache", "--no-symmetry", "--no-por"},
+       RunDepthFirst},
+      {"random",
+       "uniformly random executions",
+       StrategyKind::kSampling,
+       {"--executions", "--seed"},
+       RunSampling<false>},
+      {"pct",
+       "probabilistic concurrency testing",
+       StrategyKind::kSampling,
+       {"--executions", "--depth", "--seed"},
+       RunSampling<true>},
   };
   return kStrategies;
 }

@@ -20,11 +20,11 @@ enum class StrategyKind { kExhaustive, kSampling };
 // What a strategy run is given; each strategy reads the fields its entry's
 // `options` name.
 struct StrategyRequest {
-  SearchOptions search;       // reductions, bounds, jobs, progress, stop flag
-  int max_steps = 0;          // sampling: the steps of one execution
-  uint64_t executions = 0;    // sampling: how many
-  int depth = 0;              // pct: the bug depth d
-  uint64_t seed = 0;          // sampling: the seed of the whole run
+  SearchOptions search;     // reductions, bounds, jobs, progress, stop flag
+  int max_steps = 0;        // sampling: the steps of one execution
+  uint64_t executions = 0;  // sampling: how many
+  int depth = 0;            // pct: the bug depth d
+  uint64_t seed = 0;        // sampling: the seed of the whole run
 };
 
 struct StrategyEntry {

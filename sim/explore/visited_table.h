@@ -5,12 +5,11 @@
 #pragma once
 
 #include <cstdint>
-
-#include "sim/base/hash.h"
 #include <memory>
 #include <mutex>
 #include <vector>
 
+#include "sim/base/hash.h"
 #include "sim/explore/fingerprint.h"
 
 namespace lockstep::explore {
@@ -51,7 +50,8 @@ class VisitedTable {
 };
 
 template <typename Update>
-bool VisitedTable::InsertOrUpdate(const Fingerprint& f, const VisitedEntry& fresh, Update&& update) {
+bool VisitedTable::InsertOrUpdate(const Fingerprint& f, const VisitedEntry& fresh,
+                                  Update&& update) {
   const uint64_t a = f.a == 0 ? 1 : f.a;
   Shard& s = ShardOf(a);
   std::lock_guard<std::mutex> lock(s.mu);

@@ -27,8 +27,10 @@ constexpr auto kRows = std::to_array<Row>({
     {{"DECRBY", 3, Access::kWrite, 1, 1, 1}, internal::DecrbyCommand},
     {{"EXPIRE", -3, Access::kWrite, 1, 1, 1, 0, Timing::kDuration, 1000}, internal::ExpireCommand},
     {{"PEXPIRE", -3, Access::kWrite, 1, 1, 1, 0, Timing::kDuration, 1}, internal::PexpireCommand},
-    {{"EXPIREAT", -3, Access::kWrite, 1, 1, 1, 0, Timing::kInstant, 1000}, internal::ExpireatCommand},
-    {{"PEXPIREAT", -3, Access::kWrite, 1, 1, 1, 0, Timing::kInstant, 1}, internal::PexpireatCommand},
+    {{"EXPIREAT", -3, Access::kWrite, 1, 1, 1, 0, Timing::kInstant, 1000},
+     internal::ExpireatCommand},
+    {{"PEXPIREAT", -3, Access::kWrite, 1, 1, 1, 0, Timing::kInstant, 1},
+     internal::PexpireatCommand},
     {{"TTL", 2, Access::kRead, 1, 1, 1, 0, Timing::kReadsDeadline}, internal::TtlCommand},
     {{"PTTL", 2, Access::kRead, 1, 1, 1, 0, Timing::kReadsDeadline}, internal::PttlCommand},
     {{"RPUSH", -3, Access::kWrite, 1, 1, 1}, internal::RpushCommand},
@@ -75,8 +77,7 @@ std::vector<std::string> CommandKeys(const CommandSpec& spec,
         n > argc - spec.first_key) {
       return keys;
     }
-    keys.assign(argv.begin() + spec.first_key,
-                argv.begin() + spec.first_key + static_cast<int>(n));
+    keys.assign(argv.begin() + spec.first_key, argv.begin() + spec.first_key + static_cast<int>(n));
     return keys;
   }
   // A negative last_key counts back from the end (-1 is the last argument).

@@ -62,14 +62,13 @@ bool ArityOk(const CommandSpec& spec, size_t argc);
 // is not a valid count for argv (EVAL 'x' -1, or more keys than arguments)
 // fails before touching any key, so it names none.
 // REQUIRES: ArityOk(spec, argv.size())
-std::vector<std::string> CommandKeys(const CommandSpec& spec,
-                                     const std::vector<std::string>& argv);
+std::vector<std::string> CommandKeys(const CommandSpec& spec, const std::vector<std::string>& argv);
 
 // One argument of a command that is a time (see Timing).
 struct TimeArgument {
-  size_t index;      // in argv
-  bool instant;      // an instant on the server's clock; else a duration
-  int64_t unit_ms;   // 1000 for seconds, 1 for milliseconds
+  size_t index;     // in argv
+  bool instant;     // an instant on the server's clock; else a duration
+  int64_t unit_ms;  // 1000 for seconds, 1 for milliseconds
 };
 
 // The arguments of argv that are times, per spec.timing. Options without a

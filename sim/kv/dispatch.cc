@@ -26,9 +26,7 @@ Entry& Db::Add(const std::string& key) {
   return *it;
 }
 
-void Db::Remove(const Entry& e) {
-  entries_.erase(entries_.begin() + (&e - entries_.data()));
-}
+void Db::Remove(const Entry& e) { entries_.erase(entries_.begin() + (&e - entries_.data())); }
 
 }  // namespace internal
 

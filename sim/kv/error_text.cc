@@ -43,8 +43,7 @@ std::string UnknownCommandError(const std::vector<std::string>& argv) {
     args += AsCString(argv[i]).substr(0, precision);
     args += "' ";
   }
-  std::string_view name =
-      argv.empty() ? std::string_view() : AsCString(argv[0]);
+  std::string_view name = argv.empty() ? std::string_view() : AsCString(argv[0]);
   std::string msg = "unknown command '";
   msg += name.substr(0, 128);
   msg += "', with args beginning with: ";
@@ -61,8 +60,7 @@ std::string InvalidExpireTimeError(std::string_view name) {
 }
 
 std::string UnsupportedOptionError(const std::string& option) {
-  return "ERR " +
-         Sanitize("Unsupported option " + std::string(AsCString(option)));
+  return "ERR " + Sanitize("Unsupported option " + std::string(AsCString(option)));
 }
 
 }  // namespace lockstep::kv

@@ -16,14 +16,11 @@ namespace lockstep::kv {
 // shared.syntaxerr
 inline constexpr std::string_view kSyntaxError = "ERR syntax error";
 // getLongLongFromObjectOrReply's default message.
-inline constexpr std::string_view kNotAnInteger =
-    "ERR value is not an integer or out of range";
+inline constexpr std::string_view kNotAnInteger = "ERR value is not an integer or out of range";
 // incrDecrCommand.
-inline constexpr std::string_view kIncrOverflow =
-    "ERR increment or decrement would overflow";
+inline constexpr std::string_view kIncrOverflow = "ERR increment or decrement would overflow";
 // decrbyCommand: negating LLONG_MIN would itself overflow.
-inline constexpr std::string_view kDecrementOverflow =
-    "ERR decrement would overflow";
+inline constexpr std::string_view kDecrementOverflow = "ERR decrement would overflow";
 // shared.wrongtypeerr
 inline constexpr std::string_view kWrongType =
     "WRONGTYPE Operation against a key holding the wrong kind of value";
@@ -36,8 +33,7 @@ inline constexpr std::string_view kExpireGtLtConflict =
 // evalGenericCommand's checks of numkeys.
 inline constexpr std::string_view kNumkeysTooLarge =
     "ERR Number of keys can't be greater than number of args";
-inline constexpr std::string_view kNumkeysNegative =
-    "ERR Number of keys can't be negative";
+inline constexpr std::string_view kNumkeysNegative = "ERR Number of keys can't be negative";
 
 // addReplyErrorFormat's sanitising of a whole reply text: CR/LF trimmed at
 // both ends, inner CR/LF made spaces.

@@ -44,8 +44,7 @@ void CountHook(lua_State* L, lua_Debug*) {
     ctx->over_limit = true;
   }
   lua_sethook(L, CountHook, LUA_MASKCOUNT, 1);
-  if (t_main != nullptr && t_main != L)
-    lua_sethook(t_main, CountHook, LUA_MASKCOUNT, 1);
+  if (t_main != nullptr && t_main != L) lua_sethook(t_main, CountHook, LUA_MASKCOUNT, 1);
   PushError(L, kScriptInstructionLimitError.data() + 4);  // without "ERR "
   lua_error(L);
 }
@@ -123,10 +122,9 @@ int RunProtected(lua_State* L) {
   lua_rawget(L, 2);  // 3: the function, or nil
   if (lua_isnil(L, 3)) {
     lua_pop(L, 1);
-    if (luaL_loadbuffer(L, ctx->body.data(), ctx->body.size(),
-                        "@user_script") != 0) {
-      SetFormatError(ctx, "Error compiling script (new function): ",
-                     lua_tostring(L, -1), std::string_view::npos);
+    if (luaL_loadbuffer(L, ctx->body.data(), ctx->body.size(), "@user_script") != 0) {
+      SetFormatError(ctx, "Error compiling script (new function): ", lua_tostring(L, -1),
+                     std::string_view::npos);
       return 0;
     }
     if (++engine->scripts > kMaxCachedScripts) {
@@ -166,8 +164,7 @@ int RunProtected(lua_State* L) {
     LuaToReply(L, ctx, &ctx->reply);
   } else if (!lua_istable(L, -1)) {
     // Errors that never reached the handler (memory) or broke it.
-    const char* msg =
-        lua_isstring(L, -1) ? lua_tostring(L, -1) : "execution failure";
+    const char* msg = lua_isstring(L, -1) ? lua_tostring(L, -1) : "execution failure";
     lua_pushfstring(L, "Error running script %s, ", ctx->sha.c_str());
     SetFormatError(ctx, lua_tostring(L, -1), msg, 100);
   } else {
@@ -218,28 +215,23 @@ std::optional<Reply> ParseShebang(RunContext* ctx) {
   const std::string& body = ctx->body;
   if (body.compare(0, 2, "#!") != 0) return std::nullopt;
   const size_t end = body.find('\n');
-  if (end == std::string::npos)
-    return Reply::Error("ERR Invalid script shebang");
+  if (end == std::string::npos) return Reply::Error("ERR Invalid script shebang");
   std::vector<std::string> parts;
   std::string_view line = AsCString(body).substr(0, end);
   size_t i = 0;
   while (i < line.size()) {
-    while (i < line.size() && std::isspace(static_cast<unsigned char>(line[i])))
-      ++i;
+    while (i < line.size() && std::isspace(static_cast<unsigned char>(line[i]))) ++i;
     size_t j = i;
-    while (j < line.size() &&
-           !std::isspace(static_cast<unsigned char>(line[j])))
-      ++j;
+    while (j < line.size() && !std::isspace(static_cast<unsigned char>(line[j]))) ++j;
     if (j > i) parts.emplace_back(line.substr(i, j - i));
     i = j;
   }
-  if (parts.empty())
-    return Reply::Error("ERR Invalid engine in script shebang");
+  if (parts.empty()) return Reply::Error("ERR Invalid engine in script shebang");
   if (parts[0] != "#!lua") {
     return Reply::Error("ERR Unexpected engine in script shebang: " + parts[0]);
   }
-  static const char* const kFlags[] = {"no-writes", "allow-oom", "allow-stale",
-                                       "no-cluster", "allow-cross-slot-keys"};
+  static const char* const kFlags[] = {"no-writes", "allow-oom", "allow-stale", "no-cluster",
+                                       "allow-cross-slot-keys"};
   for (size_t p = 1; p < parts.size(); ++p) {
     if (parts[p].compare(0, 6, "flags=") != 0) {
       return Reply::Error("ERR Unknown lua shebang option: " + parts[p]);
@@ -254,8 +246,7 @@ std::optional<Reply> ParseShebang(RunContext* ctx) {
         bool known = false;
         for (const char* f : kFlags) known = known || flag == f;
         if (!known) {
-          return Reply::Error("ERR Unexpected flag in script shebang: " +
-                              std::string(flag));
+          return Reply::Error("ERR Unexpected flag in script shebang: " + std::string(flag));
         }
         ctx->no_writes = ctx->no_writes || flag == "no-writes";
       }
@@ -275,8 +266,7 @@ thread_local RunContext* t_ctx = nullptr;
 // evalGenericCommand.
 Reply EvalCommand(Db& db, const Argv& argv) {
   int64_t numkeys = 0;
-  if (!ParseInt64(argv[2], &numkeys))
-    return Reply::Error(std::string(kNotAnInteger));
+  if (!ParseInt64(argv[2], &numkeys)) return Reply::Error(std::string(kNotAnInteger));
   if (numkeys > static_cast<int64_t>(argv.size()) - 3) {
     return Reply::Error(std::string(kNumkeysTooLarge));
   }
@@ -300,12 +290,10 @@ Reply EvalCommand(Db& db, const Argv& argv) {
   t_ctx = nullptr;
   lua_settop(engine->L, 0);
   if (ctx.host_oom)
-    return Reply::Error("ERR Error running script " + ctx.sha +
-                        ", not enough memory");
+    return Reply::Error("ERR Error running script " + ctx.sha + ", not enough memory");
   if (status != 0 || !ctx.have_reply) {
     // Only memory can fail outside the script's own pcall.
-    return Reply::Error("ERR Error running script " + ctx.sha +
-                        ", not enough memory");
+    return Reply::Error("ERR Error running script " + ctx.sha + ", not enough memory");
   }
   return std::move(ctx.reply);
 }

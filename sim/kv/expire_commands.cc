@@ -49,8 +49,7 @@ std::optional<Reply> ParseExpireOptions(const Argv& argv, unsigned* flags) {
 
 // expireGenericCommand. basetime is now for relative forms and 0 for the *AT
 // forms; the result is an absolute deadline in milliseconds.
-Reply ExpireGeneric(Db& db, const Argv& argv, Millis basetime, Unit unit,
-                    std::string_view name) {
+Reply ExpireGeneric(Db& db, const Argv& argv, Millis basetime, Unit unit, std::string_view name) {
   unsigned flags = 0;
   if (auto err = ParseExpireOptions(argv, &flags)) return *std::move(err);
 

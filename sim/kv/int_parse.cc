@@ -28,8 +28,7 @@ bool ParseInt64(std::string_view s, int64_t* out) {
     if (v > (UINT64_MAX - digit) / 10) return false;
     v = v * 10 + digit;
   }
-  constexpr uint64_t kMaxPositive =
-      static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
+  constexpr uint64_t kMaxPositive = static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
   if (negative) {
     if (v > kMaxPositive + 1) return false;
     // Two's complement negation of the magnitude, without signed overflow.

@@ -22,8 +22,6 @@ bool EqualsUpper(std::string_view s, std::string_view upper);
 // The argument as C code sees it: up to its first NUL. Redis compares option
 // keywords with strcasecmp and prints arguments with %s, so an embedded NUL
 // ends the string there.
-inline std::string_view AsCString(const std::string& s) {
-  return std::string_view(s.c_str());
-}
+inline std::string_view AsCString(const std::string& s) { return std::string_view(s.c_str()); }
 
 }  // namespace lockstep::kv

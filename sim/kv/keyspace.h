@@ -18,7 +18,6 @@
 #include <string_view>
 #include <vector>
 
-
 namespace lockstep::kv {
 
 using Millis = int64_t;  // one virtual tick is one millisecond
@@ -27,9 +26,9 @@ struct Entry {
   enum class Kind { kString, kList };
   std::string key;
   Kind kind = Kind::kString;
-  std::string value;                // kString
-  std::vector<std::string> list;    // kList, head first
-  std::optional<Millis> deadline;   // absolute, on the server's clock
+  std::string value;               // kString
+  std::vector<std::string> list;   // kList, head first
+  std::optional<Millis> deadline;  // absolute, on the server's clock
 
   // Redis 7's rule: expired at `now` iff now > deadline.
   bool ExpiredAt(Millis now) const { return deadline.has_value() && now > *deadline; }
@@ -47,8 +46,7 @@ auto LowerBound(Entries& entries, std::string_view key) {
 class Keyspace {
  public:
   // Sets up state directly (scenario initial keyspaces); not a Redis command.
-  void PutString(const std::string& key, const std::string& value,
-                 std::optional<Millis> deadline);
+  void PutString(const std::string& key, const std::string& value, std::optional<Millis> deadline);
   // PutString for many entries at once (a scenario's initial keyspace):
   // one sort, not a sorted insert per entry. Of equal keys the last wins.
   void PutAll(std::vector<Entry> entries);

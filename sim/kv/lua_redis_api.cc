@@ -58,10 +58,8 @@ CallOutcome RunCall(RunContext* ctx) noexcept {
     const Argv& argv = ctx->call_argv;
     const CommandSpec* spec = FindCommand(argv[0]);
     if (spec == nullptr || !ArityOk(*spec, argv.size())) {
-      ctx->text =
-          spec == nullptr
-              ? "Unknown Redis command called from script"
-              : "Wrong number of args calling Redis command from script";
+      ctx->text = spec == nullptr ? "Unknown Redis command called from script"
+                                  : "Wrong number of args calling Redis command from script";
       return CallOutcome::kScriptError;
     }
     // CMD_NOSCRIPT: of the model's commands, only EVAL.
@@ -89,14 +87,12 @@ CallOutcome RunCall(RunContext* ctx) noexcept {
 int RedisGenericCommand(lua_State* L, bool raise) {
   RunContext* ctx = t_ctx;
   if (ctx == nullptr) {
-    PushError(L,
-              "redis.call/pcall can only be called inside a script invocation");
+    PushError(L, "redis.call/pcall can only be called inside a script invocation");
     return lua_error(L);
   }
   const int argc = lua_gettop(L);
   if (argc == 0) {
-    PushError(L,
-              "Please specify at least one argument for this redis lib call");
+    PushError(L, "Please specify at least one argument for this redis lib call");
     return raise ? lua_error(L) : 1;
   }
   StartCallArgs(ctx);
@@ -107,8 +103,8 @@ int RedisGenericCommand(lua_State* L, bool raise) {
     size_t len = 0;
     if (lua_type(L, j) == LUA_TNUMBER) {
       // As Redis: %.17g, not Lua's %.14g, so integers up to 2^53 survive.
-      len = static_cast<size_t>(std::snprintf(
-          buf, sizeof(buf), "%.17g", static_cast<double>(lua_tonumber(L, j))));
+      len = static_cast<size_t>(
+          std::snprintf(buf, sizeof(buf), "%.17g", static_cast<double>(lua_tonumber(L, j))));
       s = buf;
     } else {
       s = lua_tolstring(L, j, &len);
@@ -186,8 +182,7 @@ int RedisErrorReply(lua_State* L) {
     err = lua_tostring(L, -1);
   }
   RunContext* ctx = t_ctx;
-  if (ctx == nullptr)
-    return luaL_error(L, "redis.error_reply outside a script");
+  if (ctx == nullptr) return luaL_error(L, "redis.error_reply outside a script");
   PushErrorBuff(L, ctx, err);
   return 1;
 }
@@ -268,13 +263,11 @@ int RedisDebug(lua_State*) { return 0; }
 // redis.acl_check_cmd for the default user, who may run every command.
 int RedisAclCheckCmd(lua_State* L) {
   if (lua_gettop(L) == 0) {
-    PushError(L,
-              "Please specify at least one argument for this redis lib call");
+    PushError(L, "Please specify at least one argument for this redis lib call");
     return lua_error(L);
   }
   size_t len = 0;
-  const char* name =
-      lua_type(L, 1) == LUA_TSTRING ? lua_tolstring(L, 1, &len) : nullptr;
+  const char* name = lua_type(L, 1) == LUA_TSTRING ? lua_tolstring(L, 1, &len) : nullptr;
   if (name == nullptr || FindCommand(std::string_view(name, len)) == nullptr) {
     PushError(L, "Invalid command passed to redis.acl_check_cmd()");
     return lua_error(L);
@@ -287,11 +280,9 @@ int RedisAclCheckCmd(lua_State* L) {
 int MathRandom(lua_State* L) {
   RunContext* ctx = t_ctx;
   if (ctx == nullptr)
-    return luaL_error(
-        L, "math.random can only be called inside a script invocation");
-  const lua_Number r =
-      static_cast<lua_Number>(Lrand48(&ctx->rand48) % kLrand48Max) /
-      static_cast<lua_Number>(kLrand48Max);
+    return luaL_error(L, "math.random can only be called inside a script invocation");
+  const lua_Number r = static_cast<lua_Number>(Lrand48(&ctx->rand48) % kLrand48Max) /
+                       static_cast<lua_Number>(kLrand48Max);
   switch (lua_gettop(L)) {
     case 0:
       lua_pushnumber(L, r);
@@ -318,8 +309,7 @@ int MathRandom(lua_State* L) {
 int MathRandomseed(lua_State* L) {
   RunContext* ctx = t_ctx;
   if (ctx == nullptr)
-    return luaL_error(
-        L, "math.randomseed can only be called inside a script invocation");
+    return luaL_error(L, "math.randomseed can only be called inside a script invocation");
   ctx->rand48 = Srand48(luaL_checkint(L, 1));
   return 0;
 }

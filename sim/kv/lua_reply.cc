@@ -27,8 +27,7 @@ namespace lockstep::kv::internal {
 // (long long)d as x86-64 computes it (cvttsd2si): NaN and out-of-range
 // values become INT64_MIN, which is what redis-server replies.
 int64_t LuaNumberToInt64(double d) {
-  if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0))
-    return INT64_MIN;
+  if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0)) return INT64_MIN;
   return static_cast<int64_t>(d);
 }
 
@@ -48,10 +47,8 @@ void FormatErrorTable(RunContext* ctx, const char* buf) noexcept {
         msg = s.substr(sp + 1);
       }
     }
-    while (!msg.empty() && (msg.front() == '\r' || msg.front() == '\n'))
-      msg.remove_prefix(1);
-    while (!msg.empty() && (msg.back() == '\r' || msg.back() == '\n'))
-      msg.remove_suffix(1);
+    while (!msg.empty() && (msg.front() == '\r' || msg.front() == '\n')) msg.remove_prefix(1);
+    while (!msg.empty() && (msg.back() == '\r' || msg.back() == '\n')) msg.remove_suffix(1);
     std::string out(code);
     out += ' ';
     out += msg;
@@ -88,8 +85,7 @@ void SetInteger(Reply* r, int64_t v) noexcept {
   r->type = Reply::Type::kInteger;
   r->integer = v;
 }
-void SetText(RunContext* ctx, Reply* r, Reply::Type type, const char* s,
-             size_t n) noexcept {
+void SetText(RunContext* ctx, Reply* r, Reply::Type type, const char* s, size_t n) noexcept {
   try {
     r->type = type;
     r->text.assign(s, n);
@@ -145,12 +141,11 @@ void SetRuntimeError(RunContext* ctx, const char* msg, const char* source,
 
 // addReplyErrorFormat of a text with no code of its own: sanitised, then
 // given ERR.
-void SetFormatError(RunContext* ctx, const char* prefix, const char* msg,
-                    size_t max_msg) noexcept {
+void SetFormatError(RunContext* ctx, const char* prefix, const char* msg, size_t max_msg) noexcept {
   try {
     std::string_view m(msg);
-    ctx->reply = Reply::Error(
-        "ERR " + SanitizeErrorText(prefix + std::string(m.substr(0, max_msg))));
+    ctx->reply =
+        Reply::Error("ERR " + SanitizeErrorText(prefix + std::string(m.substr(0, max_msg))));
     ctx->have_reply = true;
   } catch (...) {
     ctx->host_oom = true;
@@ -187,8 +182,7 @@ void MarkIgnoreStats(lua_State* L) {
 
 // redisProtocolToLuaType for a RESP2 reply.
 void PushReply(lua_State* L, RunContext* ctx, const Reply& r) {
-  if (!lua_checkstack(L, 3))
-    luaL_error(L, "lua stack limit reach when parsing redis.call reply");
+  if (!lua_checkstack(L, 3)) luaL_error(L, "lua stack limit reach when parsing redis.call reply");
   switch (r.type) {
     case Reply::Type::kInteger:
       lua_pushnumber(L, static_cast<lua_Number>(r.integer));
@@ -220,7 +214,6 @@ void PushReply(lua_State* L, RunContext* ctx, const Reply& r) {
       return;
   }
 }
-
 
 // Reads field `name` of the table at the top without metamethods.
 void RawField(lua_State* L, const char* name) {

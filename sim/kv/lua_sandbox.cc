@@ -66,8 +66,7 @@ const char* LoadReader(lua_State* L, void* ud, size_t* size) {
     *size = 0;
     return nullptr;
   }
-  if (!lua_isstring(L, -1))
-    luaL_error(L, "reader function must return a string");
+  if (!lua_isstring(L, -1)) luaL_error(L, "reader function must return a string");
   lua_replace(L, 3);
   const char* piece = lua_tolstring(L, 3, size);
   if (st->stage == 0 && *size > 0 && piece[0] == LUA_SIGNATURE[0]) {
@@ -99,9 +98,7 @@ int LuaLoad(lua_State* L) {
 
 constexpr const char* kReadonlyError = "Attempt to modify a readonly table";
 
-int ReadonlyNewindex(lua_State* L) {
-  return luaL_error(L, "%s", kReadonlyError);
-}
+int ReadonlyNewindex(lua_State* L) { return luaL_error(L, "%s", kReadonlyError); }
 
 // luaProtectedTableError, as the globals' __index: upvalue 1 is the real
 // globals table.
@@ -113,13 +110,10 @@ int GlobalsIndex(lua_State* L) {
   if (!lua_isnil(L, -1)) return 1;
   lua_pop(L, 1);
   if (!lua_isstring(L, -1) && !lua_isnumber(L, -1)) {
-    return luaL_error(
-        L,
-        "Second argument to luaProtectedTableError must be a string or number");
+    return luaL_error(L, "Second argument to luaProtectedTableError must be a string or number");
   }
-  return luaL_error(
-      L, "Script attempted to access nonexistent global variable '%s'",
-      lua_tostring(L, -1));
+  return luaL_error(L, "Script attempted to access nonexistent global variable '%s'",
+                    lua_tostring(L, -1));
 }
 
 // Registry key of the proxy -> real table map.
@@ -187,8 +181,7 @@ int Pairs(lua_State* L) {
 int SetMetatable(lua_State* L) {
   const int t = lua_type(L, 2);
   luaL_checktype(L, 1, LUA_TTABLE);
-  luaL_argcheck(L, t == LUA_TNIL || t == LUA_TTABLE, 2,
-                "nil or table expected");
+  luaL_argcheck(L, t == LUA_TNIL || t == LUA_TTABLE, 2, "nil or table expected");
   lua_settop(L, 2);
   lua_pushvalue(L, 1);
   if (Unproxy(L, 3)) {
@@ -242,7 +235,6 @@ constexpr const char* kErrorHandler =
     "  return err\n"
     "end\n";
 
-
 void OpenLib(lua_State* L, const char* name, lua_CFunction open) {
   lua_pushcfunction(L, open);
   lua_pushstring(L, name);
@@ -271,8 +263,7 @@ int InitState(lua_State* L) {
   OpenLib(L, LUA_MATHLIBNAME, luaopen_math);
   OpenLib(L, LUA_DBLIBNAME, luaopen_debug);
   // Globals Redis does not offer (its deny list, and what 7.0 removed).
-  for (const char* name :
-       {"print", "dofile", "loadfile", "getfenv", "setfenv", "newproxy"}) {
+  for (const char* name : {"print", "dofile", "loadfile", "getfenv", "setfenv", "newproxy"}) {
     lua_pushnil(L);
     lua_setglobal(L, name);
   }
@@ -315,8 +306,7 @@ int InitState(lua_State* L) {
   SetFunction(L, "randomseed", MathRandomseed);
   lua_pop(L, 1);
 
-  if (luaL_loadbuffer(L, kErrorHandler, std::strlen(kErrorHandler),
-                      "@err_handler_def") != 0) {
+  if (luaL_loadbuffer(L, kErrorHandler, std::strlen(kErrorHandler), "@err_handler_def") != 0) {
     return lua_error(L);
   }
   lua_call(L, 0, 0);  // also removes debug

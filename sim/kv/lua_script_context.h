@@ -95,7 +95,6 @@ void LuaToReply(lua_State* L, RunContext* ctx, Reply* out);
 void SetRuntimeError(RunContext* ctx, const char* msg, const char* source,
                      const char* line) noexcept;
 // addReplyErrorFormat of a text with no code of its own.
-void SetFormatError(RunContext* ctx, const char* prefix, const char* msg,
-                    size_t max_msg) noexcept;
+void SetFormatError(RunContext* ctx, const char* prefix, const char* msg, size_t max_msg) noexcept;
 
 }  // namespace lockstep::kv::internal

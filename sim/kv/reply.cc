@@ -13,13 +13,27 @@ void AppendRepr(std::string* out, const std::string& s) {
   out->push_back('"');
   for (char c : s) {
     switch (c) {
-      case '\\': *out += "\\\\"; break;
-      case '"': *out += "\\\""; break;
-      case '\n': *out += "\\n"; break;
-      case '\r': *out += "\\r"; break;
-      case '\t': *out += "\\t"; break;
-      case '\a': *out += "\\a"; break;
-      case '\b': *out += "\\b"; break;
+      case '\\':
+        *out += "\\\\";
+        break;
+      case '"':
+        *out += "\\\"";
+        break;
+      case '\n':
+        *out += "\\n";
+        break;
+      case '\r':
+        *out += "\\r";
+        break;
+      case '\t':
+        *out += "\\t";
+        break;
+      case '\a':
+        *out += "\\a";
+        break;
+      case '\b':
+        *out += "\\b";
+        break;
       default: {
         const auto u = static_cast<unsigned char>(c);
         if (u >= 0x20 && u < 0x7f) {
@@ -112,12 +126,18 @@ std::string Reply::ToString() const {
 
 const char* TypeName(Reply::Type t) {
   switch (t) {
-    case Reply::Type::kInteger: return "integer";
-    case Reply::Type::kBulk: return "bulk";
-    case Reply::Type::kNil: return "nil";
-    case Reply::Type::kStatus: return "status";
-    case Reply::Type::kError: return "error";
-    case Reply::Type::kArray: return "array";
+    case Reply::Type::kInteger:
+      return "integer";
+    case Reply::Type::kBulk:
+      return "bulk";
+    case Reply::Type::kNil:
+      return "nil";
+    case Reply::Type::kStatus:
+      return "status";
+    case Reply::Type::kError:
+      return "error";
+    case Reply::Type::kArray:
+      return "array";
   }
   return "unknown";
 }

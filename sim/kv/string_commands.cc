@@ -29,8 +29,8 @@ enum class Unit { kSeconds, kMilliseconds };
 // parseExtendedStringArgumentsOrReply for COMMAND_SET. Each option excludes
 // only the options it conflicts with, exactly as Redis's conditions do, so
 // e.g. "EX 1 EX 2" is accepted (the last wins) but "EX 1 PX 2" is not.
-std::optional<Reply> ParseSetOptions(const Argv& argv, unsigned* flags,
-                                     Unit* unit, const std::string** expire) {
+std::optional<Reply> ParseSetOptions(const Argv& argv, unsigned* flags, Unit* unit,
+                                     const std::string** expire) {
   for (size_t j = 3; j < argv.size(); ++j) {
     const std::string_view opt = AsCString(argv[j]);
     const bool has_next = j + 1 < argv.size();
@@ -41,24 +41,19 @@ std::optional<Reply> ParseSetOptions(const Argv& argv, unsigned* flags,
       *flags |= kSetXx;
     } else if (EqualsUpper(opt, "GET")) {
       *flags |= kSetGet;
-    } else if (EqualsUpper(opt, "KEEPTTL") &&
-               !(f & (kEx | kExAt | kPx | kPxAt))) {
+    } else if (EqualsUpper(opt, "KEEPTTL") && !(f & (kEx | kExAt | kPx | kPxAt))) {
       *flags |= kKeepTtl;
-    } else if (EqualsUpper(opt, "EX") &&
-               !(f & (kKeepTtl | kExAt | kPx | kPxAt)) && has_next) {
+    } else if (EqualsUpper(opt, "EX") && !(f & (kKeepTtl | kExAt | kPx | kPxAt)) && has_next) {
       *flags |= kEx;
       *expire = &argv[++j];
-    } else if (EqualsUpper(opt, "PX") &&
-               !(f & (kKeepTtl | kEx | kExAt | kPxAt)) && has_next) {
+    } else if (EqualsUpper(opt, "PX") && !(f & (kKeepTtl | kEx | kExAt | kPxAt)) && has_next) {
       *flags |= kPx;
       *unit = Unit::kMilliseconds;
       *expire = &argv[++j];
-    } else if (EqualsUpper(opt, "EXAT") &&
-               !(f & (kKeepTtl | kEx | kPx | kPxAt)) && has_next) {
+    } else if (EqualsUpper(opt, "EXAT") && !(f & (kKeepTtl | kEx | kPx | kPxAt)) && has_next) {
       *flags |= kExAt;
       *expire = &argv[++j];
-    } else if (EqualsUpper(opt, "PXAT") &&
-               !(f & (kKeepTtl | kEx | kExAt | kPx)) && has_next) {
+    } else if (EqualsUpper(opt, "PXAT") && !(f & (kKeepTtl | kEx | kExAt | kPx)) && has_next) {
       *flags |= kPxAt;
       *unit = Unit::kMilliseconds;
       *expire = &argv[++j];
@@ -72,9 +67,8 @@ std::optional<Reply> ParseSetOptions(const Argv& argv, unsigned* flags,
 // getExpireMillisecondsOrReply: the absolute deadline, or an error. Relative
 // times (EX/PX) are added to the server clock; overflow anywhere is an
 // invalid expire time, as is a non-positive input.
-std::optional<Reply> ExpireMilliseconds(const Db& db, const std::string& arg,
-                                        unsigned flags, Unit unit,
-                                        std::string_view name, Millis* out) {
+std::optional<Reply> ExpireMilliseconds(const Db& db, const std::string& arg, unsigned flags,
+                                        Unit unit, std::string_view name, Millis* out) {
   int64_t ms = 0;
   if (!ParseInt64(arg, &ms)) return Reply::Error(std::string(kNotAnInteger));
   constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
@@ -94,9 +88,8 @@ std::optional<Reply> ExpireMilliseconds(const Db& db, const std::string& arg,
 // setGenericCommand. `expire` is null when no EX/PX/EXAT/PXAT was given.
 // ok_reply and abort_reply are what SET and SETNX answer on success and on an
 // NX/XX refusal; with GET the old value is the answer in both cases.
-Reply SetGeneric(Db& db, unsigned flags, const std::string& key,
-                 const std::string& value, const std::string* expire,
-                 Unit unit, std::string_view name, Reply ok_reply,
+Reply SetGeneric(Db& db, unsigned flags, const std::string& key, const std::string& value,
+                 const std::string* expire, Unit unit, std::string_view name, Reply ok_reply,
                  Reply abort_reply) {
   Millis deadline = 0;
   if (expire != nullptr) {
@@ -179,26 +172,23 @@ Reply SetCommand(Db& db, const Argv& argv) {
   if (auto err = ParseSetOptions(argv, &flags, &unit, &expire)) {
     return *std::move(err);
   }
-  return SetGeneric(db, flags, argv[1], argv[2], expire, unit, "set",
-                    Reply::Ok(), Reply::Nil());
+  return SetGeneric(db, flags, argv[1], argv[2], expire, unit, "set", Reply::Ok(), Reply::Nil());
 }
 
 Reply SetnxCommand(Db& db, const Argv& argv) {
-  return SetGeneric(db, kSetNx, argv[1], argv[2], nullptr, Unit::kSeconds,
-                    "setnx", Reply::Integer(1), Reply::Integer(0));
+  return SetGeneric(db, kSetNx, argv[1], argv[2], nullptr, Unit::kSeconds, "setnx",
+                    Reply::Integer(1), Reply::Integer(0));
 }
 
 // GETSET is SET key value GET (Redis 7.0 propagates it as SET).
 Reply GetsetCommand(Db& db, const Argv& argv) {
-  return SetGeneric(db, kSetGet, argv[1], argv[2], nullptr, Unit::kSeconds,
-                    "getset", Reply::Ok(), Reply::Nil());
+  return SetGeneric(db, kSetGet, argv[1], argv[2], nullptr, Unit::kSeconds, "getset", Reply::Ok(),
+                    Reply::Nil());
 }
 
 Reply IncrCommand(Db& db, const Argv& argv) { return IncrDecr(db, argv[1], 1); }
 
-Reply DecrCommand(Db& db, const Argv& argv) {
-  return IncrDecr(db, argv[1], -1);
-}
+Reply DecrCommand(Db& db, const Argv& argv) { return IncrDecr(db, argv[1], -1); }
 
 Reply IncrbyCommand(Db& db, const Argv& argv) {
   int64_t incr = 0;

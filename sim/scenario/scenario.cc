@@ -1,19 +1,19 @@
 #include "sim/scenario/scenario.h"
 
-#include "sim/base/input_error.h"
-#include "sim/base/limits.h"
-
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <regex>
 #include <set>
 #include <sstream>
 
+#include <sys/stat.h>
+
+#include "sim/base/input_error.h"
+#include "sim/base/limits.h"
 #include "sim/check/property.h"
 #include "sim/kv/int_parse.h"
 #include "sim/trace/json_reader.h"
@@ -72,7 +72,8 @@ world::ServerConfig ReadServer(const jr::ObjectReader& sv, bool named) {
     if (!std::regex_match(config.name, kServerName)) {
       throw jr::JsonError(sv.PointerOf("name"),
                           "expected a server name of 1-16 letters, digits, '_' or '-' "
-                          "starting with a letter, got " + json(config.name).dump());
+                          "starting with a letter, got " +
+                              json(config.name).dump());
     }
   }
   config.skew = sv.OptInt("skew", -base::Limits::kMaxSpan, base::Limits::kMaxSpan).value_or(0);
@@ -113,8 +114,9 @@ Expectation ReadExpect(const jr::ObjectReader& o) {
 void RejectTrace(const jr::ObjectReader& o, const std::string& prefix) {
   if (prefix.empty() && o.Has("scenario") && o.Has("steps")) {
     if (!o.Has("format")) {
-      throw jr::JsonError("", "missing field \"format\": this is a trace (it has \"scenario\" and "
-                              "\"steps\"), and a trace says \"format\": \"" +
+      throw jr::JsonError("",
+                          "missing field \"format\": this is a trace (it has \"scenario\" and "
+                          "\"steps\"), and a trace says \"format\": \"" +
                               std::string(trace::kFormat) + "\"");
     }
     throw jr::JsonError("", "this is a trace, not a scenario; replay it with `lockstep replay`");
@@ -139,8 +141,9 @@ algo::LockSettings ReadSharedLock(const jr::ObjectReader& o, Scenario& s) {
 // "server" or "servers", and which masters Redlock locks.
 void ReadServers(const jr::ObjectReader& o, Scenario& s, algo::LockSettings& lock) {
   if (o.Has("server") && o.Has("servers")) {
-    throw jr::JsonError(o.PointerOf("servers"),
-                        "expected either \"server\" (one server) or \"servers\" (several), not both");
+    throw jr::JsonError(
+        o.PointerOf("servers"),
+        "expected either \"server\" (one server) or \"servers\" (several), not both");
   }
   if (o.Has("server")) {
     s.world.servers = {ReadServer(o.Object("server"), false)};
@@ -159,7 +162,8 @@ void ReadServers(const jr::ObjectReader& o, Scenario& s, algo::LockSettings& loc
       world::ServerConfig config = ReadServer(sv, true);
       for (const auto& other : s.world.servers) {
         if (other.name == config.name) {
-          throw jr::JsonError(sv.PointerOf("name"), "duplicate server name \"" + config.name + "\"");
+          throw jr::JsonError(sv.PointerOf("name"),
+                              "duplicate server name \"" + config.name + "\"");
         }
       }
       if (auto master = sv.OptString("replica_of")) {
@@ -174,8 +178,9 @@ void ReadServers(const jr::ObjectReader& o, Scenario& s, algo::LockSettings& loc
         }
         for (const auto& other : s.world.servers) {
           if (other.replica_of == m) {
-            throw jr::JsonError(sv.PointerOf("replica_of"),
-                                "\"" + *master + "\" already has a replica; a master has at most one");
+            throw jr::JsonError(
+                sv.PointerOf("replica_of"),
+                "\"" + *master + "\" already has a replica; a master has at most one");
           }
         }
         config.replica_of = m;
@@ -202,7 +207,8 @@ void ReadServers(const jr::ObjectReader& o, Scenario& s, algo::LockSettings& loc
     if (lock.token_instance < 0 || instances < 2) {
       throw jr::JsonError(l.PointerOf("token_server"),
                           "expected the name of a master, with at least one other master to lock; "
-                          "got " + json(name).dump());
+                          "got " +
+                              json(name).dump());
     }
   }
 }
@@ -223,8 +229,8 @@ std::set<std::string> ReadClients(const jr::ObjectReader& o, const algo::LockSet
   const json& clients = o.Array("clients");
   const std::string cptr = o.PointerOf("clients");
   if (clients.empty() || clients.size() > kMaxClients) {
-    throw jr::JsonError(cptr, "expected 1 to " + std::to_string(kMaxClients) +
-                                  " clients, got " + std::to_string(clients.size()));
+    throw jr::JsonError(cptr, "expected 1 to " + std::to_string(kMaxClients) + " clients, got " +
+                                  std::to_string(clients.size()));
   }
   static const std::regex kName("[A-Za-z][A-Za-z0-9_-]{0,15}");
   std::set<std::string> seen;
@@ -237,7 +243,8 @@ std::set<std::string> ReadClients(const jr::ObjectReader& o, const algo::LockSet
     if (!std::regex_match(setup.name, kName)) {
       throw jr::JsonError(c.PointerOf("name"),
                           "expected a client name of 1-16 letters, digits, '_' or '-' "
-                          "starting with a letter, got " + json(setup.name).dump());
+                          "starting with a letter, got " +
+                              json(setup.name).dump());
     }
     if (!seen.insert(setup.name).second) {
       throw jr::JsonError(c.PointerOf("name"), "duplicate client name \"" + setup.name + "\"");
@@ -258,9 +265,10 @@ std::set<std::string> ReadClients(const jr::ObjectReader& o, const algo::LockSet
       algo::LockSettings mine = lock;
       if (c.Has("lock")) mine = ReadLock(c.Object("lock"), mine, true);
       if (name == "redlock-fenced" && mine.token_instance < 0) {
-        throw jr::JsonError(c.PointerOf("algorithm"),
-                            "redlock-fenced draws its fencing tokens from a server that is not "
-                            "one of Redlock's instances: expected lock.token_server naming a master");
+        throw jr::JsonError(
+            c.PointerOf("algorithm"),
+            "redlock-fenced draws its fencing tokens from a server that is not "
+            "one of Redlock's instances: expected lock.token_server naming a master");
       }
       if (name == "setnx-naive" || name == "setnx-getset") timestamp_lock_keys.insert(mine.key);
       setup.algorithm = name;
@@ -329,9 +337,8 @@ void ReadFaults(const jr::ObjectReader& o, world::WorldConfig& w) {
     if (f.Has("jump_by")) {
       const json& by = f.Array("jump_by");
       for (size_t i = 0; i < by.size(); ++i) {
-        w.faults.jump_by.push_back(
-            jr::ReadInt(by[i], f.PointerOf("jump_by") + "/" + std::to_string(i), 1,
-                        base::Limits::kMaxSpan));
+        w.faults.jump_by.push_back(jr::ReadInt(
+            by[i], f.PointerOf("jump_by") + "/" + std::to_string(i), 1, base::Limits::kMaxSpan));
       }
     }
     if (w.faults.jump > 0 && w.faults.jump_by.empty()) {
@@ -364,17 +371,18 @@ std::vector<std::string> ReadProperties(const jr::ObjectReader& o) {
 // property not checked, restarts no server can make.
 void CheckWhole(const jr::ObjectReader& o, const Scenario& s) {
   const world::WorldConfig& w = s.world;
-  if (!s.expect.safe &&
-      std::find(s.properties.begin(), s.properties.end(), s.expect.property) == s.properties.end()) {
+  if (!s.expect.safe && std::find(s.properties.begin(), s.properties.end(), s.expect.property) ==
+                            s.properties.end()) {
     throw jr::JsonError(o.PointerOf("expect"),
                         "expects a violation of " + s.expect.property +
-                            ", which \"properties\" does not check; expected " +
-                            s.expect.property + " among the properties");
+                            ", which \"properties\" does not check; expected " + s.expect.property +
+                            " among the properties");
   }
   auto restartable = [&](const world::ServerConfig& sv) {
     return sv.replica_of < 0 &&
            std::none_of(w.servers.begin(), w.servers.end(), [&](const world::ServerConfig& r) {
-             return r.replica_of >= 0 && w.servers[static_cast<size_t>(r.replica_of)].name == sv.name;
+             return r.replica_of >= 0 &&
+                    w.servers[static_cast<size_t>(r.replica_of)].name == sv.name;
            });
   };
   if (w.faults.restart > 0 && std::none_of(w.servers.begin(), w.servers.end(), restartable)) {
@@ -403,9 +411,9 @@ void WarnTimestampValues(const jr::ObjectReader& o,
 Scenario Load(const json& doc, const std::string& file, const std::string& prefix) {
   jr::ObjectReader o(doc, prefix);
   RejectTrace(o, prefix);
-  o.RejectUnknown({"name", "description", "clients", "lock", "keyspace", "clock",
-                   "assumptions", "faults", "server", "servers", "resource", "properties", "expect",
-                   "schedule", "seed", "max_steps"});
+  o.RejectUnknown({"name", "description", "clients", "lock", "keyspace", "clock", "assumptions",
+                   "faults", "server", "servers", "resource", "properties", "expect", "schedule",
+                   "seed", "max_steps"});
   Scenario s;
   s.file = file;
   s.name = o.OptString("name").value_or("");
@@ -425,8 +433,8 @@ Scenario Load(const json& doc, const std::string& file, const std::string& prefi
   WarnTimestampValues(o, timestamp_lock_keys, s);
 
   if (o.Has("seed")) w.seed = trace::ReadSeed(o.Raw("seed"), o.PointerOf("seed"));
-  s.max_steps = static_cast<int>(o.OptInt("max_steps", 1, base::Limits::kMaxSteps)
-                                     .value_or(base::Limits::kDefaultMaxSteps));
+  s.max_steps = static_cast<int>(
+      o.OptInt("max_steps", 1, base::Limits::kMaxSteps).value_or(base::Limits::kDefaultMaxSteps));
 
   std::vector<std::string> names;
   for (const auto& c : w.clients) names.push_back(c.name);
@@ -470,8 +478,8 @@ std::string ReadFile(const std::string& path) {
   }
   if (S_ISDIR(st.st_mode)) throw ScenarioError(path, "is a directory; expected a file");
   if (S_ISREG(st.st_mode) && st.st_size > static_cast<off_t>(kMaxInputBytes)) {
-    throw ScenarioError(path, "file is " + std::to_string(st.st_size) +
-                                  " bytes; expected at most 16 MiB");
+    throw ScenarioError(
+        path, "file is " + std::to_string(st.st_size) + " bytes; expected at most 16 MiB");
   }
   std::string text;
   char buffer[1 << 16];
@@ -511,7 +519,8 @@ Scenario LoadScenarioFile(const std::string& path) {
 
 namespace {
 
-const char* const kFieldsBeforeFaults = R"(Scenario fields (JSON object; unknown fields are refused; the file is at
+const char* const kFieldsBeforeFaults =
+    R"(Scenario fields (JSON object; unknown fields are refused; the file is at
 most 16 MiB and nests at most 64 levels; integers are JSON integers, never
 1.0 or 1e3, and null only where the type says |null):
   name            string       optional label (any text)
@@ -555,12 +564,14 @@ most 16 MiB and nests at most 64 levels; integers are JSON integers, never
 )";
 
 // Read after the budget of "jump", which they qualify.
-const char* const kJumpFields = R"(    jump_by       array        sizes of the jumps, integers 1..10000000 (needed with jump)
+const char* const kJumpFields =
+    R"(    jump_by       array        sizes of the jumps, integers 1..10000000 (needed with jump)
     stall_where   string       holding (default: anywhere while holding the lock) or
                                releasing (between leaving the critical section and releasing)
 )";
 
-const char* const kFieldsAfterFaults = R"(  server          object       the one server (named S1): {skew?, persistence?,
+const char* const kFieldsAfterFaults =
+    R"(  server          object       the one server (named S1): {skew?, persistence?,
                                sync_every?, restart_delay?}
     skew          integer      server clock = global clock + skew + jumps; |skew| <= 10000000
     persistence   string       always (default), everysec (synced every sync_every ticks), none

@@ -42,7 +42,7 @@ struct Expectation {
 };
 
 struct Scenario {
-  std::string file;         // where it was read from, for messages
+  std::string file;  // where it was read from, for messages
   std::string name;
   std::string description;
   nlohmann::json document;  // the scenario as written, without "schedule"

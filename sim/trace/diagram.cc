@@ -25,7 +25,6 @@ constexpr double kMinKeyWidth = 170;
 constexpr double kBannerHeight = 44;
 constexpr double kLegendHeight = 22;
 
-
 double TextWidth(const std::string& s) { return kCharWidth * static_cast<double>(s.size()); }
 
 bool Contains(const std::vector<std::string>& v, const std::string& x) {
@@ -119,8 +118,8 @@ Diagram Layout(const Trace& t) {
     s.index = r.index;
     s.clock = r.global_time;
     if (r.index > 0) {
-      s.action =
-          i - 1 < t.schedule.size() ? t.schedule[i - 1] : world::FormatAction(r.action, names, t.server_names);
+      s.action = i - 1 < t.schedule.size() ? t.schedule[i - 1]
+                                           : world::FormatAction(r.action, names, t.server_names);
     }
     const bool has_lane = r.action.client >= 0 && r.action.client < static_cast<int>(names.size());
     const std::string actor = has_lane ? names[static_cast<size_t>(r.action.client)] : "";

@@ -10,14 +10,25 @@ namespace lockstep::json {
 std::string Describe(const json& j) {
   std::string kind;
   switch (j.type()) {
-    case json::value_t::null: return "null";
-    case json::value_t::object: return "an object";
-    case json::value_t::array: return "an array";
-    case json::value_t::string: kind = "string "; break;
-    case json::value_t::boolean: kind = "boolean "; break;
-    case json::value_t::binary: return "binary data";
-    case json::value_t::discarded: return "nothing";
-    default: kind = "number "; break;
+    case json::value_t::null:
+      return "null";
+    case json::value_t::object:
+      return "an object";
+    case json::value_t::array:
+      return "an array";
+    case json::value_t::string:
+      kind = "string ";
+      break;
+    case json::value_t::boolean:
+      kind = "boolean ";
+      break;
+    case json::value_t::binary:
+      return "binary data";
+    case json::value_t::discarded:
+      return "nothing";
+    default:
+      kind = "number ";
+      break;
   }
   return kind + Shorten(j.dump(), 40);
 }
@@ -39,9 +50,12 @@ std::string ObjectReader::PointerOf(const std::string& key) const {
   // RFC 6901 escaping: '~' is "~0", '/' is "~1".
   std::string escaped;
   for (char c : key) {
-    if (c == '~') escaped += "~0";
-    else if (c == '/') escaped += "~1";
-    else escaped += c;
+    if (c == '~')
+      escaped += "~0";
+    else if (c == '/')
+      escaped += "~1";
+    else
+      escaped += c;
   }
   return pointer_ + "/" + escaped;
 }
@@ -51,8 +65,7 @@ const json& ObjectReader::Raw(const std::string& key) const { return Need(key, "
 const json& ObjectReader::Need(const std::string& key, const char* what) const {
   auto it = j_.find(key);
   if (it == j_.end()) {
-    throw JsonError(pointer_, std::string("missing field \"") + key +
-                                  "\" (expected " + what + ")");
+    throw JsonError(pointer_, std::string("missing field \"") + key + "\" (expected " + what + ")");
   }
   return *it;
 }
@@ -109,8 +122,7 @@ void ObjectReader::RejectUnknown(std::initializer_list<const char*> known) const
 
 void ObjectReader::RejectUnknown(const std::vector<const char*>& known) const {
   for (auto it = j_.begin(); it != j_.end(); ++it) {
-    bool ok = std::any_of(known.begin(), known.end(),
-                          [&](const char* k) { return it.key() == k; });
+    bool ok = std::any_of(known.begin(), known.end(), [&](const char* k) { return it.key() == k; });
     if (ok) continue;
     std::string list;
     for (const char* k : known) list += (list.empty() ? "" : ", ") + std::string(k);
@@ -119,10 +131,8 @@ void ObjectReader::RejectUnknown(const std::vector<const char*>& known) const {
   }
 }
 
-int64_t ReadInt(const json& j, const std::string& pointer, int64_t min,
-                int64_t max) {
-  std::string range = "an integer in [" + std::to_string(min) + ", " +
-                      std::to_string(max) + "]";
+int64_t ReadInt(const json& j, const std::string& pointer, int64_t min, int64_t max) {
+  std::string range = "an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "]";
   bool in_range = false;
   int64_t value = 0;
   if (j.is_number_integer()) {
@@ -171,8 +181,10 @@ void OutsideStrings(const std::string& text, F at) {
   for (size_t i = 0; i < text.size(); ++i) {
     char c = text[i];
     if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
     } else if (c == '"') {
       in_string = true;
     } else if (!at(i, c)) {
@@ -186,8 +198,8 @@ size_t FirstOverflowingNumber(const std::string& text) {
   size_t found = std::string::npos;
   size_t start = std::string::npos;
   OutsideStrings(text, [&](size_t i, char c) {
-    bool in_number = (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' ||
-                     c == 'e' || c == 'E';
+    bool in_number =
+        (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
     if (in_number && start == std::string::npos) start = i;
     if (!in_number && start != std::string::npos) {
       double v = std::strtod(text.substr(start, i - start).c_str(), nullptr);
@@ -252,15 +264,15 @@ json Parse(const std::string& text, int max_depth) {
     // nlohmann's message names the line and column.
     std::string what = e.what();
     auto pos = what.find("] ");
-    throw JsonError("", "malformed JSON: " + PrintableMessage(pos == std::string::npos
-                                                                 ? what
-                                                                 : what.substr(pos + 2)));
+    throw JsonError("",
+                    "malformed JSON: " +
+                        PrintableMessage(pos == std::string::npos ? what : what.substr(pos + 2)));
   } catch (const json::exception& e) {
     // A number too large for a double (out_of_range.406) names no place.
     std::string what = e.what();
     auto pos = what.find("] ");
-    std::string message =
-        "malformed JSON: " + PrintableMessage(pos == std::string::npos ? what : what.substr(pos + 2));
+    std::string message = "malformed JSON: " +
+                          PrintableMessage(pos == std::string::npos ? what : what.substr(pos + 2));
     if (size_t at = FirstOverflowingNumber(text); at != std::string::npos) {
       message += " at " + LineColumn(text, at);
     }

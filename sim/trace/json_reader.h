@@ -49,11 +49,9 @@ class ObjectReader {
   std::optional<std::string> OptString(const std::string& key) const;
   int64_t Int(const std::string& key, int64_t min, int64_t max) const;
   // Missing: nullopt. null is refused, as any other non-integer.
-  std::optional<int64_t> OptInt(const std::string& key, int64_t min,
-                                int64_t max) const;
+  std::optional<int64_t> OptInt(const std::string& key, int64_t min, int64_t max) const;
   // For the fields documented "integer|null": missing or null give nullopt.
-  std::optional<int64_t> NullableInt(const std::string& key, int64_t min,
-                                     int64_t max) const;
+  std::optional<int64_t> NullableInt(const std::string& key, int64_t min, int64_t max) const;
   bool Bool(const std::string& key, bool fallback) const;
   ObjectReader Object(const std::string& key) const;
   const json& Array(const std::string& key) const;
@@ -69,8 +67,7 @@ class ObjectReader {
 };
 
 // Integer checks on a bare value at `pointer`.
-int64_t ReadInt(const json& j, const std::string& pointer, int64_t min,
-                int64_t max);
+int64_t ReadInt(const json& j, const std::string& pointer, int64_t min, int64_t max);
 std::string ReadString(const json& j, const std::string& pointer);
 
 // Parses text; on a syntax error throws JsonError with the line and column

@@ -60,7 +60,8 @@ std::string Timeline(const Trace& t) {
   std::vector<std::string> header = {"step", "clock"};
   for (const ClientInfo& c : t.clients) {
     std::string h = c.name;
-    if (c.skew != 0) h += " (skew " + std::string(c.skew > 0 ? "+" : "") + std::to_string(c.skew) + ")";
+    if (c.skew != 0)
+      h += " (skew " + std::string(c.skew > 0 ? "+" : "") + std::to_string(c.skew) + ")";
     header.push_back(h);
   }
   header.push_back("in CS");
@@ -78,8 +79,12 @@ std::string Timeline(const Trace& t) {
         if (t.clients[i].crashed_at_start) cell = "(crashed)";
       } else if (r.actor == name) {
         switch (r.action.kind) {
-          case world::Action::Kind::kCrash: cell = "CRASHES"; break;
-          case world::Action::Kind::kStall: cell = "STALLS (clock passes its bound)"; break;
+          case world::Action::Kind::kCrash:
+            cell = "CRASHES";
+            break;
+          case world::Action::Kind::kStall:
+            cell = "STALLS (clock passes its bound)";
+            break;
           case world::Action::Kind::kLoseRequest:
           case world::Action::Kind::kLoseReply:
           case world::Action::Kind::kStep: {
@@ -93,11 +98,13 @@ std::string Timeline(const Trace& t) {
                 cell += " -> " + CompactReply(*r.reply);
                 if (r.action.kind == world::Action::Kind::kLoseReply) cell += ", reply LOST";
               }
-              if (r.action.arg_age > 0) cell += " (args " + std::to_string(r.action.arg_age) + " ticks old)";
+              if (r.action.arg_age > 0)
+                cell += " (args " + std::to_string(r.action.arg_age) + " ticks old)";
             }
             break;
           }
-          default: break;
+          default:
+            break;
         }
       }
       for (const std::string& e : r.events) {
@@ -146,8 +153,8 @@ std::string Timeline(const Trace& t) {
     }
   }
   if (t.violation) {
-    out << "VIOLATION of " << t.violation->property << " at step " << t.violation->step
-        << ": " << t.violation->message << "\n";
+    out << "VIOLATION of " << t.violation->property << " at step " << t.violation->step << ": "
+        << t.violation->message << "\n";
   } else {
     out << "no violation (" << t.end << ", " << (t.steps.size() - 1) << " steps)\n";
   }

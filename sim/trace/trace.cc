@@ -1,10 +1,9 @@
 #include "sim/trace/trace.h"
 
-#include "sim/base/input_error.h"
-#include "sim/base/limits.h"
-
 #include <algorithm>
 
+#include "sim/base/input_error.h"
+#include "sim/base/limits.h"
 #include "sim/trace/json_reader.h"
 #include "sim/trace/seed.h"
 
@@ -17,17 +16,22 @@ namespace jr = lockstep::json;
 json ReplyJson(const kv::Reply& r) {
   json j = {{"type", kv::TypeName(r.type)}};
   switch (r.type) {
-    case kv::Reply::Type::kInteger: j["value"] = r.integer; break;
+    case kv::Reply::Type::kInteger:
+      j["value"] = r.integer;
+      break;
     case kv::Reply::Type::kBulk:
     case kv::Reply::Type::kStatus:
-    case kv::Reply::Type::kError: j["value"] = r.text; break;
+    case kv::Reply::Type::kError:
+      j["value"] = r.text;
+      break;
     case kv::Reply::Type::kArray: {
       json elements = json::array();
       for (const auto& e : r.elements) elements.push_back(ReplyJson(e));
       j["elements"] = elements;
       break;
     }
-    case kv::Reply::Type::kNil: break;
+    case kv::Reply::Type::kNil:
+      break;
   }
   return j;
 }
@@ -49,8 +53,8 @@ kv::Reply ReplyFromJson(const json& j, const std::string& ptr) {
     return kv::Reply::Array(std::move(elements));
   }
   throw jr::JsonError(o.PointerOf("type"),
-                        "expected one of integer, bulk, status, error, nil, array; got " +
-                            jr::Describe(j.at("type")));
+                      "expected one of integer, bulk, status, error, nil, array; got " +
+                          jr::Describe(j.at("type")));
 }
 
 json KeyspaceJson(const std::vector<kv::Entry>& entries,
@@ -134,7 +138,8 @@ json StepJson(const world::StepRecord& r, const Trace& t) {
 }
 
 std::vector<std::string> StringList(const json& j, const std::string& ptr) {
-  if (!j.is_array()) throw jr::JsonError(ptr, "expected an array of strings, got " + jr::Describe(j));
+  if (!j.is_array())
+    throw jr::JsonError(ptr, "expected an array of strings, got " + jr::Describe(j));
   std::vector<std::string> out;
   for (size_t i = 0; i < j.size(); ++i) {
     out.push_back(jr::ReadString(j[i], ptr + "/" + std::to_string(i)));
@@ -188,7 +193,8 @@ world::StepRecord StepFromJson(const json& j, const std::string& ptr,
       r.servers.push_back(std::move(rec));
     }
   }
-  r.in_critical_section = StringList(o.Array("in_critical_section"), o.PointerOf("in_critical_section"));
+  r.in_critical_section =
+      StringList(o.Array("in_critical_section"), o.PointerOf("in_critical_section"));
   r.holding = StringList(o.Array("holding"), o.PointerOf("holding"));
   return r;
 }
@@ -224,10 +230,11 @@ std::optional<Trace> FromJson(const json& j, std::string* error) {
     jr::ObjectReader o(j, "");
     std::string format = o.String("format");
     if (format != kFormat) {
-      throw jr::JsonError("/format", std::string("expected \"") + kFormat +
-                                           "\", got \"" + format + "\"");
+      throw jr::JsonError("/format",
+                          std::string("expected \"") + kFormat + "\", got \"" + format + "\"");
     }
-    o.RejectUnknown({"format", "scenario", "seed", "clients", "schedule", "steps", "end", "violation"});
+    o.RejectUnknown(
+        {"format", "scenario", "seed", "clients", "schedule", "steps", "end", "violation"});
     Trace t;
     jr::ObjectReader(o.Raw("scenario"), "/scenario");  // must be an object
     t.scenario = o.Raw("scenario");
@@ -263,8 +270,8 @@ std::optional<Trace> FromJson(const json& j, std::string* error) {
     t.schedule = StringList(o.Array("schedule"), "/schedule");
     const json& steps = o.Array("steps");
     for (size_t i = 0; i < steps.size(); ++i) {
-      t.steps.push_back(StepFromJson(steps[i], "/steps/" + std::to_string(i), names,
-                                     t.server_names, static_cast<int>(i)));
+      t.steps.push_back(StepFromJson(steps[i], "/steps/" + std::to_string(i), names, t.server_names,
+                                     static_cast<int>(i)));
     }
     t.end = o.String("end");
     if (!o.Raw("violation").is_null()) {
@@ -285,11 +292,16 @@ std::optional<Trace> FromJson(const json& j, std::string* error) {
 
 std::string CompactReply(const kv::Reply& r) {
   switch (r.type) {
-    case kv::Reply::Type::kInteger: return std::to_string(r.integer);
-    case kv::Reply::Type::kBulk: return "\"" + r.text + "\"";
-    case kv::Reply::Type::kNil: return "nil";
-    case kv::Reply::Type::kStatus: return r.text;
-    case kv::Reply::Type::kError: return r.text;
+    case kv::Reply::Type::kInteger:
+      return std::to_string(r.integer);
+    case kv::Reply::Type::kBulk:
+      return "\"" + r.text + "\"";
+    case kv::Reply::Type::kNil:
+      return "nil";
+    case kv::Reply::Type::kStatus:
+      return r.text;
+    case kv::Reply::Type::kError:
+      return r.text;
     case kv::Reply::Type::kArray: {
       std::string s = "[";
       for (size_t i = 0; i < r.elements.size(); ++i) {
@@ -314,16 +326,23 @@ std::string CommandText(const std::vector<std::string>& command) {
 std::string StepLine(const world::StepRecord& r) {
   using K = world::Action::Kind;
   switch (r.action.kind) {
-    case K::kTick: return "tick";
-    case K::kCrash: return "crash " + r.actor;
-    case K::kStall: return "stall " + r.actor;
+    case K::kTick:
+      return "tick";
+    case K::kCrash:
+      return "crash " + r.actor;
+    case K::kStall:
+      return "stall " + r.actor;
     case K::kJump:
       return r.actor == "server" ? "jump +" + std::to_string(r.action.jump_by)
                                  : "jump " + r.actor + " +" + std::to_string(r.action.jump_by);
-    case K::kRestart: return r.actor == "server" ? "restart" : "restart " + r.actor;
-    case K::kReplicate: return "replicate " + r.actor;
-    case K::kFailover: return "failover " + r.actor;
-    default: break;
+    case K::kRestart:
+      return r.actor == "server" ? "restart" : "restart " + r.actor;
+    case K::kReplicate:
+      return "replicate " + r.actor;
+    case K::kFailover:
+      return "failover " + r.actor;
+    default:
+      break;
   }
   if (r.command.empty()) return r.actor + " leaves";
   std::string s = r.actor;

@@ -25,14 +25,14 @@ struct ClientInfo {
 };
 
 struct Trace {
-  nlohmann::json scenario;           // the scenario, as loaded, without schedule
+  nlohmann::json scenario;  // the scenario, as loaded, without schedule
   uint64_t seed = 0;
   std::vector<ClientInfo> clients;
   // With several servers, their names (from the scenario); empty for one.
   std::vector<std::string> server_names;
-  std::vector<std::string> schedule;      // actions in text form
-  std::vector<world::StepRecord> steps;   // steps[0] is the initial state
-  std::string end;                        // why the execution ended
+  std::vector<std::string> schedule;     // actions in text form
+  std::vector<world::StepRecord> steps;  // steps[0] is the initial state
+  std::string end;                       // why the execution ended
   std::optional<check::Violation> violation;
 };
 

@@ -51,12 +51,18 @@ std::string FormatAction(const Action& a, const std::vector<std::string>& client
     return server_names.size() > 1 ? verb + " " + server_names.at(a.server) : verb;
   };
   switch (a.kind) {
-    case Action::Kind::kTick: return "tick";
-    case Action::Kind::kRestart: return on("restart");
-    case Action::Kind::kJump: return on("jump") + " +" + std::to_string(a.jump_by);
-    case Action::Kind::kReplicate: return "replicate " + server_names.at(a.server);
-    case Action::Kind::kFailover: return "failover " + server_names.at(a.server);
-    case Action::Kind::kStep: break;
+    case Action::Kind::kTick:
+      return "tick";
+    case Action::Kind::kRestart:
+      return on("restart");
+    case Action::Kind::kJump:
+      return on("jump") + " +" + std::to_string(a.jump_by);
+    case Action::Kind::kReplicate:
+      return "replicate " + server_names.at(a.server);
+    case Action::Kind::kFailover:
+      return "failover " + server_names.at(a.server);
+    case Action::Kind::kStep:
+      break;
     default:
       for (const ClientFault& f : kClientFaults) {
         if (f.kind == a.kind) return f.prefix + client_names.at(a.client);
@@ -106,8 +112,10 @@ Action ParseAction(std::string_view text, const std::vector<std::string>& client
     }
     auto by = rest.starts_with(" +") ? Ticks(rest.substr(2)) : std::nullopt;
     if (!by || *by == 0) {
-      throw fail("expected a positive tick count after \"+\" in \"jump +N\" or \"jump SERVER +N\", "
-               "got '" + std::string(text) + "'");
+      throw fail(
+          "expected a positive tick count after \"+\" in \"jump +N\" or \"jump SERVER +N\", "
+          "got '" +
+          std::string(text) + "'");
     }
     return Action::Jump(*by, server);
   }
@@ -117,8 +125,8 @@ Action ParseAction(std::string_view text, const std::vector<std::string>& client
     std::string_view name = text.substr(prefix.size());
     int c = FindClient(name, client_names);
     if (c < 0) {
-      throw fail("unknown client '" + std::string(name) + "' (clients: " +
-               KnownClients(client_names) + ")");
+      throw fail("unknown client '" + std::string(name) +
+                 "' (clients: " + KnownClients(client_names) + ")");
     }
     return Action{.kind = f.kind, .client = c};
   }
@@ -134,10 +142,13 @@ Action ParseAction(std::string_view text, const std::vector<std::string>& client
   }
   int c = FindClient(name, client_names);
   if (c < 0) {
-    throw fail("expected \"tick\", \"crash NAME\", \"NAME\" or \"NAME~AGE\" "
-             "with a client name (" + KnownClients(client_names) +
-             "), or a fault (\"stall NAME\", \"jump +N\", \"restart\", \"lose-request NAME\", "
-             "\"lose-reply NAME\", \"failover SERVER\"), or \"replicate SERVER\", got '" + std::string(text) + "'");
+    throw fail(
+        "expected \"tick\", \"crash NAME\", \"NAME\" or \"NAME~AGE\" "
+        "with a client name (" +
+        KnownClients(client_names) +
+        "), or a fault (\"stall NAME\", \"jump +N\", \"restart\", \"lose-request NAME\", "
+        "\"lose-reply NAME\", \"failover SERVER\"), or \"replicate SERVER\", got '" +
+        std::string(text) + "'");
   }
   return Action::Step(c, arg_age);
 }

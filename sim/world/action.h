@@ -32,7 +32,16 @@ namespace lockstep::world {
 
 struct Action {
   enum class Kind {
-    kStep, kTick, kCrash, kStall, kJump, kRestart, kLoseRequest, kLoseReply, kReplicate, kFailover
+    kStep,
+    kTick,
+    kCrash,
+    kStall,
+    kJump,
+    kRestart,
+    kLoseRequest,
+    kLoseReply,
+    kReplicate,
+    kFailover
   };
 
   Kind kind = Kind::kTick;

@@ -3,8 +3,8 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "sim/world/fiber_scheduler.h"
 #include "sim/base/hash.h"
+#include "sim/world/fiber_scheduler.h"
 
 namespace lockstep::world {
 namespace {
@@ -14,16 +14,16 @@ enum Tag : uint64_t { kReply = 1, kClock, kStamp, kRandom, kForget, kLive, kWake
 uint64_t HashReply(const kv::Reply& r) {
   // Type and value in turn: combined in one step, nil (type 2) and the
   // integer 2 would collide.
-  uint64_t h = base::HashCombine(base::HashCombine(0x7265706c79ULL, static_cast<uint64_t>(r.type) + 1),
-                           static_cast<uint64_t>(r.integer));
+  uint64_t h =
+      base::HashCombine(base::HashCombine(0x7265706c79ULL, static_cast<uint64_t>(r.type) + 1),
+                        static_cast<uint64_t>(r.integer));
   h = base::HashBytes(h, r.text);
   for (const auto& e : r.elements) h = base::HashCombine(h, HashReply(e));
   return h;
 }
 }  // namespace
 
-Client::Client(int index, uint64_t seed, FiberScheduler* scheduler,
-               boost::fibers::context* driver)
+Client::Client(int index, uint64_t seed, FiberScheduler* scheduler, boost::fibers::context* driver)
     : index_(index), seed_(seed), scheduler_(scheduler), driver_(driver) {
   concrete_ = abstract_ = base::HashCombine(0x6c6f636b73746570ULL, 0);
 }
@@ -107,7 +107,7 @@ void Client::Sleep(Millis ticks) {
 uint64_t Client::Draw() {
   // From (seed, client, count): independent of the order in which clients draw.
   uint64_t v = base::Mix64(seed_ + base::kGoldenGamma * (static_cast<uint64_t>(index_) + 1) +
-                     0xbf58476d1ce4e5b9ULL * ++random_count_);
+                           0xbf58476d1ce4e5b9ULL * ++random_count_);
   Observe(base::HashCombine(kRandom, v));
   return v;
 }
@@ -156,9 +156,11 @@ void Client::ForgetHistory(std::string_view label, std::initializer_list<int64_t
   // where it is in the stream and whose stream it is (the values differ per
   // client) must survive the forgetting.
   uint64_t h = base::HashCombine(kForget, random_count_);
-  if (random_count_ > 0) h = base::HashCombine(base::HashCombine(h, seed_), static_cast<uint64_t>(index_) + 1);
+  if (random_count_ > 0)
+    h = base::HashCombine(base::HashCombine(h, seed_), static_cast<uint64_t>(index_) + 1);
   h = base::HashBytes(h, label);
-  for (int64_t v : live) h = base::HashCombine(h, base::HashCombine(kLive, static_cast<uint64_t>(v)));
+  for (int64_t v : live)
+    h = base::HashCombine(h, base::HashCombine(kLive, static_cast<uint64_t>(v)));
   abstract_ = h;
   concrete_ = base::HashCombine(concrete_, h);
 }

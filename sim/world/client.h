@@ -36,8 +36,7 @@ struct ClientStopped {};
 
 class Client {
  public:
-  Client(int index, uint64_t seed, FiberScheduler* scheduler,
-         boost::fibers::context* driver);
+  Client(int index, uint64_t seed, FiberScheduler* scheduler, boost::fibers::context* driver);
   Client(const Client&) = delete;
   Client& operator=(const Client&) = delete;
 

@@ -1,8 +1,9 @@
 #include "sim/world/client_automaton.h"
 
+#include <stdexcept>
+
 #include <boost/fiber/fiber.hpp>
 #include <boost/fiber/fixedsize_stack.hpp>
-#include <stdexcept>
 
 #if defined(__SANITIZE_ADDRESS__)
 #define LOCKSTEP_ASAN 1
@@ -15,9 +16,9 @@
 #include <sanitizer/asan_interface.h>
 #endif
 
-#include "sim/world/fiber_scheduler.h"
 #include "sim/base/check.h"
 #include "sim/base/hash.h"
+#include "sim/world/fiber_scheduler.h"
 
 namespace lockstep::world {
 namespace {
@@ -74,24 +75,23 @@ struct ClientAutomaton::Live {
     client.Prime(initial);
     client.set_tokens_only(tokens_only);
     // launch::dispatch runs the fiber at once, up to its first request.
-    fiber = boost::fibers::fiber(
-        boost::fibers::launch::dispatch, std::allocator_arg, RecordedStack{.bottom = &stack_bottom},
-        [this, &body] {
-          client.set_fiber(boost::fibers::context::active());
-          std::string error;
-          bool stopped = false;
-          try {
-            body(client);
-          } catch (const ClientStopped&) {
-            stopped = true;  // abandoned: unwind quietly
-          } catch (const std::exception& e) {
-            error = e.what();
-          } catch (...) {
-            error = "an exception that is not a std::exception";
-          }
-          ForgetUnwoundFrames(stack_bottom);
-          if (!stopped) client.Finish(std::move(error));
-        });
+    fiber = boost::fibers::fiber(boost::fibers::launch::dispatch, std::allocator_arg,
+                                 RecordedStack{.bottom = &stack_bottom}, [this, &body] {
+                                   client.set_fiber(boost::fibers::context::active());
+                                   std::string error;
+                                   bool stopped = false;
+                                   try {
+                                     body(client);
+                                   } catch (const ClientStopped&) {
+                                     stopped = true;  // abandoned: unwind quietly
+                                   } catch (const std::exception& e) {
+                                     error = e.what();
+                                   } catch (...) {
+                                     error = "an exception that is not a std::exception";
+                                   }
+                                   ForgetUnwoundFrames(stack_bottom);
+                                   if (!stopped) client.Finish(std::move(error));
+                                 });
   }
   ~Live() {
     if (client.request().kind != Request::Kind::kDone) {
@@ -141,10 +141,14 @@ std::string Describe(const Request& r) {
       }
       return s;
     }
-    case Request::Kind::kLeave: return "leave the critical section";
-    case Request::Kind::kSleep: return "sleep " + std::to_string(r.sleep_ticks);
-    case Request::Kind::kResource: return "write the resource with token " + std::to_string(r.token);
-    case Request::Kind::kDone: return "finish";
+    case Request::Kind::kLeave:
+      return "leave the critical section";
+    case Request::Kind::kSleep:
+      return "sleep " + std::to_string(r.sleep_ticks);
+    case Request::Kind::kResource:
+      return "write the resource with token " + std::to_string(r.token);
+    case Request::Kind::kDone:
+      return "finish";
   }
   return "?";
 }
@@ -159,8 +163,8 @@ void ClientAutomaton::Record(LocalState s, const Client& c, LocalState parent, c
     const Request& a = it->second.request;
     const Request& b = c.request();
     bool same = a.kind == b.kind && a.argv.size() == b.argv.size() &&
-                a.sleep_ticks == b.sleep_ticks && a.token == b.token &&
-                a.instance == b.instance && bool(a.make) == bool(b.make);
+                a.sleep_ticks == b.sleep_ticks && a.token == b.token && a.instance == b.instance &&
+                bool(a.make) == bool(b.make);
     for (size_t i = 0; same && i < a.argv.size(); ++i) {
       same = a.argv[i].literal() == b.argv[i].literal() &&
              a.argv[i].is_clock() == b.argv[i].is_clock() &&
@@ -191,7 +195,8 @@ LocalState ClientAutomaton::Start(const Input& initial) {
     start_ = Id(live->client);
     Record(start_, live->client, 0, Input{}, true);
     if (!live->client.request().error.empty()) {
-      throw std::runtime_error("the algorithm of " + name_ + " threw: " + live->client.request().error);
+      throw std::runtime_error("the algorithm of " + name_ +
+                               " threw: " + live->client.request().error);
     }
     Keep(start_, std::move(live));
     started_ = true;

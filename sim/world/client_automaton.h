@@ -42,9 +42,8 @@ struct Transition {
 class ClientAutomaton {
  public:
   // `tokens_only`: the client's Random() throws (see Client::RandomToken).
-  ClientAutomaton(std::string name, int index, uint64_t seed,
-                  std::function<void(Client&)> body, bool use_forget_history,
-                  bool tokens_only = false);
+  ClientAutomaton(std::string name, int index, uint64_t seed, std::function<void(Client&)> body,
+                  bool use_forget_history, bool tokens_only = false);
   ~ClientAutomaton();
   ClientAutomaton(const ClientAutomaton&) = delete;
   ClientAutomaton& operator=(const ClientAutomaton&) = delete;

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-
 #include <boost/fiber/operations.hpp>
 
 #include "sim/base/check.h"
@@ -23,9 +22,7 @@ void FiberScheduler::SwitchTo(boost::fibers::context* target) {
   boost::this_fiber::yield();
 }
 
-void FiberScheduler::awakened(boost::fibers::context* ctx) noexcept {
-  ready_.push_back(ctx);
-}
+void FiberScheduler::awakened(boost::fibers::context* ctx) noexcept { ready_.push_back(ctx); }
 
 boost::fibers::context* FiberScheduler::pick_next() noexcept {
   if (ready_.empty()) return nullptr;
@@ -40,8 +37,8 @@ boost::fibers::context* FiberScheduler::pick_next() noexcept {
   using boost::fibers::type;
   for (type kind : {type::main_context, type::dispatcher_context}) {
     if (it != ready_.end()) break;
-    it = std::find_if(ready_.begin(), ready_.end(),
-                      [kind](auto* c) { return c->is_context(kind); });
+    it =
+        std::find_if(ready_.begin(), ready_.end(), [kind](auto* c) { return c->is_context(kind); });
   }
   if (it == ready_.end()) it = ready_.begin();
   boost::fibers::context* ctx = *it;
@@ -56,13 +53,10 @@ void FiberScheduler::ReleaseFinishedFibers() {
   if (it != ready_.end()) SwitchTo(*it);
 }
 
-bool FiberScheduler::has_ready_fibers() const noexcept {
-  return !ready_.empty();
-}
+bool FiberScheduler::has_ready_fibers() const noexcept { return !ready_.empty(); }
 
 // Nothing ever waits on a timer: virtual time is not wall-clock time.
-void FiberScheduler::suspend_until(
-    std::chrono::steady_clock::time_point const&) noexcept {}
+void FiberScheduler::suspend_until(std::chrono::steady_clock::time_point const&) noexcept {}
 
 void FiberScheduler::notify() noexcept {}
 

@@ -33,8 +33,7 @@ class FiberScheduler final : public boost::fibers::algo::algorithm {
   void awakened(boost::fibers::context* ctx) noexcept override;
   boost::fibers::context* pick_next() noexcept override;
   bool has_ready_fibers() const noexcept override;
-  void suspend_until(
-      std::chrono::steady_clock::time_point const&) noexcept override;
+  void suspend_until(std::chrono::steady_clock::time_point const&) noexcept override;
   void notify() noexcept override;
 
  private:

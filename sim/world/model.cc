@@ -9,10 +9,14 @@ namespace lockstep::world {
 
 const char* StatusName(ClientStatus s) {
   switch (s) {
-    case ClientStatus::kReady: return "ready";
-    case ClientStatus::kSleeping: return "sleeping";
-    case ClientStatus::kDone: return "done";
-    case ClientStatus::kCrashed: return "crashed";
+    case ClientStatus::kReady:
+      return "ready";
+    case ClientStatus::kSleeping:
+      return "sleeping";
+    case ClientStatus::kDone:
+      return "done";
+    case ClientStatus::kCrashed:
+      return "crashed";
   }
   return "?";
 }
@@ -31,9 +35,9 @@ Model::Model(WorldConfig config, bool use_forget_history) : config_(std::move(co
   for (size_t i = 0; i < config_.clients.size(); ++i) {
     const ClientSetup& c = config_.clients[i];
     names_.push_back(c.name);
-    automata_.push_back(std::make_unique<ClientAutomaton>(
-        c.name, static_cast<int>(i), config_.seed, c.body, use_forget_history,
-        /*tokens_only=*/!c.draws_numbers));
+    automata_.push_back(std::make_unique<ClientAutomaton>(c.name, static_cast<int>(i), config_.seed,
+                                                          c.body, use_forget_history,
+                                                          /*tokens_only=*/!c.draws_numbers));
   }
   writer_names_ = names_;
   // Indexed, not searched: an initial keyspace may name many writers.
@@ -147,14 +151,16 @@ void Model::EnabledActions(const WorldState& s, std::vector<Action>* out) const 
   if (s.used.crash < b.crash) {
     for (int i = 0; i < client_count(); ++i) {
       auto st = s.clients[i].status;
-      if (st == ClientStatus::kReady || st == ClientStatus::kSleeping) out->push_back(Action::Crash(i));
+      if (st == ClientStatus::kReady || st == ClientStatus::kSleeping)
+        out->push_back(Action::Crash(i));
     }
   }
   if (s.used.stall < b.stall && !tick && s.now < config_.horizon) {
     for (int i = 0; i < client_count(); ++i) {
       const ClientSlot& c = s.clients[i];
       if (b.stall_only_releasing && c.in_critical_section) continue;
-      if (c.holding && !c.stalled && c.status != ClientStatus::kCrashed && TickAllowed(s, nullptr, i)) {
+      if (c.holding && !c.stalled && c.status != ClientStatus::kCrashed &&
+          TickAllowed(s, nullptr, i)) {
         out->push_back(Action::Stall(i));
       }
     }
@@ -266,8 +272,8 @@ bool Model::IsEnabled(const WorldState& s, const Action& a, std::string* why) co
       return false;
     case Action::Kind::kStall:
       if (used_up()) return false;
-      *why = "a stall is a tick that " + name +
-             "'s holder bound alone forbids, and this is not one";
+      *why =
+          "a stall is a tick that " + name + "'s holder bound alone forbids, and this is not one";
       return false;
     case Action::Kind::kLoseRequest:
     case Action::Kind::kLoseReply:
@@ -350,7 +356,8 @@ void Model::Tick(WorldState& s, StepEffects* effects) {
   for (int k = 0; k < server_count(); ++k) {
     Settle(s, k);
     const ServerConfig& sc = config_.servers[k];
-    if (sc.persistence == Persistence::kEverySec && (s.now - config_.start_time) % sc.sync_every == 0) {
+    if (sc.persistence == Persistence::kEverySec &&
+        (s.now - config_.start_time) % sc.sync_every == 0) {
       s.servers[k].persisted = s.servers[k].keyspace;
     }
     if (effects && s.servers[k].down_until == s.now && s.servers[k].role != ServerRole::kFailed &&
@@ -390,7 +397,8 @@ void Model::Step(WorldState& s, const Action& a, StepEffects* effects) {
     if (effects) effects->events.push_back(names_[i] + " leaves the critical section");
     if (r.make) argv = r.make(read_clock);
   } else if (r.kind == Request::Kind::kResource) {
-    const bool accepted = !config_.resource.fenced || !s.resource_written || r.token > s.resource_max;
+    const bool accepted =
+        !config_.resource.fenced || !s.resource_written || r.token > s.resource_max;
     if (accepted) {
       if (c.superseded) {
         s.step.stale_writer = i;
@@ -411,8 +419,8 @@ void Model::Step(WorldState& s, const Action& a, StepEffects* effects) {
     if (effects) {
       effects->command = {"WRITE", "resource", "token=" + std::to_string(r.token)};
       effects->reply = input.reply;
-      effects->events.push_back(names_[i] + (accepted ? " writes the resource"
-                                                      : "'s write is refused by the resource"));
+      effects->events.push_back(
+          names_[i] + (accepted ? " writes the resource" : "'s write is refused by the resource"));
     }
     Resume(s, i, input, effects);
     return;
@@ -430,7 +438,8 @@ void Model::Step(WorldState& s, const Action& a, StepEffects* effects) {
   if (!argv.empty()) input.reply = Send(s, a, argv, effects);
   if (effects) effects->command = argv;
   const Millis timeout = config_.clients[i].request_timeout;
-  if (timeout > 0 && input.reply.type == kv::Reply::Type::kError && input.reply.text == kTimeoutError) {
+  if (timeout > 0 && input.reply.type == kv::Reply::Type::kError &&
+      input.reply.text == kTimeoutError) {
     // No reply: the client waits out its timeout before it learns so.
     c.status = ClientStatus::kSleeping;
     c.wake_at = s.now + timeout;

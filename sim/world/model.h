@@ -34,8 +34,8 @@ struct ClientSetup {
   // The algorithm draws random numbers, not only tokens (Client::Random):
   // never interchangeable with another client. Otherwise Random() throws.
   bool draws_numbers = false;
-  Millis skew = 0;        // this client's clock = global time + skew
-  bool crashed = false;   // crashed before the run: never runs at all
+  Millis skew = 0;       // this client's clock = global time + skew
+  bool crashed = false;  // crashed before the run: never runs at all
   // A lost request or reply, or an unavailable server, reaches the client
   // as a timeout this many ticks after it sent the command (0: at once).
   Millis request_timeout = 0;
@@ -103,18 +103,18 @@ enum class ClientStatus : uint8_t { kReady, kSleeping, kDone, kCrashed };
 const char* StatusName(ClientStatus s);
 
 struct ClientSlot {
-  LocalState local = 0;  // the automaton's state (0 once done or crashed)
+  LocalState local = 0;              // the automaton's state (0 once done or crashed)
   const Request* request = nullptr;  // the automaton's request in `local`
   ClientStatus status = ClientStatus::kReady;
   bool in_critical_section = false;
-  bool holding = false;    // believes it holds the lock
-  Millis ready_since = 0;  // global time its pending request was made
-  Millis wake_at = 0;      // kSleeping: global time it becomes ready
-  Millis valid_until = 0;  // its own clock's deadline for the lock it holds
-  Millis acquired_at = 0;  // global time it entered the critical section
-  bool stalled = false;    // a stall fault exempts it from the holder's bounds
-  bool timing_out = false; // kSleeping: it wakes with a timeout as its reply
-  Millis sent_timestamp = 0;  // timing_out: its command's clock argument
+  bool holding = false;        // believes it holds the lock
+  Millis ready_since = 0;      // global time its pending request was made
+  Millis wake_at = 0;          // kSleeping: global time it becomes ready
+  Millis valid_until = 0;      // its own clock's deadline for the lock it holds
+  Millis acquired_at = 0;      // global time it entered the critical section
+  bool stalled = false;        // a stall fault exempts it from the holder's bounds
+  bool timing_out = false;     // kSleeping: it wakes with a timeout as its reply
+  Millis sent_timestamp = 0;   // timing_out: its command's clock argument
   uint8_t acquired_after = 0;  // clients (bits) that acquired after its acquisition
   bool superseded = false;     // one of them has written the resource since
   int superseded_by = -1;      // which one first
@@ -124,8 +124,8 @@ static_assert(base::kMaxClients <= 8, "ClientSlot::acquired_after holds a bit pe
 // Ghost facts about the step just applied, for properties. Not part of a
 // state's identity: the explorer checks them right after each step.
 struct StepGhost {
-  int released_by = -1;   // this client's command removed a value...
-  int released_of = -1;   // ...that this writer had written, while releasing
+  int released_by = -1;  // this client's command removed a value...
+  int released_of = -1;  // ...that this writer had written, while releasing
   std::string released_key;
   int stale_writer = -1;  // the resource accepted this client's write after a
                           // client that acquired the lock later had written it
@@ -159,9 +159,9 @@ const char* RoleName(ServerRole r);
 
 struct ServerState {
   kv::Keyspace keyspace;
-  kv::Keyspace persisted;   // what a restart gets back (Persistence::kEverySec)
-  Millis jumped = 0;        // total of this server's clock jumps
-  Millis down_until = 0;    // unavailable while the global clock is below it
+  kv::Keyspace persisted;  // what a restart gets back (Persistence::kEverySec)
+  Millis jumped = 0;       // total of this server's clock jumps
+  Millis down_until = 0;   // unavailable while the global clock is below it
   ServerRole role = ServerRole::kMaster;
   Writers writers;
   std::vector<ReplicatedWrite> backlog;  // a master's writes its replica lacks
@@ -183,8 +183,8 @@ struct StepEffects {
   std::vector<std::string> command;  // argv as executed; empty if none
   int server = -1;                   // the server that ran it, if any
   std::optional<kv::Reply> reply;
-  std::vector<std::string> events;   // "C1 enters the critical section", ...
-  kv::Effect effect;                 // on the keyspace
+  std::vector<std::string> events;  // "C1 enters the critical section", ...
+  kv::Effect effect;                // on the keyspace
 };
 
 class Model {

@@ -11,9 +11,12 @@ namespace lockstep::world {
 
 const char* RoleName(ServerRole r) {
   switch (r) {
-    case ServerRole::kMaster: return "master";
-    case ServerRole::kReplica: return "replica";
-    case ServerRole::kFailed: return "failed";
+    case ServerRole::kMaster:
+      return "master";
+    case ServerRole::kReplica:
+      return "replica";
+    case ServerRole::kFailed:
+      return "failed";
   }
   return "?";
 }
@@ -65,7 +68,8 @@ kv::Reply Model::Send(WorldState& s, const Action& a, const std::vector<std::str
   std::vector<int> writers_before;
   const kv::CommandSpec* spec = kv::FindCommand(argv[0]);
   if (spec && kv::ArityOk(*spec, argv.size())) {
-    for (const auto& key : kv::CommandKeys(*spec, argv)) writers_before.push_back(WriterOf(sv, key));
+    for (const auto& key : kv::CommandKeys(*spec, argv))
+      writers_before.push_back(WriterOf(sv, key));
   }
   const int replica = replica_of_[server];
   const bool replicating = replica >= 0 && s.servers[replica].role == ServerRole::kReplica;
@@ -120,11 +124,10 @@ void Model::Failover(WorldState& s, int master, StepEffects* effects) {
   }
   Settle(s, r);
   if (effects) {
-    effects->events.push_back(server_names_[master] + " fails; " + server_names_[r] +
-                              " is promoted to master" +
-                              (lost ? ", losing " + std::to_string(lost) + " unreplicated write" +
-                                          (lost == 1 ? "" : "s")
-                                    : std::string()));
+    effects->events.push_back(
+        server_names_[master] + " fails; " + server_names_[r] + " is promoted to master" +
+        (lost ? ", losing " + std::to_string(lost) + " unreplicated write" + (lost == 1 ? "" : "s")
+              : std::string()));
   }
 }
 
@@ -133,9 +136,14 @@ void Model::Restart(WorldState& s, int server, StepEffects* effects) {
   ServerState& sv = s.servers[server];
   const ServerConfig& sc = config_.servers[server];
   switch (sc.persistence) {
-    case Persistence::kAlways: break;
-    case Persistence::kEverySec: sv.keyspace = sv.persisted; break;
-    case Persistence::kNone: sv.keyspace = kv::Keyspace(); break;
+    case Persistence::kAlways:
+      break;
+    case Persistence::kEverySec:
+      sv.keyspace = sv.persisted;
+      break;
+    case Persistence::kNone:
+      sv.keyspace = kv::Keyspace();
+      break;
   }
   sv.down_until = sc.restart_delay > 0 ? s.now + sc.restart_delay : 0;
   Settle(s, server);

@@ -20,9 +20,9 @@ using kv::Millis;
 class Value {
  public:
   Value(std::string literal) : literal_(std::move(literal)) {}  // NOLINT
-  Value(const char* literal) : literal_(literal) {}              // NOLINT
-  Value(int64_t number) : literal_(std::to_string(number)) {}    // NOLINT
-  Value(int number) : literal_(std::to_string(number)) {}        // NOLINT
+  Value(const char* literal) : literal_(literal) {}             // NOLINT
+  Value(int64_t number) : literal_(std::to_string(number)) {}   // NOLINT
+  Value(int number) : literal_(std::to_string(number)) {}       // NOLINT
 
   // The client's clock plus `offset`, read when the arguments are computed.
   static Value ClockPlus(Millis offset) {

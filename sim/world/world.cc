@@ -1,6 +1,5 @@
 #include "sim/world/world.h"
 
-
 namespace lockstep::world {
 
 World::World(WorldConfig config) : model_(std::move(config), /*use_forget_history=*/false) {
@@ -21,14 +20,15 @@ StepRecord World::Apply(const Action& a) {
   StepRecord r;
   r.index = ++step_count_;
   r.action = a;
-  r.actor = a.client >= 0                     ? client_names()[a.client]
-            : a.kind == Action::Kind::kTick   ? "clock"
-            : model_.server_count() > 1       ? model_.server_names()[a.server]
-                                              : "server";
+  r.actor = a.client >= 0                   ? client_names()[a.client]
+            : a.kind == Action::Kind::kTick ? "clock"
+            : model_.server_count() > 1     ? model_.server_names()[a.server]
+                                            : "server";
   StepEffects effects;
   model_.Apply(state_, a, &effects);
   r.command = std::move(effects.command);
-  if (effects.server >= 0 && model_.server_count() > 1) r.server = model_.server_names()[effects.server];
+  if (effects.server >= 0 && model_.server_count() > 1)
+    r.server = model_.server_names()[effects.server];
   r.reply = std::move(effects.reply);
   r.events = std::move(effects.events);
   Snapshot(&r);

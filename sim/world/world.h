@@ -19,12 +19,12 @@ namespace lockstep::world {
 // One server as a step left it (recorded when the world has several).
 struct ServerRecord {
   std::string name;
-  std::string role;        // "master", "replica" or "failed"
-  bool available = true;   // false while it restarts
-  Millis clock = 0;        // its clock
+  std::string role;                 // "master", "replica" or "failed"
+  bool available = true;            // false while it restarts
+  Millis clock = 0;                 // its clock
   std::vector<kv::Entry> keyspace;  // live entries, by its clock
   std::map<std::string, std::string> writers;
-  int unreplicated = 0;    // a master's writes its replica has not applied
+  int unreplicated = 0;  // a master's writes its replica has not applied
   friend bool operator==(const ServerRecord&, const ServerRecord&) = default;
 };
 
@@ -36,8 +36,8 @@ struct StepRecord {
   std::vector<std::string> command;  // argv as executed; empty if none
   std::string server;                // with several servers: where it ran
   std::optional<kv::Reply> reply;
-  std::vector<std::string> events;   // e.g. "C1 enters the critical section"
-  Millis global_time = 0;            // after the step
+  std::vector<std::string> events;  // e.g. "C1 enters the critical section"
+  Millis global_time = 0;           // after the step
   std::vector<Millis> client_clocks;
   // Live entries after the step, on the server that is the first instance's
   // master; with several servers, `servers` has every one.

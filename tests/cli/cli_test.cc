@@ -1,6 +1,5 @@
 // The lockstep program as a user runs it.
 #include <catch2/catch.hpp>
-
 #include <nlohmann/json.hpp>
 
 #include "tests/test_util.h"

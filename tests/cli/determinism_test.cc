@@ -1,8 +1,8 @@
 // Determinism is the product: the same scenario and seed give the same
 // trace, byte for byte, every time.
-#include <catch2/catch.hpp>
-
 #include <filesystem>
+
+#include <catch2/catch.hpp>
 
 #include "sim/cli/runner.h"
 #include "tests/test_util.h"
@@ -22,8 +22,8 @@ TEST_CASE("two lockstep processes give byte-identical traces for the same scenar
     const std::string path = dir.File("trace.json");
     for (int i = 0; i < 2; ++i) {
       std::filesystem::remove(path);
-      testing::ProcessResult r =
-          testing::RunLockstep({"run", file, "--seed", seed, "--max-steps", "200", "--trace-out", path});
+      testing::ProcessResult r = testing::RunLockstep(
+          {"run", file, "--seed", seed, "--max-steps", "200", "--trace-out", path});
       REQUIRE((r.exit_code == 0 || r.exit_code == 1));
       trace[i] = testing::ReadText(path);
       out[i] = r.out;
@@ -36,7 +36,9 @@ TEST_CASE("two lockstep processes give byte-identical traces for the same scenar
   CHECK(runs >= 30);
 }
 
-TEST_CASE("the same seed gives a byte-identical trace within one process, over many seeds and every scenario") {
+TEST_CASE(
+    "the same seed gives a byte-identical trace within one process, over many seeds and every "
+    "scenario") {
   int violations = 0, runs = 0;
   for (const std::string& file : testing::AllScenarioPaths()) {
     scenario::Scenario s = scenario::LoadScenarioFile(file);

@@ -1,10 +1,11 @@
 // The bounds in base::Limits are the ones the scenario loader and the
 // command line apply: a default taken, a value just past a bound refused.
+#include "sim/base/limits.h"
+
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
 #include "sim/base/input_error.h"
-#include "sim/base/limits.h"
 #include "sim/scenario/scenario.h"
 #include "tests/test_util.h"
 
@@ -35,8 +36,8 @@ TEST_CASE("a scenario's bounds come from base::Limits") {
 
 TEST_CASE("the command line's step and horizon bounds come from base::Limits") {
   const std::string file = testing::ScenarioPath("setnx-naive.json");
-  auto r = testing::RunLockstep(
-      {"explore", file, "--max-steps", std::to_string(Limits::kMaxSteps + 1)});
+  auto r =
+      testing::RunLockstep({"explore", file, "--max-steps", std::to_string(Limits::kMaxSteps + 1)});
   CHECK(r.exit_code == 2);
   CHECK(r.err.find(std::to_string(Limits::kMaxSteps)) != std::string::npos);
   r = testing::RunLockstep({"explore", file, "--horizon", std::to_string(Limits::kMaxSpan + 1)});

@@ -1,8 +1,8 @@
 // An algorithm that throws stops the search with its message, on whichever
 // thread met it: `explore` turns it into a clear error, never a crash.
-#include <catch2/catch.hpp>
-
 #include <stdexcept>
+
+#include <catch2/catch.hpp>
 
 #include "sim/explore/search.h"
 #include "sim/world/client.h"

@@ -1,7 +1,6 @@
 // The explorer finds the documented race by itself, proves the GETSET fix
 // within bounds, and reports honestly.
 #include <catch2/catch.hpp>
-
 #include <nlohmann/json.hpp>
 
 #include "sim/cli/runner.h"
@@ -22,13 +21,16 @@ scenario::Scenario WithClients(const std::string& file, int n) {
   return s;
 }
 
-TEST_CASE("every strategy finds the naive race for 2 to 5 clients, shrunk to 9 steps, and it replays byte for byte") {
+TEST_CASE(
+    "every strategy finds the naive race for 2 to 5 clients, shrunk to 9 steps, and it replays "
+    "byte for byte") {
   testing::TempDir tmp;
   for (const char* strategy : {"dfs", "random", "pct"}) {
     for (int n = 2; n <= 5; ++n) {
       INFO(strategy << " with " << n << " clients");
-      auto r = RunLockstep({"explore", ScenarioPath("setnx-naive.json"), "--strategy", strategy,
-                            "--clients", std::to_string(n), "--out", tmp.path().string(), "--json"});
+      auto r =
+          RunLockstep({"explore", ScenarioPath("setnx-naive.json"), "--strategy", strategy,
+                       "--clients", std::to_string(n), "--out", tmp.path().string(), "--json"});
       REQUIRE(r.exit_code == 1);
       json report = json::parse(r.out);
       CHECK(report["verdict"] == "violation");
@@ -47,10 +49,12 @@ TEST_CASE("every strategy finds the naive race for 2 to 5 clients, shrunk to 9 s
   }
 }
 
-TEST_CASE("the shortest naive race is the documentation's: both SETNX fail, both GET, then DEL and SETNX twice") {
+TEST_CASE(
+    "the shortest naive race is the documentation's: both SETNX fail, both GET, then DEL and SETNX "
+    "twice") {
   scenario::Scenario s = WithClients("setnx-naive.json", 2);
-  auto shortest = explore::ShortestCounterexample(s.world, explore::MakeProperties(s.properties), 20,
-                                                  1'000'000);
+  auto shortest = explore::ShortestCounterexample(s.world, explore::MakeProperties(s.properties),
+                                                  20, 1'000'000);
   REQUIRE(shortest);
   trace::Trace t = cli::RecordTrace(s, shortest->counterexample, "violation");
   std::string line = trace::OneLine(t);
@@ -74,7 +78,8 @@ TEST_CASE("the shortest naive race is the documentation's: both SETNX fail, both
   CHECK(line.ends_with("!mutual_exclusion(C1,C2)@9"));
 }
 
-TEST_CASE("exhaustive search proves the GETSET fix safe for 2 to 5 clients with the holder's bound") {
+TEST_CASE(
+    "exhaustive search proves the GETSET fix safe for 2 to 5 clients with the holder's bound") {
   for (int n = 2; n <= 5; ++n) {
     INFO(n << " clients");
     scenario::Scenario s = WithClients("getset-bounded.json", n);
@@ -103,7 +108,8 @@ TEST_CASE("without reductions the GETSET model has exactly SPIN's states and tra
     explore::SearchOptions o;
     o.reductions.symmetry = false;
     o.reductions.por = false;
-    explore::SearchResult r = explore::DepthFirstSearch(s.world, explore::MakeProperties(s.properties), o);
+    explore::SearchResult r =
+        explore::DepthFirstSearch(s.world, explore::MakeProperties(s.properties), o);
     CHECK(r.verdict == explore::Verdict::kSafe);
     CHECK(r.stats.states == spin_states[n - 2]);
     CHECK(r.stats.transitions + 1 == spin_transitions[n - 2]);
@@ -111,8 +117,8 @@ TEST_CASE("without reductions the GETSET model has exactly SPIN's states and tra
 }
 
 TEST_CASE("without the holder's bound the GETSET takeover violates mutual exclusion") {
-  auto r = RunLockstep({"explore", ScenarioPath("getset-unbounded.json"), "--clients", "2", "--json",
-                        "--out", testing::TempDir().path().string()});
+  auto r = RunLockstep({"explore", ScenarioPath("getset-unbounded.json"), "--clients", "2",
+                        "--json", "--out", testing::TempDir().path().string()});
   CHECK(r.exit_code == 1);
   json report = json::parse(r.out);
   // SPIN's shortest trail for getset_unbounded has 11 steps.
@@ -145,8 +151,10 @@ TEST_CASE("plain enumeration follows a client that retries forever down to max_s
   testing::TempDir out;
   for (int bound : {10000, 20000}) {
     INFO("bound " << bound);
-    std::vector<std::string> args = {"explore", ScenarioPath("setnx-naive.json"), "--clients", "2",
-                                     "--no-cache", "--json", "--out", out.path().string()};
+    std::vector<std::string> args = {"explore",    ScenarioPath("setnx-naive.json"),
+                                     "--clients",  "2",
+                                     "--no-cache", "--json",
+                                     "--out",      out.path().string()};
     if (bound != 10000) args.insert(args.end(), {"--max-steps", std::to_string(bound)});
     auto r = RunLockstep(args);
     CHECK(r.exit_code == 1);
@@ -159,7 +167,8 @@ TEST_CASE("plain enumeration follows a client that retries forever down to max_s
 }
 
 TEST_CASE("the JSON report carries verdict, strategy, bounds and honest counts") {
-  auto r = RunLockstep({"explore", ScenarioPath("getset-bounded.json"), "--clients", "3", "--json"});
+  auto r =
+      RunLockstep({"explore", ScenarioPath("getset-bounded.json"), "--clients", "3", "--json"});
   CHECK(r.exit_code == 0);
   json j = json::parse(r.out);
   CHECK(j["verdict"] == "safe");
@@ -174,7 +183,8 @@ TEST_CASE("the JSON report carries verdict, strategy, bounds and honest counts")
 }
 
 TEST_CASE("explore refuses bad options with exit 2") {
-  CHECK(RunLockstep({"explore", ScenarioPath("setnx-naive.json"), "--strategy", "bfs"}).exit_code == 2);
+  CHECK(RunLockstep({"explore", ScenarioPath("setnx-naive.json"), "--strategy", "bfs"}).exit_code ==
+        2);
   auto r = RunLockstep({"explore", ScenarioPath("setnx-naive.json"), "--clients", "7"});
   CHECK(r.exit_code == 2);
   CHECK(r.err == "lockstep: --clients 7: the scenario has 5 contending clients\n");

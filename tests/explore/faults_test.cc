@@ -1,7 +1,6 @@
 // Faults are explored actions within a budget, overridable from the command
 // line, shown in traces and counted.
 #include <catch2/catch.hpp>
-
 #include <nlohmann/json.hpp>
 
 #include "sim/cli/runner.h"
@@ -16,15 +15,16 @@ using testing::ScenarioPath;
 
 TEST_CASE("the faults option overrides the scenario's budget") {
   testing::TempDir tmp;
-  auto r = RunLockstep({"explore", ScenarioPath("set-px-script-safe.json"), "--json", "--out",
-                        tmp.path().string()});
+  auto r = RunLockstep(
+      {"explore", ScenarioPath("set-px-script-safe.json"), "--json", "--out", tmp.path().string()});
   CHECK(r.exit_code == 0);
   r = RunLockstep({"explore", ScenarioPath("set-px-script-safe.json"), "--faults", "stall=1",
                    "--json", "--out", tmp.path().string()});
   CHECK(r.exit_code == 1);
   json j = json::parse(r.out);
   bool stalled = false;
-  for (const auto& a : j["counterexample"]["schedule"]) stalled |= a.get<std::string>().starts_with("stall ");
+  for (const auto& a : j["counterexample"]["schedule"])
+    stalled |= a.get<std::string>().starts_with("stall ");
   CHECK(stalled);
   // A lost reply makes a client retry a lock it already holds: no harm to
   // mutual exclusion.

@@ -14,7 +14,8 @@ std::string Scenario(bool fenced) {
   return std::string(R"({"name":"resource-state",
     "clients":[{"name":"C1","algorithm":"setnx-getset"},{"name":"C2","algorithm":"setnx-getset"}],
     "clock":{"start":0,"horizon":3},
-    "resource":{"fenced":)") + (fenced ? "true" : "false") + R"(},
+    "resource":{"fenced":)") +
+         (fenced ? "true" : "false") + R"(},
     "properties":["mutual_exclusion"],"expect":"safe"})";
 }
 

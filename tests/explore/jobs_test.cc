@@ -3,9 +3,9 @@
 // they meet states. Under a step bound that order decides which path first
 // reaches a state, so a state fingerprint that merges states with different
 // futures shows up here first.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+
+#include <catch2/catch.hpp>
 
 #include "sim/explore/search.h"
 #include "sim/scenario/scenario.h"
@@ -35,7 +35,8 @@ std::vector<Fingerprint> States(const scenario::Scenario& sc, bool cache, int jo
   return r.states;
 }
 
-TEST_CASE("a step-bounded search on two jobs reaches the states one job and plain enumeration reach") {
+TEST_CASE(
+    "a step-bounded search on two jobs reaches the states one job and plain enumeration reach") {
   // A crashed client's write to a fenced resource decides whether the other
   // client's later write is accepted; two jobs meet the states before and
   // after that write in another order than one job does.

@@ -2,9 +2,9 @@
 // order a replication backlog keeps: cases where steps to different servers,
 // or to different keys, do not commute. Each truth here comes from plain
 // enumeration in the same test (no caching, no reduction).
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+
+#include <catch2/catch.hpp>
 
 #include "sim/explore/search.h"
 #include "sim/scenario/scenario.h"
@@ -26,7 +26,8 @@ explore::SearchResult Search(const scenario::Scenario& sc, explore::Reductions r
   o.jobs = jobs;
   o.collect_states = collect;
   if (!r.cache) o.bounds.max_steps = 40;
-  explore::SearchResult res = explore::DepthFirstSearch(sc.world, explore::MakeProperties(sc.properties), o);
+  explore::SearchResult res =
+      explore::DepthFirstSearch(sc.world, explore::MakeProperties(sc.properties), o);
   std::sort(res.states.begin(), res.states.end(), [](const Fingerprint& x, const Fingerprint& y) {
     return std::tie(x.a, x.b) < std::tie(y.a, y.b);
   });
@@ -50,7 +51,8 @@ constexpr const char* kStaleWrite = R"({"name":"por-stale-write",
 TEST_CASE("every search mode finds the stale write that two entries on different servers allow") {
   testing::TempDir dir;
   scenario::Scenario sc = Load(dir, kStaleWrite);
-  explore::Reductions plain{.cache = false, .symmetry = false, .por = false, .forget_history = false};
+  explore::Reductions plain{
+      .cache = false, .symmetry = false, .por = false, .forget_history = false};
   explore::SearchResult truth = Search(sc, plain);
   REQUIRE(truth.verdict == explore::Verdict::kViolation);
   REQUIRE(truth.violation->property == "stale_write");

@@ -14,10 +14,10 @@
 //    The default search and each reduction turned off must give its verdict,
 //    and sleep sets must reach its states.
 // One test case per group of scenarios, so that ctest -j2 overlaps them.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
 #include <filesystem>
+
+#include <catch2/catch.hpp>
 
 #include "sim/base/limits.h"
 #include "sim/explore/search.h"
@@ -91,8 +91,8 @@ void CheckViolation(const scenario::Scenario& s) {
   for (const soundness::Mode& mode : soundness::ExploreModes()) {
     if (!mode.reductions.cache) continue;
     INFO(mode.name);
-    const soundness::Outcome m = soundness::Search(cut, explore::MakeProperties(cut.properties), mode,
-                                                   false, {.max_transitions = 1'000'000});
+    const soundness::Outcome m = soundness::Search(cut, explore::MakeProperties(cut.properties),
+                                                   mode, false, {.max_transitions = 1'000'000});
     REQUIRE(!m.out_of_time);
     CHECK(m.Verdict() == s.expect.Text());
   }
@@ -116,8 +116,8 @@ void CheckSafe(scenario::Scenario s) {
   INFO("horizon " << s.world.horizon << ", " << s.world.clients.size() << " clients");
   CHECK(oracle.Verdict() == "safe");
   for (const soundness::Mode& mode : soundness::ExploreModes()) {
-    const bool single_off = mode.name == "default" || mode.name == "--no-symmetry" ||
-                            mode.name == "--no-por";
+    const bool single_off =
+        mode.name == "default" || mode.name == "--no-symmetry" || mode.name == "--no-por";
     if (!single_off) continue;
     INFO(mode.name);
     const soundness::Outcome m = soundness::Search(s, properties, mode, false, more);
@@ -154,10 +154,18 @@ void CheckScenarios(const std::string& prefix) {
   }
 }
 
-TEST_CASE("every reduction agrees with its oracle on the getset scenarios") { CheckScenarios("getset-"); }
-TEST_CASE("every reduction agrees with its oracle on the redlock scenarios") { CheckScenarios("redlock-"); }
-TEST_CASE("every reduction agrees with its oracle on the set-px scenarios") { CheckScenarios("set-px-"); }
-TEST_CASE("every reduction agrees with its oracle on the setnx scenarios") { CheckScenarios("setnx-"); }
+TEST_CASE("every reduction agrees with its oracle on the getset scenarios") {
+  CheckScenarios("getset-");
+}
+TEST_CASE("every reduction agrees with its oracle on the redlock scenarios") {
+  CheckScenarios("redlock-");
+}
+TEST_CASE("every reduction agrees with its oracle on the set-px scenarios") {
+  CheckScenarios("set-px-");
+}
+TEST_CASE("every reduction agrees with its oracle on the setnx scenarios") {
+  CheckScenarios("setnx-");
+}
 TEST_CASE("every reduction agrees with its oracle on the other scenarios") {
   for (const char* prefix : {"clock-", "fenced-", "replica-", "restart-", "unfenced-"}) {
     CheckScenarios(prefix);
@@ -173,7 +181,8 @@ TEST_CASE("the scenario groups above cover every shipped scenario") {
   CHECK(grouped == Scenarios("").size());
 }
 
-TEST_CASE("the reductions do reduce: fewer states with symmetry, fewer transitions with sleep sets") {
+TEST_CASE(
+    "the reductions do reduce: fewer states with symmetry, fewer transitions with sleep sets") {
   scenario::Scenario s = scenario::LoadScenarioFile(testing::ScenarioPath("getset-bounded.json"));
   s.world.clients.resize(3);
   explore::Reductions none;
@@ -182,7 +191,8 @@ TEST_CASE("the reductions do reduce: fewer states with symmetry, fewer transitio
   explore::Reductions por = none;
   por.por = true;
   explore::Reductions all;
-  Outcome a = Search(s, none, true, 1000), b = Search(s, por, true, 1000), c = Search(s, all, true, 1000);
+  Outcome a = Search(s, none, true, 1000), b = Search(s, por, true, 1000),
+          c = Search(s, all, true, 1000);
   CHECK(a.verdict == explore::Verdict::kSafe);
   CHECK(b.states.size() == a.states.size());
   CHECK(b.transitions < a.transitions);

@@ -1,8 +1,8 @@
 // Every scenario reaches the outcome it expects by exhaustive search, with
 // no schedule given; the stale-timestamp race is pinned step by step.
-#include <catch2/catch.hpp>
-
 #include <filesystem>
+
+#include <catch2/catch.hpp>
 
 #include "sim/cli/runner.h"
 #include "sim/explore/search.h"
@@ -26,7 +26,9 @@ TEST_CASE("explore reaches every scenario's expected verdict by itself, and safe
   }
 }
 
-TEST_CASE("getset_stale_timestamp: a GETSET whose timestamp is 3 ticks old when it lands lets two clients in") {
+TEST_CASE(
+    "getset_stale_timestamp: a GETSET whose timestamp is 3 ticks old when it lands lets two "
+    "clients in") {
   scenario::Scenario s =
       scenario::LoadScenarioFile(testing::ScenarioPath("getset-stale-timestamp.json"));
   trace::Trace t = cli::ReplaySchedule(s);

@@ -3,7 +3,6 @@
 // fencing tokens) are pinned step by step, and each fault is shown to be
 // needed: without it, or with Redlock's remedy, the same search is safe.
 #include <catch2/catch.hpp>
-
 #include <nlohmann/json.hpp>
 
 #include "sim/cli/runner.h"
@@ -144,15 +143,23 @@ TEST_CASE("redlock_stall: a client paused after its validity check still writes"
         "C2 @A SET lock.foo 3f4aa7cabeb88997 NX PX 5 -> nil; "
         "C2 @B SET lock.foo 3f4aa7cabeb88997 NX PX 5 -> nil; "
         "C2 @C SET lock.foo 3f4aa7cabeb88997 NX PX 5 -> nil; "
-        "C2 @A EVAL " + kDelIfMine + " 1 lock.foo 3f4aa7cabeb88997 -> 0; "
-        "C2 @B EVAL " + kDelIfMine + " 1 lock.foo 3f4aa7cabeb88997 -> 0; tick; tick; "
-        "C2 @C EVAL " + kDelIfMine + " 1 lock.foo 3f4aa7cabeb88997 -> 0; tick; stall C1; "
-        "C2 @A SET lock.foo 3f4aa7cabeb88997 NX PX 5 -> nil; tick; tick; "
-        "C2 @B SET lock.foo 3f4aa7cabeb88997 NX PX 5 -> OK; "
-        "C2 @C SET lock.foo 3f4aa7cabeb88997 NX PX 5 -> OK !mutual_exclusion(C1,C2)@18");
+        "C2 @A EVAL " +
+            kDelIfMine +
+            " 1 lock.foo 3f4aa7cabeb88997 -> 0; "
+            "C2 @B EVAL " +
+            kDelIfMine +
+            " 1 lock.foo 3f4aa7cabeb88997 -> 0; tick; tick; "
+            "C2 @C EVAL " +
+            kDelIfMine +
+            " 1 lock.foo 3f4aa7cabeb88997 -> 0; tick; stall C1; "
+            "C2 @A SET lock.foo 3f4aa7cabeb88997 NX PX 5 -> nil; tick; tick; "
+            "C2 @B SET lock.foo 3f4aa7cabeb88997 NX PX 5 -> OK; "
+            "C2 @C SET lock.foo 3f4aa7cabeb88997 NX PX 5 -> OK !mutual_exclusion(C1,C2)@18");
 }
 
-TEST_CASE("redlock_instance_tokens_stall: per-instance counters give the paused holder the larger token") {
+TEST_CASE(
+    "redlock_instance_tokens_stall: per-instance counters give the paused holder the larger "
+    "token") {
   scenario::Scenario s = Load("redlock-instance-tokens-stall.json");
   trace::Trace t = cli::ReplaySchedule(s);
   const std::string v1 = "e4bacea5c4b9b499", v2 = "3f4aa7cabeb88997";
@@ -184,12 +191,14 @@ TEST_CASE("redlock_instance_tokens_stall: per-instance counters give the paused 
   // redlock-fenced-stall, which scenario_verdicts_test searches whole and
   // finds safe, is this scenario with fencing tokens from a token server T
   // and nothing else changed.
-  json fenced = LoadWith("redlock-instance-tokens-stall.json",
-                         {{"clients", {{{"name", "C1"}, {"algorithm", "redlock-fenced"}},
-                                       {{"name", "C2"}, {"algorithm", "redlock-fenced"}}}},
-                          {"servers", {{{"name", "A"}}, {{"name", "B"}}, {{"name", "C"}}, {{"name", "T"}}}},
-                          {"lock", {{"token_server", "T"}}}})
-                    .document;
+  json fenced =
+      LoadWith("redlock-instance-tokens-stall.json",
+               {{"clients",
+                 {{{"name", "C1"}, {"algorithm", "redlock-fenced"}},
+                  {{"name", "C2"}, {"algorithm", "redlock-fenced"}}}},
+                {"servers", {{{"name", "A"}}, {{"name", "B"}}, {{"name", "C"}}, {{"name", "T"}}}},
+                {"lock", {{"token_server", "T"}}}})
+          .document;
   json shipped = Load("redlock-fenced-stall.json").document;
   for (const char* label : {"name", "description", "expect"}) {
     fenced.erase(label);

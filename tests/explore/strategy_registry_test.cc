@@ -1,10 +1,11 @@
 // The strategy registry is what `lockstep explore --strategy` offers: every
 // entry runs through the command line, and the command line accepts no
 // other name.
+#include "sim/explore/strategy_registry.h"
+
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "sim/explore/strategy_registry.h"
 #include "tests/test_util.h"
 
 namespace lockstep {
@@ -30,8 +31,7 @@ TEST_CASE("every registered strategy runs through explore and reports as its kin
     CHECK(report["counterexample"]["steps"] == 9);
     // Sampling runs a requested number of executions; an exhaustive search
     // does not.
-    CHECK(report.contains("executions_requested") ==
-          (e.kind == explore::StrategyKind::kSampling));
+    CHECK(report.contains("executions_requested") == (e.kind == explore::StrategyKind::kSampling));
   }
 }
 

@@ -5,14 +5,14 @@
 // keeping the least plain fingerprint. Symmetry is sound iff no symmetric
 // fingerprint covers states of two orbits; the search with symmetry must
 // then give the verdict of the search without it.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
 #include <deque>
 #include <map>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
+
+#include <catch2/catch.hpp>
 
 #include "sim/explore/search.h"
 #include "sim/scenario/scenario.h"
@@ -49,7 +49,8 @@ world::WorldState Permute(const world::WorldState& s, const std::vector<int>& to
 }
 
 // Every permutation that maps each symmetry class onto itself.
-std::vector<std::vector<int>> ClassPermutations(int n, const std::vector<std::vector<int>>& classes) {
+std::vector<std::vector<int>> ClassPermutations(int n,
+                                                const std::vector<std::vector<int>>& classes) {
   std::vector<std::vector<int>> all{[&] {
     std::vector<int> id(n);
     for (int i = 0; i < n; ++i) id[i] = i;
@@ -71,14 +72,16 @@ std::vector<std::vector<int>> ClassPermutations(int n, const std::vector<std::ve
 }
 
 struct Census {
-  size_t states = 0;  // reachable states, plain
-  size_t orbits = 0;  // their orbits
-  size_t symmetric = 0;  // their symmetric fingerprints
+  size_t states = 0;         // reachable states, plain
+  size_t orbits = 0;         // their orbits
+  size_t symmetric = 0;      // their symmetric fingerprints
   size_t merged_orbits = 0;  // symmetric fingerprints that cover two orbits (unsound)
   bool violation = false;
 };
 
-bool Less(const Fingerprint& x, const Fingerprint& y) { return std::tie(x.a, x.b) < std::tie(y.a, y.b); }
+bool Less(const Fingerprint& x, const Fingerprint& y) {
+  return std::tie(x.a, x.b) < std::tie(y.a, y.b);
+}
 
 Census Enumerate(const scenario::Scenario& sc) {
   world::Model model(sc.world, /*use_forget_history=*/false);
@@ -100,7 +103,8 @@ Census Enumerate(const scenario::Scenario& sc) {
     world::WorldState s = std::move(queue.front());
     queue.pop_front();
     Fingerprint orbit = plain.Of(s, nullptr, nullptr);
-    for (const auto& p : perms) orbit = std::min(orbit, plain.Of(Permute(s, p), nullptr, nullptr), Less);
+    for (const auto& p : perms)
+      orbit = std::min(orbit, plain.Of(Permute(s, p), nullptr, nullptr), Less);
     orbits.insert(orbit);
     auto [it, fresh] = orbit_of_symmetric.emplace(symmetric.Of(s, nullptr, nullptr), orbit);
     if (!fresh && !(it->second == orbit)) ++c.merged_orbits;
@@ -131,12 +135,14 @@ void CheckAgainstOracle(const std::string& json) {
   testing::TempDir dir;
   scenario::Scenario sc = scenario::LoadScenarioFile(dir.Write("s.json", json));
   Census c = Enumerate(sc);
-  INFO("states " << c.states << ", orbits " << c.orbits << ", symmetric fingerprints " << c.symmetric);
+  INFO("states " << c.states << ", orbits " << c.orbits << ", symmetric fingerprints "
+                 << c.symmetric);
   CHECK(c.merged_orbits == 0);
   CHECK(c.symmetric == c.orbits);  // the canonical form is exact
   CHECK(c.violation == !sc.expect.safe);
   CHECK(c.orbits < c.states);  // the scenario has symmetry to use
-  const explore::Verdict expected = c.violation ? explore::Verdict::kViolation : explore::Verdict::kSafe;
+  const explore::Verdict expected =
+      c.violation ? explore::Verdict::kViolation : explore::Verdict::kSafe;
   for (bool por : {false, true}) {
     CHECK(Search(sc, /*symmetry=*/false, por).verdict == expected);
     explore::SearchResult r = Search(sc, /*symmetry=*/true, por);
@@ -210,8 +216,8 @@ TEST_CASE("symmetry renames every datum that names a client") {
                              explore::GhostOf(explore::MakeProperties(sc.properties)));
   world::WorldState x = model.Initial();
   model.Apply(x, world::Action::Step(1), nullptr);  // C2 and C3 now differ
-  x.clients[0].acquired_after = 1u << 1;             // C2 acquired after C1...
-  x.clients[0].superseded_by = 1;                    // ...and wrote the resource
+  x.clients[0].acquired_after = 1u << 1;            // C2 acquired after C1...
+  x.clients[0].superseded_by = 1;                   // ...and wrote the resource
   const explore::Fingerprinter::PathState last_c2{0, 1}, last_c3{0, 2};
   auto of = [&](const world::WorldState& s, const explore::Fingerprinter::PathState& p) {
     return sym.Of(s, &p, nullptr);

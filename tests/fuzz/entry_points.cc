@@ -226,7 +226,8 @@ void CommandInput(std::string_view bytes) {
       for (const auto& cmd : commands) {
         kv::Effect effect;
         kv::Reply r = kv::Execute(ks, cmd, now, &effect);
-        Require(kv::Execute(twin, cmd, now) == r, "the same command on the same keyspace replied differently");
+        Require(kv::Execute(twin, cmd, now) == r,
+                "the same command on the same keyspace replied differently");
         for (const kv::Entry& e : ks.Live(now)) {
           Require(!e.deadline || *e.deadline >= now, "an expired key is live: " + e.key);
           Require(ks.Find(e.key, now) != nullptr, "a live key is not found: " + e.key);

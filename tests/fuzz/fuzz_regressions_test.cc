@@ -1,11 +1,11 @@
 // Every seed of the fuzz corpora and every input that once crashed a fuzz
 // target, through the targets' own entry points, in the normal suite: a
 // fixed crash stays fixed with any compiler, with or without sanitizers.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
 #include <filesystem>
 #include <functional>
+
+#include <catch2/catch.hpp>
 
 #include "tests/fuzz/entry_points.h"
 #include "tests/test_util.h"
@@ -45,13 +45,11 @@ TEST_CASE("the scenario fuzz target's seeds and regressions load or are refused 
   RunAll("scenario", fuzz::ScenarioInput, 7);
 }
 
-TEST_CASE("the trace fuzz target's seeds and regressions read or are refused cleanly",
-          "[fuzz]") {
+TEST_CASE("the trace fuzz target's seeds and regressions read or are refused cleanly", "[fuzz]") {
   RunAll("trace", fuzz::TraceInput, 7);
 }
 
-TEST_CASE("the command fuzz target's seeds and regressions run on the model keyspace",
-          "[fuzz]") {
+TEST_CASE("the command fuzz target's seeds and regressions run on the model keyspace", "[fuzz]") {
   RunAll("command", fuzz::CommandInput, 10);
 }
 

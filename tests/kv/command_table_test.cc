@@ -1,12 +1,13 @@
 // The command table's metadata (as in Redis 7.0's src/commands/*.json),
 // lookup, arity and key extraction; plus the Keyspace's non-command API and
 // Reply rendering.
+#include "sim/kv/command_table.h"
+
 #include <set>
 #include <string>
 
 #include <catch2/catch.hpp>
 
-#include "sim/kv/command_table.h"
 #include "sim/kv/reply.h"
 #include "tests/kv/kv_test_util.h"
 
@@ -15,24 +16,21 @@ namespace {
 
 using testing::Server;
 
-TEST_CASE("The table holds every modelled command once, upper case",
-          "[kv][table]") {
+TEST_CASE("The table holds every modelled command once, upper case", "[kv][table]") {
   std::set<std::string> names;
   for (const CommandSpec& spec : CommandTable()) {
     std::string name(spec.name);
     for (char c : name) CHECK((c >= 'A' && c <= 'Z'));
     names.insert(name);
   }
-  CHECK(names == std::set<std::string>{
-                     "GET", "SET", "SETNX", "GETSET", "DEL", "EXISTS",
-                     "INCR", "INCRBY", "DECR", "DECRBY", "EXPIRE", "PEXPIRE",
-                     "EXPIREAT", "PEXPIREAT", "TTL", "PTTL", "RPUSH", "LLEN",
-                     "TYPE", "EVAL"});
+  CHECK(names == std::set<std::string>{"GET",    "SET",     "SETNX",    "GETSET",    "DEL",
+                                       "EXISTS", "INCR",    "INCRBY",   "DECR",      "DECRBY",
+                                       "EXPIRE", "PEXPIRE", "EXPIREAT", "PEXPIREAT", "TTL",
+                                       "PTTL",   "RPUSH",   "LLEN",     "TYPE",      "EVAL"});
   CHECK(names.size() == CommandTable().size());
 }
 
-TEST_CASE("Arity, access and keys match Redis's command json",
-          "[kv][table]") {
+TEST_CASE("Arity, access and keys match Redis's command json", "[kv][table]") {
   struct Want {
     const char* name;
     int arity;
@@ -40,24 +38,15 @@ TEST_CASE("Arity, access and keys match Redis's command json",
     int first, last, step;
   };
   const Want wants[] = {
-      {"GET", 2, Access::kRead, 1, 1, 1},
-      {"SET", -3, Access::kWrite, 1, 1, 1},
-      {"SETNX", 3, Access::kWrite, 1, 1, 1},
-      {"GETSET", 3, Access::kWrite, 1, 1, 1},
-      {"DEL", -2, Access::kWrite, 1, -1, 1},
-      {"EXISTS", -2, Access::kRead, 1, -1, 1},
-      {"INCR", 2, Access::kWrite, 1, 1, 1},
-      {"INCRBY", 3, Access::kWrite, 1, 1, 1},
-      {"DECR", 2, Access::kWrite, 1, 1, 1},
-      {"DECRBY", 3, Access::kWrite, 1, 1, 1},
-      {"EXPIRE", -3, Access::kWrite, 1, 1, 1},
-      {"PEXPIRE", -3, Access::kWrite, 1, 1, 1},
-      {"EXPIREAT", -3, Access::kWrite, 1, 1, 1},
-      {"PEXPIREAT", -3, Access::kWrite, 1, 1, 1},
-      {"TTL", 2, Access::kRead, 1, 1, 1},
-      {"PTTL", 2, Access::kRead, 1, 1, 1},
-      {"RPUSH", -3, Access::kWrite, 1, 1, 1},
-      {"LLEN", 2, Access::kRead, 1, 1, 1},
+      {"GET", 2, Access::kRead, 1, 1, 1},        {"SET", -3, Access::kWrite, 1, 1, 1},
+      {"SETNX", 3, Access::kWrite, 1, 1, 1},     {"GETSET", 3, Access::kWrite, 1, 1, 1},
+      {"DEL", -2, Access::kWrite, 1, -1, 1},     {"EXISTS", -2, Access::kRead, 1, -1, 1},
+      {"INCR", 2, Access::kWrite, 1, 1, 1},      {"INCRBY", 3, Access::kWrite, 1, 1, 1},
+      {"DECR", 2, Access::kWrite, 1, 1, 1},      {"DECRBY", 3, Access::kWrite, 1, 1, 1},
+      {"EXPIRE", -3, Access::kWrite, 1, 1, 1},   {"PEXPIRE", -3, Access::kWrite, 1, 1, 1},
+      {"EXPIREAT", -3, Access::kWrite, 1, 1, 1}, {"PEXPIREAT", -3, Access::kWrite, 1, 1, 1},
+      {"TTL", 2, Access::kRead, 1, 1, 1},        {"PTTL", 2, Access::kRead, 1, 1, 1},
+      {"RPUSH", -3, Access::kWrite, 1, 1, 1},    {"LLEN", 2, Access::kRead, 1, 1, 1},
       {"TYPE", 2, Access::kRead, 1, 1, 1},
   };
   for (const Want& w : wants) {
@@ -81,8 +70,7 @@ TEST_CASE("FindCommand is case-insensitive and exact", "[kv][table]") {
   CHECK(FindCommand(std::string("GET\0", 4)) == nullptr);
 }
 
-TEST_CASE("ArityOk: exact for positive arity, minimum for negative",
-          "[kv][table]") {
+TEST_CASE("ArityOk: exact for positive arity, minimum for negative", "[kv][table]") {
   const CommandSpec& get = *FindCommand("GET");
   const CommandSpec& set = *FindCommand("SET");
   CHECK_FALSE(ArityOk(get, 1));
@@ -106,8 +94,7 @@ TEST_CASE("Every table command has a handler", "[kv][table]") {
   for (const CommandSpec& spec : CommandTable()) {
     INFO(spec.name);
     std::vector<std::string> argv{std::string(spec.name)};
-    const size_t argc = static_cast<size_t>(spec.arity < 0 ? -spec.arity
-                                                           : spec.arity);
+    const size_t argc = static_cast<size_t>(spec.arity < 0 ? -spec.arity : spec.arity);
     while (argv.size() < argc) argv.push_back("1");
     Keyspace ks;
     const Reply r = Execute(ks, argv, 0);
@@ -122,10 +109,9 @@ TEST_CASE("Reply::ToString renders like redis-cli", "[kv][reply]") {
   CHECK(Reply::Bulk("a\"b\\\n\x01").ToString() == "\"a\\\"b\\\\\\n\\x01\"");
   CHECK(Reply::Nil().ToString() == "(nil)");
   CHECK(Reply::Ok().ToString() == "OK");
-  CHECK(Reply::Error("ERR syntax error").ToString() ==
-        "(error) ERR syntax error");
-  CHECK(Reply::Array({Reply::Bulk("a"), Reply::Integer(1), Reply::Nil()})
-            .ToString() == "[\"a\", (integer) 1, (nil)]");
+  CHECK(Reply::Error("ERR syntax error").ToString() == "(error) ERR syntax error");
+  CHECK(Reply::Array({Reply::Bulk("a"), Reply::Integer(1), Reply::Nil()}).ToString() ==
+        "[\"a\", (integer) 1, (nil)]");
   CHECK(Reply::Array({}).ToString() == "[]");
   CHECK(std::string(TypeName(Reply::Type::kStatus)) == "status");
   CHECK(std::string(TypeName(Reply::Type::kBulk)) == "bulk");
@@ -133,8 +119,7 @@ TEST_CASE("Reply::ToString renders like redis-cli", "[kv][reply]") {
   CHECK(Reply::Nil().is_nil());
 }
 
-TEST_CASE("PutString, Live and PurgeExpired respect deadlines",
-          "[kv][keyspace]") {
+TEST_CASE("PutString, Live and PurgeExpired respect deadlines", "[kv][keyspace]") {
   Keyspace ks;
   ks.PutString("b", "2", 100);
   ks.PutString("a", "1", std::nullopt);
@@ -180,8 +165,7 @@ TEST_CASE("Hash is stable and depends on every field", "[kv][keyspace]") {
   CHECK(f.Hash() != a.Hash());
 }
 
-TEST_CASE("Purging makes keyspaces with equal live contents equal",
-          "[kv][keyspace]") {
+TEST_CASE("Purging makes keyspaces with equal live contents equal", "[kv][keyspace]") {
   Keyspace a;
   Keyspace b;
   a.PutString("k", "v", std::nullopt);
@@ -193,8 +177,7 @@ TEST_CASE("Purging makes keyspaces with equal live contents equal",
   CHECK(a.Hash() == b.Hash());
 }
 
-TEST_CASE("Execute purges only the expired keys it touches",
-          "[kv][keyspace]") {
+TEST_CASE("Execute purges only the expired keys it touches", "[kv][keyspace]") {
   Server s;
   s.ks.PutString("a", "1", 5);
   s.ks.PutString("b", "2", 5);
@@ -221,8 +204,7 @@ TEST_CASE("The table says which arguments are times and which commands read the 
     }
     return out;
   };
-  CHECK(times({"SET", "k", "v", "NX", "pxat", "12", "GET"}) ==
-        std::vector<std::string>{"5 at 1"});
+  CHECK(times({"SET", "k", "v", "NX", "pxat", "12", "GET"}) == std::vector<std::string>{"5 at 1"});
   CHECK(times({"SET", "k", "v", "EX", "3", "EXAT", "9"}) ==
         std::vector<std::string>{"4 for 1000", "6 at 1000"});
   CHECK(times({"SET", "k", "v", "PX"}).empty());  // no value after it

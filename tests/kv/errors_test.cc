@@ -16,12 +16,10 @@ using testing::Server;
 
 const std::string kWrongTypeReply =
     "(error) WRONGTYPE Operation against a key holding the wrong kind of value";
-const std::string kNotIntReply =
-    "(error) ERR value is not an integer or out of range";
+const std::string kNotIntReply = "(error) ERR value is not an integer or out of range";
 const std::string kSyntaxReply = "(error) ERR syntax error";
 
-TEST_CASE("Unknown command echoes name and args in Redis 7.0's format",
-          "[kv][errors]") {
+TEST_CASE("Unknown command echoes name and args in Redis 7.0's format", "[kv][errors]") {
   Server s;
   CHECK(s.Run(0, {"foo", "a", "b"}) ==
         "(error) ERR unknown command 'foo', with args beginning with: 'a' "
@@ -32,8 +30,7 @@ TEST_CASE("Unknown command echoes name and args in Redis 7.0's format",
   CHECK_FALSE(s.last_effect.wrote);
 }
 
-TEST_CASE("Unknown command maps CR and LF in args to spaces",
-          "[kv][errors]") {
+TEST_CASE("Unknown command maps CR and LF in args to spaces", "[kv][errors]") {
   CHECK(UnknownCommandError({"foo", "a\nb", "c\r"}) ==
         "ERR unknown command 'foo', with args beginning with: 'a b' 'c ' ");
 }
@@ -44,49 +41,38 @@ TEST_CASE("Unknown command args stop after 128 bytes", "[kv][errors]") {
   // cut to the 128 - 126 = 2 bytes left, and nothing follows (checked
   // against redis-server 7.0.15).
   CHECK(UnknownCommandError({"foo", a, "bbbbbbb", "ccc"}) ==
-        "ERR unknown command 'foo', with args beginning with: '" + a +
-            "' 'bb' ");
+        "ERR unknown command 'foo', with args beginning with: '" + a + "' 'bb' ");
   const std::string name(200, 'n');
-  CHECK(UnknownCommandError({name}) == "ERR unknown command '" +
-                                           std::string(128, 'n') +
-                                           "', with args beginning with: ");
+  CHECK(UnknownCommandError({name}) ==
+        "ERR unknown command '" + std::string(128, 'n') + "', with args beginning with: ");
 }
 
 TEST_CASE("Wrong arity names the command in lower case", "[kv][errors]") {
   Server s;
-  CHECK(s.Run(0, {"GET"}) ==
-        "(error) ERR wrong number of arguments for 'get' command");
-  CHECK(s.Run(0, {"Get", "a", "b"}) ==
-        "(error) ERR wrong number of arguments for 'get' command");
-  CHECK(s.Run(0, {"set", "k"}) ==
-        "(error) ERR wrong number of arguments for 'set' command");
-  CHECK(s.Run(0, {"INCR"}) ==
-        "(error) ERR wrong number of arguments for 'incr' command");
-  CHECK(s.Run(0, {"DEL"}) ==
-        "(error) ERR wrong number of arguments for 'del' command");
-  CHECK(s.Run(0, {"EXPIRE", "k"}) ==
-        "(error) ERR wrong number of arguments for 'expire' command");
+  CHECK(s.Run(0, {"GET"}) == "(error) ERR wrong number of arguments for 'get' command");
+  CHECK(s.Run(0, {"Get", "a", "b"}) == "(error) ERR wrong number of arguments for 'get' command");
+  CHECK(s.Run(0, {"set", "k"}) == "(error) ERR wrong number of arguments for 'set' command");
+  CHECK(s.Run(0, {"INCR"}) == "(error) ERR wrong number of arguments for 'incr' command");
+  CHECK(s.Run(0, {"DEL"}) == "(error) ERR wrong number of arguments for 'del' command");
+  CHECK(s.Run(0, {"EXPIRE", "k"}) == "(error) ERR wrong number of arguments for 'expire' command");
   CHECK(s.Run(0, {"SETNX", "k", "v", "x"}) ==
         "(error) ERR wrong number of arguments for 'setnx' command");
 }
 
 TEST_CASE("Extended SET can detect syntax errors", "[kv][errors]") {
   Server s;
-  CHECK(s.Run(0, {"SET", "foo", "bar", "non-existing-option"}) ==
-        kSyntaxReply);
+  CHECK(s.Run(0, {"SET", "foo", "bar", "non-existing-option"}) == kSyntaxReply);
   CHECK(s.Run(0, {"SET", "k", "v", "NX", "XX"}) == kSyntaxReply);
   CHECK(s.Run(0, {"SET", "k", "v", "XX", "NX"}) == kSyntaxReply);
   CHECK(s.Run(0, {"SET", "k", "v", "EX", "10", "PX", "10"}) == kSyntaxReply);
-  CHECK(s.Run(0, {"SET", "k", "v", "EXAT", "10", "EX", "10"}) ==
-        kSyntaxReply);
+  CHECK(s.Run(0, {"SET", "k", "v", "EXAT", "10", "EX", "10"}) == kSyntaxReply);
   CHECK(s.Run(0, {"SET", "k", "v", "KEEPTTL", "EX", "1"}) == kSyntaxReply);
   CHECK(s.Run(0, {"SET", "k", "v", "PXAT", "1", "KEEPTTL"}) == kSyntaxReply);
   CHECK(s.Run(0, {"SET", "k", "v", "EX"}) == kSyntaxReply);
   CHECK(s.ks.size() == 0);
 }
 
-TEST_CASE("SET option parsing comes before the expire value and the type",
-          "[kv][errors]") {
+TEST_CASE("SET option parsing comes before the expire value and the type", "[kv][errors]") {
   Server s;
   s.Run(0, {"RPUSH", "l", "a"});
   CHECK(s.Run(0, {"SET", "l", "x", "GET", "foo"}) == kSyntaxReply);
@@ -108,22 +94,19 @@ TEST_CASE("SET with invalid expire times", "[kv][errors]") {
   CHECK(s.ks.size() == 0);
 }
 
-TEST_CASE("SET with EX with big integer should report an error",
-          "[kv][errors]") {
+TEST_CASE("SET with EX with big integer should report an error", "[kv][errors]") {
   Server s;
   CHECK(s.Run(0, {"SET", "foo", "bar", "EX", "10000000000000000"}) ==
         "(error) ERR invalid expire time in 'set' command");
 }
 
-TEST_CASE("SET with EX with smallest integer should report an error",
-          "[kv][errors]") {
+TEST_CASE("SET with EX with smallest integer should report an error", "[kv][errors]") {
   Server s;
   CHECK(s.Run(0, {"SET", "foo", "bar", "EX", "-9999999999999999"}) ==
         "(error) ERR invalid expire time in 'set' command");
 }
 
-TEST_CASE("WRONGTYPE from GET, GETSET, INCR, DECRBY, RPUSH and LLEN",
-          "[kv][errors]") {
+TEST_CASE("WRONGTYPE from GET, GETSET, INCR, DECRBY, RPUSH and LLEN", "[kv][errors]") {
   Server s;
   s.Run(0, {"RPUSH", "mylist", "1"});
   s.Run(0, {"SET", "str", "v"});
@@ -145,20 +128,17 @@ TEST_CASE("INCR fails against key with spaces", "[kv][errors]") {
   }
 }
 
-TEST_CASE("INCRBY and DECRBY reject a non-integer increment",
-          "[kv][errors]") {
+TEST_CASE("INCRBY and DECRBY reject a non-integer increment", "[kv][errors]") {
   Server s;
   CHECK(s.Run(0, {"INCRBY", "mykeyincr", "v"}) == kNotIntReply);
   CHECK(s.Run(0, {"DECRBY", "mykeyincr", "v"}) == kNotIntReply);
   CHECK(s.Run(0, {"INCRBY", "mykeyincr", "+1"}) == kNotIntReply);
   CHECK(s.Run(0, {"INCRBY", "mykeyincr", "01"}) == kNotIntReply);
-  CHECK(s.Run(0, {"INCRBY", "mykeyincr", "9223372036854775808"}) ==
-        kNotIntReply);
+  CHECK(s.Run(0, {"INCRBY", "mykeyincr", "9223372036854775808"}) == kNotIntReply);
   CHECK(s.ks.size() == 0);
 }
 
-TEST_CASE("The increment is parsed before the key's type is checked",
-          "[kv][errors]") {
+TEST_CASE("The increment is parsed before the key's type is checked", "[kv][errors]") {
   Server s;
   s.Run(0, {"RPUSH", "l", "a"});
   CHECK(s.Run(0, {"INCRBY", "l", "x"}) == kNotIntReply);
@@ -167,14 +147,11 @@ TEST_CASE("The increment is parsed before the key's type is checked",
 TEST_CASE("INCR over the int64 range reports overflow", "[kv][errors]") {
   Server s;
   s.Run(0, {"SET", "n", "9223372036854775807"});
-  CHECK(s.Run(0, {"INCR", "n"}) ==
-        "(error) ERR increment or decrement would overflow");
+  CHECK(s.Run(0, {"INCR", "n"}) == "(error) ERR increment or decrement would overflow");
   CHECK_FALSE(s.last_effect.wrote);
   s.Run(0, {"SET", "m", "-9223372036854775808"});
-  CHECK(s.Run(0, {"DECR", "m"}) ==
-        "(error) ERR increment or decrement would overflow");
-  CHECK(s.Run(0, {"INCRBY", "m", "-1"}) ==
-        "(error) ERR increment or decrement would overflow");
+  CHECK(s.Run(0, {"DECR", "m"}) == "(error) ERR increment or decrement would overflow");
+  CHECK(s.Run(0, {"INCRBY", "m", "-1"}) == "(error) ERR increment or decrement would overflow");
   CHECK(s.Run(0, {"GET", "n"}) == "\"9223372036854775807\"");
 }
 
@@ -205,13 +182,10 @@ TEST_CASE("EXPIRE with conflicting options", "[kv][errors]") {
 TEST_CASE("EXPIRE with unsupported options", "[kv][errors]") {
   Server s;
   s.Run(0, {"SET", "foo", "bar"});
-  CHECK(s.Run(0, {"EXPIRE", "foo", "200", "AB"}) ==
-        "(error) ERR Unsupported option AB");
-  CHECK(s.Run(0, {"EXPIRE", "foo", "200", "XX", "AB"}) ==
-        "(error) ERR Unsupported option AB");
+  CHECK(s.Run(0, {"EXPIRE", "foo", "200", "AB"}) == "(error) ERR Unsupported option AB");
+  CHECK(s.Run(0, {"EXPIRE", "foo", "200", "XX", "AB"}) == "(error) ERR Unsupported option AB");
   // Options are parsed before the time.
-  CHECK(s.Run(0, {"EXPIRE", "foo", "abc", "AB"}) ==
-        "(error) ERR Unsupported option AB");
+  CHECK(s.Run(0, {"EXPIRE", "foo", "abc", "AB"}) == "(error) ERR Unsupported option AB");
   // A trailing newline is trimmed; an inner one becomes a space.
   CHECK(UnsupportedOptionError("foo\n") == "ERR Unsupported option foo");
   CHECK(UnsupportedOptionError("\nfoo") == "ERR Unsupported option  foo");
@@ -231,8 +205,7 @@ TEST_CASE("Invalid expire time names each expire command", "[kv][errors]") {
         "(error) ERR invalid expire time in 'expireat' command");
   CHECK(s.Run(1, {"PEXPIRE", "foo", "9223372036854775807"}) ==
         "(error) ERR invalid expire time in 'pexpire' command");
-  CHECK(InvalidExpireTimeError("PEXPIREAT") ==
-        "ERR invalid expire time in 'pexpireat' command");
+  CHECK(InvalidExpireTimeError("PEXPIREAT") == "ERR invalid expire time in 'pexpireat' command");
 }
 
 TEST_CASE("ParseInt64 follows string2ll", "[kv][errors]") {
@@ -243,9 +216,8 @@ TEST_CASE("ParseInt64 follows string2ll", "[kv][errors]") {
   CHECK(v == INT64_MIN);
   CHECK(ParseInt64("9223372036854775807", &v));
   CHECK(v == INT64_MAX);
-  for (const char* bad : {"", "-", "-0", "+1", " 1", "1 ", "01", "00", "1a",
-                          "9223372036854775808", "-9223372036854775809",
-                          "99999999999999999999", "1.0"}) {
+  for (const char* bad : {"", "-", "-0", "+1", " 1", "1 ", "01", "00", "1a", "9223372036854775808",
+                          "-9223372036854775809", "99999999999999999999", "1.0"}) {
     INFO(bad);
     CHECK_FALSE(ParseInt64(bad, &v));
   }

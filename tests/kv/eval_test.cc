@@ -1,9 +1,10 @@
 // EVAL: Lua scripts run atomically at one instant, with Redis 7.0's reply
 // conversions and error texts (tests/redis/ holds the model to a real
 // server on the same scripts).
-#include <catch2/catch.hpp>
 #include <string>
 #include <vector>
+
+#include <catch2/catch.hpp>
 
 #include "sim/kv/command_table.h"
 #include "sim/kv/conflicts.h"
@@ -35,12 +36,10 @@ const std::string kFencing =
 // The " script: <sha>, on @user_script:<line>." Redis appends to a runtime
 // error.
 std::string Where(const std::string& script, int line = 1) {
-  return " script: " + Sha1Hex(script) +
-         ", on @user_script:" + std::to_string(line) + ".";
+  return " script: " + Sha1Hex(script) + ", on @user_script:" + std::to_string(line) + ".";
 }
 
-std::string Eval(Server& s, const std::string& script,
-                 std::vector<std::string> keys = {},
+std::string Eval(Server& s, const std::string& script, std::vector<std::string> keys = {},
                  std::vector<std::string> args = {}, Millis now = 0) {
   std::vector<std::string> argv = {"EVAL", script, std::to_string(keys.size())};
   argv.insert(argv.end(), keys.begin(), keys.end());
@@ -48,8 +47,7 @@ std::string Eval(Server& s, const std::string& script,
   return s.Run(now, argv);
 }
 
-TEST_CASE("The release script deletes the lock only for its own token",
-          "[kv][eval]") {
+TEST_CASE("The release script deletes the lock only for its own token", "[kv][eval]") {
   Server s;
   s.Run(0, {"SET", "lock", "tok1"});
   CHECK(Eval(s, kRelease, {"lock"}, {"tok2"}) == "(integer) 0");
@@ -61,8 +59,7 @@ TEST_CASE("The release script deletes the lock only for its own token",
   CHECK(Eval(s, kRelease, {"lock"}, {"tok1"}) == "(integer) 0");
 }
 
-TEST_CASE("The release script sees a lock expire at the script's own instant",
-          "[kv][eval]") {
+TEST_CASE("The release script sees a lock expire at the script's own instant", "[kv][eval]") {
   Server s;
   s.Run(0, {"SET", "lock", "tok", "PX", "100"});
   // Live in its deadline's millisecond, gone the next one.
@@ -85,15 +82,12 @@ TEST_CASE("Time stands still for the whole script", "[kv][eval]") {
   CHECK(s.Run(5010, {"PTTL", "k"}) == "(integer) 0");
 }
 
-TEST_CASE("The fencing-token script hands out increasing tokens with the lock",
-          "[kv][eval]") {
+TEST_CASE("The fencing-token script hands out increasing tokens with the lock", "[kv][eval]") {
   Server s;
-  CHECK(Eval(s, kFencing, {"lock", "fence"}, {"c1", "100"}, 0) ==
-        "(integer) 1");
+  CHECK(Eval(s, kFencing, {"lock", "fence"}, {"c1", "100"}, 0) == "(integer) 1");
   CHECK(Eval(s, kFencing, {"lock", "fence"}, {"c2", "100"}, 50) == "(nil)");
   CHECK(s.last_effect.wrote);  // the counter moved even though SET NX failed
-  CHECK(Eval(s, kFencing, {"lock", "fence"}, {"c2", "100"}, 101) ==
-        "(integer) 3");
+  CHECK(Eval(s, kFencing, {"lock", "fence"}, {"c2", "100"}, 101) == "(integer) 3");
   CHECK(s.Run(101, {"GET", "lock"}) == "\"c2\"");
 }
 
@@ -103,22 +97,19 @@ TEST_CASE("Replies become Lua values as Redis converts them", "[kv][eval]") {
   s.Run(0, {"RPUSH", "list", "x"});
   CHECK(Eval(s, "return type(redis.call('incr', 'n'))") == "\"number\"");
   CHECK(Eval(s, "return type(redis.call('get', 'str'))") == "\"string\"");
-  CHECK(Eval(s, "return redis.call('get', 'missing') == false") ==
-        "(integer) 1");
+  CHECK(Eval(s, "return redis.call('get', 'missing') == false") == "(integer) 1");
   CHECK(Eval(s, "return redis.call('set', 'a', 'b').ok") == "\"OK\"");
   CHECK(Eval(s, "return redis.call('type', 'list').ok") == "\"list\"");
   CHECK(Eval(s, "return redis.pcall('incr', 'str').err") ==
         "\"ERR value is not an integer or out of range\"");
-  CHECK(
-      Eval(s, "return redis.pcall('get', 'list').err") ==
-      "\"WRONGTYPE Operation against a key holding the wrong kind of value\"");
+  CHECK(Eval(s, "return redis.pcall('get', 'list').err") ==
+        "\"WRONGTYPE Operation against a key holding the wrong kind of value\"");
   // Numbers go to commands as %.17g.
   CHECK(Eval(s, "return redis.call('set', 'f', 0.1)") == "OK");
   CHECK(s.Run(0, {"GET", "f"}) == "\"0.10000000000000001\"");
   // Integer replies become Lua 5.1 numbers (doubles): 2^53 + 1 comes back
   // as 2^53, as it does from Redis.
-  CHECK(Eval(s, "return redis.call('incrby', 'n', 2^53)") ==
-        "(integer) 9007199254740992");
+  CHECK(Eval(s, "return redis.call('incrby', 'n', 2^53)") == "(integer) 9007199254740992");
   CHECK(s.Run(0, {"GET", "n"}) == "\"9007199254740993\"");
 }
 
@@ -145,16 +136,14 @@ TEST_CASE("Lua values become replies as Redis converts them", "[kv][eval]") {
   CHECK(Eval(s, "return {double=0.1}") == "\"0.10000000000000001\"");
   CHECK(Eval(s, "return {KEYS[1], ARGV[1], #KEYS, #ARGV}", {"k"}, {"a", "b"}) ==
         "[\"k\", \"a\", (integer) 1, (integer) 2]");
-  CHECK(Eval(s, "return {redis.call('get', 'missing'), 1}") ==
-        "[(nil), (integer) 1]");
+  CHECK(Eval(s, "return {redis.call('get', 'missing'), 1}") == "[(nil), (integer) 1]");
 }
 
 TEST_CASE("EVAL checks numkeys with Redis's texts", "[kv][eval]") {
   Server s;
   CHECK(s.Run(0, {"EVAL", "return 1", "1"}) ==
         "(error) ERR Number of keys can't be greater than number of args");
-  CHECK(s.Run(0, {"EVAL", "return 1", "-1"}) ==
-        "(error) ERR Number of keys can't be negative");
+  CHECK(s.Run(0, {"EVAL", "return 1", "-1"}) == "(error) ERR Number of keys can't be negative");
   CHECK(s.Run(0, {"EVAL", "return 1", "1.5"}) ==
         "(error) ERR value is not an integer or out of range");
   CHECK(s.Run(0, {"EVAL", "return 1", "00"}) ==
@@ -172,18 +161,14 @@ TEST_CASE("Script errors are error replies with Redis's texts", "[kv][eval]") {
         "unexpected symbol "
         "near '<eof>'");
   std::string script = "return redis.call('incr', 'str')";
-  CHECK(Eval(s, script) ==
-        "(error) ERR value is not an integer or out of range" + Where(script));
+  CHECK(Eval(s, script) == "(error) ERR value is not an integer or out of range" + Where(script));
   script = "return redis.pcall('incr', 'str')";
-  CHECK(Eval(s, script) ==
-        "(error) ERR value is not an integer or out of range");
+  CHECK(Eval(s, script) == "(error) ERR value is not an integer or out of range");
   script = "return redis.call('nosuch')";
-  CHECK(Eval(s, script) ==
-        "(error) ERR Unknown Redis command called from script" + Where(script));
+  CHECK(Eval(s, script) == "(error) ERR Unknown Redis command called from script" + Where(script));
   script = "return redis.call('get')";
   CHECK(Eval(s, script) ==
-        "(error) ERR Wrong number of args calling Redis command from script" +
-            Where(script));
+        "(error) ERR Wrong number of args calling Redis command from script" + Where(script));
   CHECK(Eval(s, "return redis.pcall('get')") ==
         "(error) ERR Wrong number of args calling Redis command from script");
   script = "return redis.call()";
@@ -198,50 +183,42 @@ TEST_CASE("Script errors are error replies with Redis's texts", "[kv][eval]") {
             Where(script));
   script = "return redis.call('eval', 'return 1', 0)";
   CHECK(Eval(s, script) ==
-        "(error) ERR This Redis command is not allowed from script" +
-            Where(script));
+        "(error) ERR This Redis command is not allowed from script" + Where(script));
   script = "\nerror('boom')";
-  CHECK(Eval(s, script) ==
-        "(error) ERR user_script:2: boom" + Where(script, 2));
+  CHECK(Eval(s, script) == "(error) ERR user_script:2: boom" + Where(script, 2));
   script = "error({err='X boom'})";
   CHECK(Eval(s, script) == "(error) X boom" + Where(script));
   script = "local a = nil return a.b";
   CHECK(Eval(s, script) ==
-        "(error) ERR user_script:1: attempt to index local 'a' (a nil value)" +
-            Where(script));
+        "(error) ERR user_script:1: attempt to index local 'a' (a nil value)" + Where(script));
   // Global pcall hands back the err string of an error table.
   CHECK(Eval(s, "local ok, e = pcall(redis.call, 'get') return e") ==
         "\"ERR Wrong number of args calling Redis command from script\"");
 }
 
-TEST_CASE("Scripts cannot create or read undefined globals or reach the host",
-          "[kv][eval]") {
+TEST_CASE("Scripts cannot create or read undefined globals or reach the host", "[kv][eval]") {
   Server s;
   std::string script = "x = 5";
   CHECK(Eval(s, script) ==
-        "(error) ERR user_script:1: Attempt to modify a readonly table" +
-            Where(script));
+        "(error) ERR user_script:1: Attempt to modify a readonly table" + Where(script));
   script = "return y";
   CHECK(Eval(s, script) ==
         "(error) ERR user_script:1: Script attempted to access nonexistent "
         "global variable 'y'" +
             Where(script));
-  for (const char* name : {"os", "io", "loadfile", "dofile", "require", "print",
-                           "debug", "package", "setfenv", "getfenv"}) {
+  for (const char* name : {"os", "io", "loadfile", "dofile", "require", "print", "debug", "package",
+                           "setfenv", "getfenv"}) {
     INFO(name);
     script = std::string("return ") + name;
-    CHECK(Eval(s, script) ==
-          std::string("(error) ERR user_script:1: Script attempted to access "
-                      "nonexistent global variable '") +
-              name + "'" + Where(script));
+    CHECK(Eval(s, script) == std::string("(error) ERR user_script:1: Script attempted to access "
+                                         "nonexistent global variable '") +
+                                 name + "'" + Where(script));
   }
   script = "string.x = 1";
   CHECK(Eval(s, script) ==
-        "(error) ERR user_script:1: Attempt to modify a readonly table" +
-            Where(script));
+        "(error) ERR user_script:1: Attempt to modify a readonly table" + Where(script));
   script = "rawset(_G, 'x', 1)";
-  CHECK(Eval(s, script) ==
-        "(error) ERR Attempt to modify a readonly table" + Where(script));
+  CHECK(Eval(s, script) == "(error) ERR Attempt to modify a readonly table" + Where(script));
   // A binary chunk is parsed as text, as Redis's Lua does.
   CHECK(Eval(s,
              "local f, e = loadstring(string.dump(function() return 1 end)) "
@@ -249,8 +226,7 @@ TEST_CASE("Scripts cannot create or read undefined globals or reach the host",
             .find("unexpected symbol near 'char(27)'") != std::string::npos);
 }
 
-TEST_CASE("Nothing a script does to the interpreter reaches the next script",
-          "[kv][eval]") {
+TEST_CASE("Nothing a script does to the interpreter reaches the next script", "[kv][eval]") {
   Server s;
   CHECK(Eval(s,
              "table.insert(string, 'junk') collectgarbage('stop') return "
@@ -259,54 +235,44 @@ TEST_CASE("Nothing a script does to the interpreter reaches the next script",
   CHECK(Eval(s, "return #KEYS", {"a", "b"}) == "(integer) 2");
   CHECK(Eval(s, "return #KEYS") == "(integer) 0");
   // Every script draws the sequence of a freshly started redis-server.
-  CHECK(Eval(s, "return {math.random(100), math.random(100)}") ==
-        "[(integer) 40, (integer) 85]");
+  CHECK(Eval(s, "return {math.random(100), math.random(100)}") == "[(integer) 40, (integer) 85]");
   CHECK(Eval(s, "return math.random(100)") == "(integer) 40");
   CHECK(Eval(s,
              "math.randomseed(7) local a = math.random() math.randomseed(7) "
              "return a == math.random()") == "(integer) 1");
 }
 
-TEST_CASE("Writes before a runtime error stay, as Redis does not roll back",
-          "[kv][eval]") {
+TEST_CASE("Writes before a runtime error stay, as Redis does not roll back", "[kv][eval]") {
   Server s;
   s.Run(0, {"SET", "str", "abc"});
   const std::string script =
       "redis.call('set', 'a', '1') redis.call('incr', 'str') redis.call('set', "
       "'b', '2')";
-  CHECK(Eval(s, script) ==
-        "(error) ERR value is not an integer or out of range" + Where(script));
+  CHECK(Eval(s, script) == "(error) ERR value is not an integer or out of range" + Where(script));
   CHECK(s.last_effect.wrote);
   CHECK(s.Run(0, {"GET", "a"}) == "\"1\"");
   CHECK(s.Run(0, {"EXISTS", "b"}) == "(integer) 0");
 }
 
-TEST_CASE("A runaway script is stopped by the instruction limit",
-          "[kv][eval]") {
+TEST_CASE("A runaway script is stopped by the instruction limit", "[kv][eval]") {
   Server s;
-  const std::string prefix =
-      "(error) " + std::string(kScriptInstructionLimitError);
+  const std::string prefix = "(error) " + std::string(kScriptInstructionLimitError);
   CHECK(Eval(s, "while true do end").rfind(prefix, 0) == 0);
   // Catching the error does not keep it running.
-  CHECK(Eval(s, "while true do pcall(function() while true do end end) end")
-            .rfind(prefix, 0) == 0);
-  CHECK(Eval(s,
-             "local co = coroutine.wrap(function() while true do end end) co()")
+  CHECK(Eval(s, "while true do pcall(function() while true do end end) end").rfind(prefix, 0) == 0);
+  CHECK(Eval(s, "local co = coroutine.wrap(function() while true do end end) co()")
             .rfind(prefix, 0) == 0);
   // Just under the limit is fine.
-  CHECK(Eval(s, "local x = 0 for i = 1, 1000000 do x = x + 1 end return x") ==
-        "(integer) 1000000");
+  CHECK(Eval(s, "local x = 0 for i = 1, 1000000 do x = x + 1 end return x") == "(integer) 1000000");
   // Memory is capped too.
-  CHECK(Eval(s, "return string.rep('x', 2^30)").find("not enough memory") !=
-        std::string::npos);
+  CHECK(Eval(s, "return string.rep('x', 2^30)").find("not enough memory") != std::string::npos);
   CHECK(Eval(s, "return 1") == "(integer) 1");
 }
 
 TEST_CASE("EVAL's keys are the ones numkeys declares", "[kv][eval][table]") {
   const CommandSpec& eval = *FindCommand("eval");
   CHECK(eval.access == Access::kWrite);
-  CHECK(CommandKeys(eval, {"EVAL", "s", "2", "a", "b", "c"}) ==
-        std::vector<std::string>{"a", "b"});
+  CHECK(CommandKeys(eval, {"EVAL", "s", "2", "a", "b", "c"}) == std::vector<std::string>{"a", "b"});
   CHECK(CommandKeys(eval, {"EVAL", "s", "0", "a"}).empty());
   CHECK(CommandKeys(eval, {"EVAL", "s", "3", "a"}).empty());
   CHECK(CommandKeys(eval, {"EVAL", "s", "-1", "a"}).empty());
@@ -319,11 +285,9 @@ TEST_CASE("EVAL's keys are the ones numkeys declares", "[kv][eval][table]") {
 TEST_CASE("Sha1Hex matches the standard vectors", "[kv][eval]") {
   CHECK(Sha1Hex("") == "da39a3ee5e6b4b0d3255bfef95601890afd80709");
   CHECK(Sha1Hex("abc") == "a9993e364706816aba3e25717850c26c9cd0d89d");
-  CHECK(Sha1Hex(std::string(1000, 'a')) ==
-        "291e9a6c66994949b57ba5e650361e98fc36b1ba");
+  CHECK(Sha1Hex(std::string(1000, 'a')) == "291e9a6c66994949b57ba5e650361e98fc36b1ba");
   Server s;
-  CHECK(Eval(s, "return redis.sha1hex('abc')") ==
-        "\"a9993e364706816aba3e25717850c26c9cd0d89d\"");
+  CHECK(Eval(s, "return redis.sha1hex('abc')") == "\"a9993e364706816aba3e25717850c26c9cd0d89d\"");
 }
 
 TEST_CASE("A copied keyspace runs scripts independently", "[kv][eval]") {

@@ -28,8 +28,7 @@ TEST_CASE("EXPIRE - It should be still possible to read 'x'", "[kv][expire]") {
   CHECK(s.Run(1999, {"GET", "x"}) == "\"foobar\"");
 }
 
-TEST_CASE("EXPIRE - After 2.1 seconds the key should no longer be here",
-          "[kv][expire]") {
+TEST_CASE("EXPIRE - After 2.1 seconds the key should no longer be here", "[kv][expire]") {
   Server s;
   s.Run(0, {"SET", "x", "foobar"});
   s.Run(0, {"EXPIRE", "x", "2"});
@@ -37,8 +36,7 @@ TEST_CASE("EXPIRE - After 2.1 seconds the key should no longer be here",
   CHECK(s.Run(2100, {"EXISTS", "x"}) == "(integer) 0");
 }
 
-TEST_CASE("A key with deadline d is live at now == d and gone at d + 1",
-          "[kv][expire][boundary]") {
+TEST_CASE("A key with deadline d is live at now == d and gone at d + 1", "[kv][expire][boundary]") {
   Server s;
   s.Run(0, {"SET", "k", "v", "PX", "100"});
   CHECK(s.Run(100, {"GET", "k"}) == "\"v\"");
@@ -110,8 +108,7 @@ TEST_CASE("EXPIRE with big integer overflows when converted to milliseconds",
   // Redis's clock is far from 0; with the virtual clock at 1000 ms the
   // `when > LLONG_MAX - basetime` case is hit the same way.
   s.Run(1000, {"SET", "foo", "bar"});
-  const std::string err =
-      "(error) ERR invalid expire time in 'expire' command";
+  const std::string err = "(error) ERR invalid expire time in 'expire' command";
   CHECK(s.Run(1000, {"EXPIRE", "foo", "9223372036854775"}) == err);
   CHECK(s.Run(1000, {"EXPIRE", "foo", "9223372036854776"}) == err);
   CHECK(s.Run(1000, {"EXPIRE", "foo", "10000000000000000"}) == err);
@@ -119,8 +116,7 @@ TEST_CASE("EXPIRE with big integer overflows when converted to milliseconds",
   CHECK(s.Run(1000, {"TTL", "foo"}) == "(integer) -1");
 }
 
-TEST_CASE("PEXPIRE with big integer overflow when basetime is added",
-          "[kv][expire][errors]") {
+TEST_CASE("PEXPIRE with big integer overflow when basetime is added", "[kv][expire][errors]") {
   Server s;
   s.Run(10000, {"SET", "foo", "bar"});
   CHECK(s.Run(10000, {"PEXPIRE", "foo", "9223372036854770000"}) ==
@@ -130,8 +126,7 @@ TEST_CASE("PEXPIRE with big integer overflow when basetime is added",
 TEST_CASE("EXPIRE with big negative integer", "[kv][expire][errors]") {
   Server s;
   s.Run(0, {"SET", "foo", "bar"});
-  const std::string err =
-      "(error) ERR invalid expire time in 'expire' command";
+  const std::string err = "(error) ERR invalid expire time in 'expire' command";
   CHECK(s.Run(0, {"EXPIRE", "foo", "-9223372036854776"}) == err);
   CHECK(s.Run(0, {"EXPIRE", "foo", "-9999999999999999"}) == err);
   CHECK(s.Run(0, {"TTL", "foo"}) == "(integer) -1");
@@ -140,21 +135,18 @@ TEST_CASE("EXPIRE with big negative integer", "[kv][expire][errors]") {
 TEST_CASE("PEXPIREAT with big integer works", "[kv][expire]") {
   Server s;
   s.Run(0, {"SET", "foo", "bar"});
-  CHECK(s.Run(0, {"PEXPIREAT", "foo", "9223372036854770000"}) ==
-        "(integer) 1");
+  CHECK(s.Run(0, {"PEXPIREAT", "foo", "9223372036854770000"}) == "(integer) 1");
   CHECK(s.Run(0, {"PTTL", "foo"}) == "(integer) 9223372036854770000");
 }
 
 TEST_CASE("PEXPIREAT with big negative integer works", "[kv][expire]") {
   Server s;
   s.Run(0, {"SET", "foo", "bar"});
-  CHECK(s.Run(0, {"PEXPIREAT", "foo", "-9223372036854770000"}) ==
-        "(integer) 1");
+  CHECK(s.Run(0, {"PEXPIREAT", "foo", "-9223372036854770000"}) == "(integer) 1");
   CHECK(s.Run(0, {"TTL", "foo"}) == "(integer) -2");
 }
 
-TEST_CASE("EXPIREAT with a time in the past deletes the key",
-          "[kv][expire]") {
+TEST_CASE("EXPIREAT with a time in the past deletes the key", "[kv][expire]") {
   Server s;
   s.Run(5000, {"SET", "foo", "bar"});
   CHECK(s.Run(5000, {"EXPIREAT", "foo", "4"}) == "(integer) 1");
@@ -162,8 +154,7 @@ TEST_CASE("EXPIREAT with a time in the past deletes the key",
   CHECK(s.ks.size() == 0);
 }
 
-TEST_CASE("EXPIRE with zero or negative time deletes the key",
-          "[kv][expire]") {
+TEST_CASE("EXPIRE with zero or negative time deletes the key", "[kv][expire]") {
   Server s;
   s.Run(0, {"SET", "a", "1"});
   s.Run(0, {"SET", "b", "1"});
@@ -227,8 +218,7 @@ TEST_CASE("EXPIRE with GT option on a key with higher ttl", "[kv][expire]") {
   CHECK(s.Run(0, {"TTL", "foo"}) == "(integer) 200");
 }
 
-TEST_CASE("EXPIRE with GT option and an equal deadline fails",
-          "[kv][expire]") {
+TEST_CASE("EXPIRE with GT option and an equal deadline fails", "[kv][expire]") {
   Server s;
   s.Run(0, {"SET", "foo", "bar", "PX", "200"});
   CHECK(s.Run(0, {"PEXPIRE", "foo", "200", "GT"}) == "(integer) 0");
@@ -270,16 +260,14 @@ TEST_CASE("EXPIRE with LT and XX option on a key with ttl", "[kv][expire]") {
   CHECK(s.Run(0, {"TTL", "foo"}) == "(integer) 100");
 }
 
-TEST_CASE("EXPIRE with LT and XX option on a key without ttl",
-          "[kv][expire]") {
+TEST_CASE("EXPIRE with LT and XX option on a key without ttl", "[kv][expire]") {
   Server s;
   s.Run(0, {"SET", "foo", "bar"});
   CHECK(s.Run(0, {"EXPIRE", "foo", "200", "LT", "XX"}) == "(integer) 0");
   CHECK(s.Run(0, {"TTL", "foo"}) == "(integer) -1");
 }
 
-TEST_CASE("EXPIRE options are case-insensitive and may repeat",
-          "[kv][expire]") {
+TEST_CASE("EXPIRE options are case-insensitive and may repeat", "[kv][expire]") {
   Server s;
   s.Run(0, {"SET", "foo", "bar"});
   CHECK(s.Run(0, {"EXPIRE", "foo", "10", "nx", "Nx"}) == "(integer) 1");
@@ -294,8 +282,7 @@ TEST_CASE("EXPIRE with negative expiry", "[kv][expire]") {
   CHECK(s.Run(0, {"TTL", "foo"}) == "(integer) -2");
 }
 
-TEST_CASE("EXPIRE with negative expiry on a non-valitale key",
-          "[kv][expire]") {
+TEST_CASE("EXPIRE with negative expiry on a non-valitale key", "[kv][expire]") {
   Server s;
   s.Run(0, {"SET", "foo", "bar"});
   CHECK(s.Run(0, {"EXPIRE", "foo", "-10", "LT"}) == "(integer) 1");
@@ -317,8 +304,7 @@ TEST_CASE("EXPIRE with non-existed key", "[kv][expire]") {
   CHECK(s.Run(0, {"EXPIRE", "none", "100", "LT"}) == "(integer) 0");
 }
 
-TEST_CASE("Relative expires count from now, absolute ones from 0",
-          "[kv][expire]") {
+TEST_CASE("Relative expires count from now, absolute ones from 0", "[kv][expire]") {
   Server s;
   s.Run(2000, {"SET", "a", "1"});
   s.Run(2000, {"SET", "b", "1"});

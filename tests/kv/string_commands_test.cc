@@ -11,8 +11,7 @@ namespace {
 
 using testing::Server;
 
-TEST_CASE("GET returns nil for a missing key and the value after SET",
-          "[kv][string]") {
+TEST_CASE("GET returns nil for a missing key and the value after SET", "[kv][string]") {
   Server s;
   CHECK(s.Run(0, {"GET", "foo"}) == "(nil)");
   CHECK(s.Run(0, {"SET", "foo", "bar"}) == "OK");
@@ -138,8 +137,7 @@ TEST_CASE("Extended SET GET option with XX", "[kv][string]") {
   CHECK(s.Run(0, {"GET", "foo"}) == "\"baz\"");
 }
 
-TEST_CASE("Extended SET GET option with XX and no previous value",
-          "[kv][string]") {
+TEST_CASE("Extended SET GET option with XX and no previous value", "[kv][string]") {
   Server s;
   CHECK(s.Run(0, {"SET", "foo", "bar", "GET", "XX"}) == "(nil)");
   CHECK(s.Run(0, {"GET", "foo"}) == "(nil)");
@@ -151,17 +149,17 @@ TEST_CASE("Extended SET GET option with NX", "[kv][string]") {
   CHECK(s.Run(0, {"GET", "foo"}) == "\"bar\"");
 }
 
-TEST_CASE("Extended SET GET option with NX and previous value",
-          "[kv][string]") {
+TEST_CASE("Extended SET GET option with NX and previous value", "[kv][string]") {
   Server s;
   s.Run(0, {"SET", "foo", "bar"});
   CHECK(s.Run(0, {"SET", "foo", "baz", "GET", "NX"}) == "\"bar\"");
   CHECK(s.Run(0, {"GET", "foo"}) == "\"bar\"");
 }
 
-TEST_CASE("Extended SET GET with incorrect type should result in wrong type "
-          "error",
-          "[kv][string]") {
+TEST_CASE(
+    "Extended SET GET with incorrect type should result in wrong type "
+    "error",
+    "[kv][string]") {
   Server s;
   s.Run(0, {"RPUSH", "foo", "waffle"});
   CHECK(s.Run(0, {"SET", "foo", "bar", "GET"}) ==
@@ -206,8 +204,7 @@ TEST_CASE("Extended SET PXAT option", "[kv][string][expire]") {
   CHECK(s.Run(5000, {"PTTL", "foo"}) == "(integer) 10000");
 }
 
-TEST_CASE("Extended SET using multiple options at once",
-          "[kv][string][expire]") {
+TEST_CASE("Extended SET using multiple options at once", "[kv][string][expire]") {
   Server s;
   s.Run(0, {"SET", "foo", "val"});
   CHECK(s.Run(0, {"SET", "foo", "bar", "xx", "px", "10000"}) == "OK");
@@ -220,8 +217,7 @@ TEST_CASE("SET EX repeated takes the last value", "[kv][string][expire]") {
   CHECK(s.Run(0, {"TTL", "k"}) == "(integer) 20");
 }
 
-TEST_CASE("SET with EXAT or PXAT in the past leaves no key",
-          "[kv][string][expire]") {
+TEST_CASE("SET with EXAT or PXAT in the past leaves no key", "[kv][string][expire]") {
   Server s;
   CHECK(s.Run(5000, {"SET", "foo", "bar", "EXAT", "1"}) == "OK");
   CHECK(s.Run(5000, {"EXISTS", "foo"}) == "(integer) 0");
@@ -236,8 +232,7 @@ TEST_CASE("SET command will remove expire", "[kv][string][expire]") {
   CHECK(s.Run(0, {"TTL", "foo"}) == "(integer) -1");
 }
 
-TEST_CASE("SET - use KEEPTTL option, TTL should not be removed",
-          "[kv][string][expire]") {
+TEST_CASE("SET - use KEEPTTL option, TTL should not be removed", "[kv][string][expire]") {
   Server s;
   s.Run(0, {"SET", "foo", "bar", "EX", "100"});
   CHECK(s.Run(0, {"SET", "foo", "bar", "KEEPTTL"}) == "OK");
@@ -245,8 +240,7 @@ TEST_CASE("SET - use KEEPTTL option, TTL should not be removed",
   CHECK(s.Run(0, {"GET", "foo"}) == "\"bar\"");
 }
 
-TEST_CASE("SET KEEPTTL on a key without TTL keeps it persistent",
-          "[kv][string][expire]") {
+TEST_CASE("SET KEEPTTL on a key without TTL keeps it persistent", "[kv][string][expire]") {
   Server s;
   s.Run(0, {"SET", "foo", "a"});
   CHECK(s.Run(0, {"SET", "foo", "b", "keepttl"}) == "OK");
@@ -288,12 +282,10 @@ TEST_CASE("INCR over 32bit value", "[kv][incr]") {
 TEST_CASE("INCRBY over 32bit value with over 32bit increment", "[kv][incr]") {
   Server s;
   s.Run(0, {"SET", "novar", "17179869184"});
-  CHECK(s.Run(0, {"INCRBY", "novar", "17179869184"}) ==
-        "(integer) 34359738368");
+  CHECK(s.Run(0, {"INCRBY", "novar", "17179869184"}) == "(integer) 34359738368");
 }
 
-TEST_CASE("DECRBY over 32bit value with over 32bit increment, negative res",
-          "[kv][incr]") {
+TEST_CASE("DECRBY over 32bit value with over 32bit increment, negative res", "[kv][incr]") {
   Server s;
   s.Run(0, {"SET", "novar", "17179869184"});
   CHECK(s.Run(0, {"DECRBY", "novar", "17179869185"}) == "(integer) -1");
@@ -324,8 +316,7 @@ TEST_CASE("INCR keeps TTL", "[kv][incr][expire]") {
   CHECK(s.Run(0, {"PTTL", "n"}) == "(integer) 100000");
 }
 
-TEST_CASE("INCR on an expired key starts from 0 without TTL",
-          "[kv][incr][expire]") {
+TEST_CASE("INCR on an expired key starts from 0 without TTL", "[kv][incr][expire]") {
   Server s;
   s.Run(0, {"SET", "n", "41", "PX", "50"});
   CHECK(s.Run(51, {"INCR", "n"}) == "(integer) 1");

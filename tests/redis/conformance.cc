@@ -23,12 +23,11 @@ constexpr int64_t kFarMs = kFarSeconds * 1000;
 // Integers at and around the int64 limits, and around the limits of the
 // seconds-to-milliseconds conversion.
 const std::vector<std::string> kLimits = {
-    "9223372036854775807",  "9223372036854775806",  "-9223372036854775808",
-    "-9223372036854775807", "9223372036854775",     "9223372036854776",
-    "-9223372036854775",    "-9223372036854776",    "9223372036854775808",
-    "-9223372036854775809", "18446744073709551616", "99999999999999999999"};
-const std::vector<std::string> kNotIntegers = {"abc", "1.5", "", "+5", " 5", "05",
-                                               "-0", "10s", "-", "1e3"};
+    "9223372036854775807", "9223372036854775806",  "-9223372036854775808", "-9223372036854775807",
+    "9223372036854775",    "9223372036854776",     "-9223372036854775",    "-9223372036854776",
+    "9223372036854775808", "-9223372036854775809", "18446744073709551616", "99999999999999999999"};
+const std::vector<std::string> kNotIntegers = {"abc", "1.5", "",    "+5", " 5",
+                                               "05",  "-0",  "10s", "-",  "1e3"};
 
 class Gen {
  public:
@@ -73,10 +72,26 @@ class Gen {
   }
 
   Arg Value() {
-    static const std::vector<std::string> values = {
-        "0",  "1",   "-1",   "10", "41", "9223372036854775807", "-9223372036854775808",
-        "9223372036854775806", "-9223372036854775807", "abc", "", "01", "-0", "1.5", "+5",
-        " 7", "18446744073709551616", "x\r\ny", "\0"s, "v"};
+    static const std::vector<std::string> values = {"0",
+                                                    "1",
+                                                    "-1",
+                                                    "10",
+                                                    "41",
+                                                    "9223372036854775807",
+                                                    "-9223372036854775808",
+                                                    "9223372036854775806",
+                                                    "-9223372036854775807",
+                                                    "abc",
+                                                    "",
+                                                    "01",
+                                                    "-0",
+                                                    "1.5",
+                                                    "+5",
+                                                    " 7",
+                                                    "18446744073709551616",
+                                                    "x\r\ny",
+                                                    "\0"s,
+                                                    "v"};
     if (Chance(10)) return Lit(std::to_string(static_cast<int64_t>(Below(2001)) - 1000));
     return Lit(Pick(values));
   }
@@ -310,13 +325,14 @@ void Eval(Gen& g, Command* c) {
     c->args.push_back(Gen::Lit(g.Pick(tokens)));
     c->args.push_back(Arg{"", Arg::Base::kNowMs, -kFarMs - static_cast<int64_t>(g.Below(1000))});
   } else if (r < 52) {
-    script("local t = redis.call('incr', KEYS[2])\n"
-           "if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then\n"
-           "  return t\n"
-           "else\n"
-           "  return nil\n"
-           "end",
-           "EVAL:fencing");
+    script(
+        "local t = redis.call('incr', KEYS[2])\n"
+        "if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then\n"
+        "  return t\n"
+        "else\n"
+        "  return nil\n"
+        "end",
+        "EVAL:fencing");
     c->args.push_back(Gen::Lit("2"));
     c->args.push_back(g.Key());
     c->args.push_back(g.Key());
@@ -491,8 +507,12 @@ Argv Materialize(const Command& c, int64_t now_ms) {
   Argv argv;
   for (const Arg& a : c.args) {
     switch (a.base) {
-      case Arg::Base::kNone: argv.push_back(a.text); break;
-      case Arg::Base::kNowMs: argv.push_back(kv::FormatInt64(now_ms + a.offset)); break;
+      case Arg::Base::kNone:
+        argv.push_back(a.text);
+        break;
+      case Arg::Base::kNowMs:
+        argv.push_back(kv::FormatInt64(now_ms + a.offset));
+        break;
       case Arg::Base::kNowSeconds:
         argv.push_back(kv::FormatInt64(now_ms / 1000 + a.offset));
         break;
@@ -512,8 +532,12 @@ std::string Render(const Command& c) {
       case Arg::Base::kNone:
         s += Printable(a.text) ? a.text : kv::Reply::Bulk(a.text).ToString();
         break;
-      case Arg::Base::kNowMs: s += "<now" + sign + magnitude + "ms>"; break;
-      case Arg::Base::kNowSeconds: s += "<now" + sign + magnitude + "s>"; break;
+      case Arg::Base::kNowMs:
+        s += "<now" + sign + magnitude + "ms>";
+        break;
+      case Arg::Base::kNowSeconds:
+        s += "<now" + sign + magnitude + "s>";
+        break;
     }
   }
   return s;
@@ -632,8 +656,8 @@ Outcome Runner::Run(const Sequence& s) {
   if (want != got) {
     o.ok = false;
     o.at = s.size();
-    o.what = "final keyspaces differ:\n    model: " + Describe(want) +
-             "\n    redis: " + Describe(got);
+    o.what =
+        "final keyspaces differ:\n    model: " + Describe(want) + "\n    redis: " + Describe(got);
   }
   return o;
 }

@@ -1,12 +1,13 @@
 // The model keyspace against a real redis-server: generated sequences must
 // get the same replies and leave the same keyspace on both.
-#include <catch2/catch.hpp>
+#include "tests/redis/conformance.h"
 
 #include <chrono>
 #include <set>
 
+#include <catch2/catch.hpp>
+
 #include "sim/kv/command_table.h"
-#include "tests/redis/conformance.h"
 #include "tests/redis/known_departures.h"
 #include "tests/redis/redis_server.h"
 
@@ -18,11 +19,19 @@ constexpr uint64_t kSeedsPerCase = 2500;
 
 // The error kinds the sequences must provoke, by a piece of their text.
 const char* const kErrorKinds[] = {
-    "WRONGTYPE",          "ERR syntax error",    "ERR value is not an integer or out of range",
-    "would overflow",     "invalid expire time", "wrong number of arguments",
-    "unknown command",    "Unsupported option",  "are not compatible",
+    "WRONGTYPE",
+    "ERR syntax error",
+    "ERR value is not an integer or out of range",
+    "would overflow",
+    "invalid expire time",
+    "wrong number of arguments",
+    "unknown command",
+    "Unsupported option",
+    "are not compatible",
     // Scripts: numkeys, compile errors, runtime errors with their suffix.
-    "Number of keys",     "Error compiling script", "on @user_script:1.",
+    "Number of keys",
+    "Error compiling script",
+    "on @user_script:1.",
 };
 
 void RunSeeds(uint64_t first, uint64_t count) {
@@ -61,14 +70,40 @@ void RunSeeds(uint64_t first, uint64_t count) {
     INFO(spec.name);
     CHECK(features.count(std::string(spec.name)) == 1);
   }
-  for (const char* f :
-       {"SET:NX", "SET:XX", "SET:GET", "SET:KEEPTTL", "SET:EX", "SET:PX", "SET:EXAT", "SET:PXAT",
-        "SET:unknown-option", "SET:missing-time", "EXPIRE:NX", "EXPIRE:XX", "EXPIRE:GT",
-        "EXPIRE:LT", "EXPIRE:unknown-option", "option-with-nul", "several-keys", "wrong-arity",
-        "unknown-command", "duration:future", "duration:non-positive", "unix-time:past",
-        "unix-time:future", "unix-time:epoch", "time:limits", "time:not-integer", "EVAL:release",
-        "EVAL:acquire", "EVAL:expired-lock", "EVAL:fencing", "EVAL:call", "EVAL:pcall",
-        "EVAL:plain", "EVAL:numkeys-error"}) {
+  for (const char* f : {"SET:NX",
+                        "SET:XX",
+                        "SET:GET",
+                        "SET:KEEPTTL",
+                        "SET:EX",
+                        "SET:PX",
+                        "SET:EXAT",
+                        "SET:PXAT",
+                        "SET:unknown-option",
+                        "SET:missing-time",
+                        "EXPIRE:NX",
+                        "EXPIRE:XX",
+                        "EXPIRE:GT",
+                        "EXPIRE:LT",
+                        "EXPIRE:unknown-option",
+                        "option-with-nul",
+                        "several-keys",
+                        "wrong-arity",
+                        "unknown-command",
+                        "duration:future",
+                        "duration:non-positive",
+                        "unix-time:past",
+                        "unix-time:future",
+                        "unix-time:epoch",
+                        "time:limits",
+                        "time:not-integer",
+                        "EVAL:release",
+                        "EVAL:acquire",
+                        "EVAL:expired-lock",
+                        "EVAL:fencing",
+                        "EVAL:call",
+                        "EVAL:pcall",
+                        "EVAL:plain",
+                        "EVAL:numkeys-error"}) {
     INFO(f);
     CHECK(features.count(f) == 1);
   }

@@ -1,13 +1,7 @@
 #include "tests/redis/redis_server.h"
 
-#include <arpa/inet.h>
 #include <fcntl.h>
-#include <netinet/in.h>
 #include <signal.h>
-#include <sys/prctl.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <array>
@@ -21,6 +15,13 @@
 #include <stdexcept>
 #include <thread>
 #include <vector>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 
 namespace lockstep::testing {
 namespace {
@@ -142,11 +143,11 @@ bool RedisServer::TryStart(const std::string& binary, std::string* error) {
   dir_ = tmpl;
   port_ = FreePort();
   const std::string log = dir_ + "/redis.log";
-  std::vector<std::string> args = {binary,       "--port",       std::to_string(port_),
-                                   "--bind",     "127.0.0.1",    "--save",
-                                   "",           "--appendonly", "no",
-                                   "--dir",      dir_,           "--daemonize",
-                                   "no",         "--logfile",    log};
+  std::vector<std::string> args = {binary,   "--port",       std::to_string(port_),
+                                   "--bind", "127.0.0.1",    "--save",
+                                   "",       "--appendonly", "no",
+                                   "--dir",  dir_,           "--daemonize",
+                                   "no",     "--logfile",    log};
   const pid_t parent = getpid();
   pid_ = fork();
   if (pid_ < 0) {

@@ -7,10 +7,10 @@
 // (PR_SET_PDEATHSIG) to be killed if the test process dies any other way.
 #pragma once
 
-#include <sys/types.h>
-
 #include <memory>
 #include <string>
+
+#include <sys/types.h>
 
 #include "sim/cli/redis_replay.h"
 

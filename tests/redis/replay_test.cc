@@ -1,7 +1,6 @@
 // `lockstep replay --redis`: traces from the model replayed on a real
 // redis-server, as a user runs it.
 #include <catch2/catch.hpp>
-
 #include <nlohmann/json.hpp>
 
 #include "tests/redis/redis_server.h"
@@ -33,13 +32,16 @@ TEST_CASE(
   auto r = RunLockstep({"replay", "--redis", server.address(), "--redis-flush", trace});
   INFO(r.out << r.err);
   CHECK(r.exit_code == 1);
-  CHECK(Has(r.out, "time: no server-side expiry in this trace; virtual timestamps are sent as "
-                   "they are"));
+  CHECK(Has(r.out,
+            "time: no server-side expiry in this trace; virtual timestamps are sent as "
+            "they are"));
   CHECK(Has(r.out, "setup: SET lock.foo 7 -> OK"));
-  CHECK(Has(r.out, "C1's SETNX lock.foo 13 at step 6 returned 1 and C2's SETNX lock.foo 13 at "
-                   "step 8 returned 1"));
-  CHECK(Has(r.out, "mutual_exclusion reproduced on the real server at step 8: C1 and C2 are in "
-                   "the critical section at once"));
+  CHECK(Has(r.out,
+            "C1's SETNX lock.foo 13 at step 6 returned 1 and C2's SETNX lock.foo 13 at "
+            "step 8 returned 1"));
+  CHECK(Has(r.out,
+            "mutual_exclusion reproduced on the real server at step 8: C1 and C2 are in "
+            "the critical section at once"));
   CHECK_FALSE(Has(r.out, "DIFFERS"));
 }
 
@@ -98,10 +100,12 @@ TEST_CASE("a trace whose reply differs from the real one is named at that step")
   auto r = RunLockstep({"replay", "--redis", server.address(), "--redis-flush", edited});
   INFO(r.out << r.err);
   CHECK(r.exit_code == 4);  // a failed replay
-  CHECK(Has(r.out, "real replies differ from the trace at step 3 (C1 GET lock.foo -> \"8\" in "
-                   "the trace)"));
-  CHECK(Has(r.out, "mutual_exclusion not reproduced: the real replies differ from the trace at "
-                   "step 3, before the violation at step 8"));
+  CHECK(Has(r.out,
+            "real replies differ from the trace at step 3 (C1 GET lock.foo -> \"8\" in "
+            "the trace)"));
+  CHECK(Has(r.out,
+            "mutual_exclusion not reproduced: the real replies differ from the trace at "
+            "step 3, before the violation at step 8"));
 }
 
 TEST_CASE("a trace with deadlines maps virtual time onto the server's clock") {
@@ -126,11 +130,12 @@ TEST_CASE("replay --redis refuses a non-empty database unless told to flush it")
   auto c = server.Connect();
   std::string error;
   REQUIRE(c->Command({"SET", "precious", "data"}, &error));
-  auto r = RunLockstep({"replay", "--redis", server.address(),
-                        testing::ScenarioPath("setnx-docs-race.json")});
+  auto r = RunLockstep(
+      {"replay", "--redis", server.address(), testing::ScenarioPath("setnx-docs-race.json")});
   CHECK(r.exit_code == 2);
-  CHECK(Has(r.err, "lockstep: " + server.address() + ": database 0 holds 1 keys; replay needs an "
-                   "empty database (pass --redis-flush to empty it first)"));
+  CHECK(Has(r.err, "lockstep: " + server.address() +
+                       ": database 0 holds 1 keys; replay needs an "
+                       "empty database (pass --redis-flush to empty it first)"));
   CHECK(c->Command({"GET", "precious"}, &error) == kv::Reply::Bulk("data"));
 }
 

@@ -2,9 +2,6 @@
 // run in two separate processes, must give the same traces byte for byte;
 // and a search gives the same verdict and the same counterexample on one
 // thread and on two, and the counterexample it saves replays byte for byte.
-#include <catch2/catch.hpp>
-
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -12,7 +9,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
+#include <sys/wait.h>
 
 #include "sim/cli/output_file.h"
 #include "sim/cli/runner.h"
@@ -28,8 +27,8 @@ constexpr int kExecutions = 10'000;
 constexpr int kMaxSteps = 200;
 // The child process writes its digest where this variable says.
 constexpr const char* kDigestVariable = "LOCKSTEP_SOAK_DIGEST";
-constexpr const char* kChildTest = "determinism soak digest (run by the soak test in a child process)";
-
+constexpr const char* kChildTest =
+    "determinism soak digest (run by the soak test in a child process)";
 
 // FNV-1a, 64 bits: a stable digest of one trace's bytes.
 uint64_t Fnv1a(const std::string& s) {
@@ -44,8 +43,8 @@ uint64_t Fnv1a(const std::string& s) {
 // One line per execution: "scenario seed digest verdict".
 std::string Digest() {
   std::vector<std::string> files = testing::AllScenarioPaths();
-  const int per_scenario = (kExecutions + static_cast<int>(files.size()) - 1) /
-                           static_cast<int>(files.size());
+  const int per_scenario =
+      (kExecutions + static_cast<int>(files.size()) - 1) / static_cast<int>(files.size());
   std::string out;
   for (const std::string& file : files) {
     scenario::Scenario s = scenario::LoadScenarioFile(file);
@@ -116,9 +115,10 @@ int SearchClients(const std::string& file) {
   return std::min(contenders, 4);
 }
 
-TEST_CASE("a search on one thread and on two gives the same verdict and counterexample "
-          "and the saved counterexample replays byte for byte",
-          "[soak]") {
+TEST_CASE(
+    "a search on one thread and on two gives the same verdict and counterexample "
+    "and the saved counterexample replays byte for byte",
+    "[soak]") {
   int violations = 0;
   for (const std::string& file : testing::AllScenarioPaths()) {
     INFO(file);

@@ -2,18 +2,18 @@
 // to every command, one that never answers. A reply that differs from the
 // trace is a failed replay (exit 4); an answer to the emptiness check that
 // Redis would not give, or silence, is an error (exit 2).
-#include <catch2/catch.hpp>
-
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <poll.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <map>
 #include <stdexcept>
 #include <thread>
+
+#include <arpa/inet.h>
+#include <catch2/catch.hpp>
+#include <netinet/in.h>
+#include <sys/socket.h>
 
 #include "tests/test_util.h"
 
@@ -126,8 +126,10 @@ TEST_CASE("replay --redis on a server answering +OK to everything is a failed re
                    "step 1") != std::string::npos);
 }
 
-TEST_CASE("replay --redis refuses +OK as the answer to DBSIZE: it does not say the database is "
-          "empty", "[redis-replay]") {
+TEST_CASE(
+    "replay --redis refuses +OK as the answer to DBSIZE: it does not say the database is "
+    "empty",
+    "[redis-replay]") {
   FakeRedis server(FakeRedis::Mode::kOkToEverything);
   auto r = RunLockstep({"replay", "--redis", server.address(), kRace});
   CHECK(r.exit_code == 2);
@@ -141,8 +143,8 @@ TEST_CASE("replay --redis on a server that never answers names it and the timeou
   FakeRedis server(FakeRedis::Mode::kSilent);
   auto r = RunLockstep({"replay", "--redis", server.address(), kRace});
   CHECK(r.exit_code == 2);
-  CHECK(r.err == "lockstep: no reply from " + server.address() +
-                     " within 5 s (waiting for DBSIZE)\n");
+  CHECK(r.err ==
+        "lockstep: no reply from " + server.address() + " within 5 s (waiting for DBSIZE)\n");
 }
 
 }  // namespace

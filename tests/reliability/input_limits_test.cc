@@ -1,13 +1,13 @@
 // Input limits hold while reading, for any kind of file: a device or a FIFO
 // has no size to check beforehand, and must still stop at 16 MiB.
-#include <catch2/catch.hpp>
-
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <csignal>
 #include <thread>
+
+#include <catch2/catch.hpp>
+#include <sys/stat.h>
 
 #include "tests/test_util.h"
 

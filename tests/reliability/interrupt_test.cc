@@ -4,10 +4,7 @@
 // Other commands exit 128 + the signal with a one-line message, removing
 // the temporary file being written; a counterexample being shrunk is saved
 // as found.
-#include <catch2/catch.hpp>
-
 #include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -16,7 +13,9 @@
 #include <string>
 #include <thread>
 
+#include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
+#include <sys/wait.h>
 
 #include "sim/cli/stop_signals.h"
 #include "tests/test_util.h"
@@ -53,8 +52,11 @@ int Wait(pid_t pid) {
 // A search that runs for hours: five clients, no reductions (no state
 // caching either: with it, this search ends in about a second), a far horizon.
 std::vector<std::string> LongSearch(const std::string& out_dir) {
-  return {"explore", testing::ScenarioPath("getset-bounded.json"), "--no-cache", "--no-symmetry",
-          "--no-por", "--horizon", "30", "--out", out_dir};
+  return {"explore",    testing::ScenarioPath("getset-bounded.json"),
+          "--no-cache", "--no-symmetry",
+          "--no-por",   "--horizon",
+          "30",         "--out",
+          out_dir};
 }
 
 // Waits until `pid` catches SIGINT (its search has begun), then lets it
@@ -104,8 +106,7 @@ TEST_CASE("Ctrl-C stops a long search with the counts so far and exit 3", "[inte
   }
 }
 
-TEST_CASE("Ctrl-C with --json still prints a complete report of the counts so far",
-          "[interrupt]") {
+TEST_CASE("Ctrl-C with --json still prints a complete report of the counts so far", "[interrupt]") {
   testing::TempDir tmp;
   std::vector<std::string> args = LongSearch(tmp.File("counterexamples"));
   args.push_back("--json");
@@ -133,7 +134,8 @@ TEST_CASE("SIGTERM and SIGHUP stop a search like Ctrl-C: counts so far, exit 3",
     std::string err = testing::ReadText(tmp.File("err"));
     INFO(out << err);
     CHECK(out.find("\nINCOMPLETE: interrupted; no violation found so far\n") != std::string::npos);
-    CHECK(err == std::string("lockstep: search stopped by ") + (signal == SIGTERM ? "SIGTERM" : "SIGHUP") + "\n");
+    CHECK(err == std::string("lockstep: search stopped by ") +
+                     (signal == SIGTERM ? "SIGTERM" : "SIGHUP") + "\n");
   }
 }
 
@@ -141,8 +143,8 @@ TEST_CASE("a stop signal ends a run with 128 + the signal and a one-line message
   for (int signal : {SIGINT, SIGTERM, SIGHUP}) {
     INFO("signal " << signal);
     testing::TempDir tmp;
-    pid_t pid = Spawn({"run", testing::WriteEndlessRun(tmp), "--seed", "1", "--max-memory", "2G", "--trace-out",
-                       tmp.File("trace.json")},
+    pid_t pid = Spawn({"run", testing::WriteEndlessRun(tmp), "--seed", "1", "--max-memory", "2G",
+                       "--trace-out", tmp.File("trace.json")},
                       tmp.File("out"), tmp.File("err"));
     REQUIRE(pid > 0);
     WaitUntilSearching(pid, signal);

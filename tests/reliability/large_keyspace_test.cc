@@ -2,7 +2,6 @@
 // the order that made a sorted insert per entry quadratic (each new key
 // first), each with its own writer.
 #include <catch2/catch.hpp>
-
 #include <nlohmann/json.hpp>
 
 #include "sim/scenario/scenario.h"
@@ -23,7 +22,8 @@ TEST_CASE("a scenario with 200,000 initial keys loads and starts", "[input]") {
     // Zero-padded, so that key order is number order: each key sorts first.
     char key[16];
     std::snprintf(key, sizeof key, "k%07d", i);
-    keyspace.push_back({{"key", key}, {"value", std::to_string(i)}, {"writer", "W" + std::to_string(i)}});
+    keyspace.push_back(
+        {{"key", key}, {"value", std::to_string(i)}, {"writer", "W" + std::to_string(i)}});
   }
   doc["keyspace"] = keyspace;
 

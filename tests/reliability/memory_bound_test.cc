@@ -1,14 +1,14 @@
 // --max-memory: a run or a search that would grow without bound stops at
 // the bound with exit 3, the counts so far and which bound stopped it; the
 // command line accepts no horizon that a scenario file could not hold.
-#include <catch2/catch.hpp>
+#include "sim/cli/memory_bound.h"
 
 #include <filesystem>
 
+#include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
 #include "sim/base/input_error.h"
-#include "sim/cli/memory_bound.h"
 #include "tests/test_util.h"
 
 namespace lockstep {
@@ -21,7 +21,8 @@ TEST_CASE("a run that outgrows --max-memory stops with exit 3 and its counts", "
   testing::TempDir tmp;
   std::string file = testing::WriteEndlessRun(tmp);
   std::string out = tmp.File("trace.json");
-  auto r = RunLockstep({"run", file, "--seed", "1", "--max-memory", "96M", "--json", "--trace-out", out});
+  auto r = RunLockstep(
+      {"run", file, "--seed", "1", "--max-memory", "96M", "--json", "--trace-out", out});
   CHECK(r.exit_code == 3);
   json report = json::parse(r.out);
   CHECK(report["verdict"] == "incomplete");
@@ -53,9 +54,12 @@ TEST_CASE("the memory bound takes sizes, and the horizon option has the file's b
     CHECK_THROWS_AS(cli::ParseSize(bad), base::InputError);
   }
   CHECK(cli::DefaultMaxMemory() > 0);
-  auto r = RunLockstep({"explore", testing::ScenarioPath("getset-bounded.json"), "--max-memory", "lots"});
+  auto r = RunLockstep(
+      {"explore", testing::ScenarioPath("getset-bounded.json"), "--max-memory", "lots"});
   CHECK(r.exit_code == 2);
-  CHECK(r.err == "lockstep: --max-memory: expected a size such as 512M, 4G or a number of bytes, got \"lots\"\n");
+  CHECK(r.err ==
+        "lockstep: --max-memory: expected a size such as 512M, 4G or a number of bytes, got "
+        "\"lots\"\n");
   // The clock starts at 0 there; a file allows a horizon up to start + 10^7.
   r = RunLockstep({"explore", testing::ScenarioPath("getset-bounded.json"), "--horizon",
                    "1000000000000", "--max-steps", "5"});

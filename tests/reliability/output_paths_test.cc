@@ -4,15 +4,14 @@
 // no trace is written that lockstep could not read back. Nothing here
 // touches a file outside a temporary folder, even if the code were broken:
 // devices are reached through a symlink made in that folder.
-#include <catch2/catch.hpp>
-
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
 
+#include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
+#include <sys/stat.h>
 
 #include "tests/test_util.h"
 
@@ -66,14 +65,16 @@ TEST_CASE("a FIFO is written directly, not replaced by a file", "[output]") {
   close(write_end);
   std::string got;
   char buffer[4096];
-  for (ssize_t n; (n = read(read_end, buffer, sizeof buffer)) > 0;) got.append(buffer, static_cast<size_t>(n));
+  for (ssize_t n; (n = read(read_end, buffer, sizeof buffer)) > 0;)
+    got.append(buffer, static_cast<size_t>(n));
   close(read_end);
   CHECK(r.exit_code == 1);
   CHECK(got == expected);
   CHECK(TypeOf(fifo, false) == S_IFIFO);
 }
 
-TEST_CASE("the paths - and /dev/fd/1 are standard output, and the report then goes to stderr", "[output]") {
+TEST_CASE("the paths - and /dev/fd/1 are standard output, and the report then goes to stderr",
+          "[output]") {
   TempDir tmp;
   const std::string expected = RaceTrace(tmp);
   for (const char* path : {"-", "/dev/fd/1"}) {
@@ -113,23 +114,30 @@ struct Refusal {
 TEST_CASE("an output that is an input, empty, a directory or a dangling link is refused",
           "[output]") {
   const std::vector<Refusal> cases = {
-      {"replay over its input", {"replay", "IN", "--trace-out", "IN"},
+      {"replay over its input",
+       {"replay", "IN", "--trace-out", "IN"},
        "--trace-out IN: is the input IN (the same file); refusing to overwrite it"},
-      {"run over a hard link of its input", {"run", "IN", "--seed", "3", "--trace-out", "DIR/hard.json"},
+      {"run over a hard link of its input",
+       {"run", "IN", "--seed", "3", "--trace-out", "DIR/hard.json"},
        "--trace-out DIR/hard.json: is the input IN (the same file)"},
-      {"render over a symlink to its input", {"render", "IN", "--svg", "DIR/soft.json"},
+      {"render over a symlink to its input",
+       {"render", "IN", "--svg", "DIR/soft.json"},
        "--svg DIR/soft.json: is the input IN (the same file)"},
       {"explore saving its counterexample over its input",
        {"explore", "DIR/setnx-docs-race-mutual_exclusion-3clients.json", "--out", "DIR"},
        "--out DIR/setnx-docs-race-mutual_exclusion-3clients.json: is the input "
        "DIR/setnx-docs-race-mutual_exclusion-3clients.json (the same file)"},
-      {"empty --trace-out", {"replay", "IN", "--trace-out", ""}, "--trace-out: expected a path, got an empty one"},
+      {"empty --trace-out",
+       {"replay", "IN", "--trace-out", ""},
+       "--trace-out: expected a path, got an empty one"},
       {"empty --out", {"explore", "IN", "--out", ""}, "--out: expected a path, got an empty one"},
       {"empty --svg", {"render", "IN", "--svg", ""}, "--svg: expected a path, got an empty one"},
       {"empty input", {"run", "", "--seed", "1"}, "expected a path, got an empty one"},
-      {"a directory", {"replay", "IN", "--trace-out", "DIR"},
+      {"a directory",
+       {"replay", "IN", "--trace-out", "DIR"},
        "--trace-out DIR: is a directory; expected a regular file, a character device, a FIFO"},
-      {"a dangling symlink", {"replay", "IN", "--trace-out", "DIR/dangling.json"},
+      {"a dangling symlink",
+       {"replay", "IN", "--trace-out", "DIR/dangling.json"},
        "--trace-out DIR/dangling.json: is a symlink to nothing"},
   };
   for (const Refusal& c : cases) {
@@ -156,7 +164,8 @@ TEST_CASE("an output that is an input, empty, a directory or a dangling link is 
     // lockstep's own refusals are one line (the option parser adds a hint).
     if (r.err.rfind("lockstep: ", 0) == 0) CHECK(r.err.find('\n') == r.err.size() - 1);
     CHECK(testing::ReadText(in) == original);
-    CHECK(testing::ReadText(tmp.File("setnx-docs-race-mutual_exclusion-3clients.json")) == original);
+    CHECK(testing::ReadText(tmp.File("setnx-docs-race-mutual_exclusion-3clients.json")) ==
+          original);
     size_t entries = 0;
     for (const auto& e : fs::directory_iterator(tmp.path())) entries += (void(e), 1);
     CHECK(entries == 5);  // nothing created

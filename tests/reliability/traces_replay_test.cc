@@ -2,9 +2,9 @@
 // byte: every `run` (several seeds, ended by the scenario's step bound, a
 // small --max-steps, or nothing left to do) and every counterexample
 // `explore` saves, over every shipped scenario.
-#include <catch2/catch.hpp>
-
 #include <filesystem>
+
+#include <catch2/catch.hpp>
 
 #include "sim/cli/runner.h"
 #include "sim/trace/json_reader.h"
@@ -60,8 +60,8 @@ TEST_CASE("every counterexample explore saves replays byte for byte", "[replay]"
     INFO(file);
     if (scenario::LoadScenarioFile(file).expect.safe) continue;  // nothing to save
     const std::string out = tmp.File(std::filesystem::path(file).stem().string());
-    auto r = RunLockstep({"explore", file, "--strategy", "random", "--executions", "200",
-                          "--seed", "1", "--max-steps", "60", "--out", out, "--json"});
+    auto r = RunLockstep({"explore", file, "--strategy", "random", "--executions", "200", "--seed",
+                          "1", "--max-steps", "60", "--out", out, "--json"});
     REQUIRE(r.exit_code <= 3);
     if (r.exit_code != 1) continue;
     for (const auto& e : std::filesystem::directory_iterator(out)) {

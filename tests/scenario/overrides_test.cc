@@ -1,10 +1,11 @@
 // The scenario has one form: an overridden scenario is its document, loaded.
+#include "sim/scenario/overrides.h"
+
 #include <string>
 
 #include <catch2/catch.hpp>
 
 #include "sim/base/input_error.h"
-#include "sim/scenario/overrides.h"
 #include "tests/test_util.h"
 
 namespace lockstep::scenario {

@@ -88,14 +88,22 @@ int main(int argc, char** argv) {
       std::string a = argv[i];
       if (i + 1 >= argc) return Usage();
       std::string v = argv[++i];
-      if (a == "--seconds") seconds = std::stod(v);
-      else if (a == "--seed") seed = std::stoull(v);
-      else if (a == "--save") save = v;
-      else if (a == "--max-transitions") max_transitions = std::stoull(v);
-      else if (a == "--verbose") verbose = v == "1";
-      else if (a == "--scenario") scenario = v;
-      else if (a == "--max-steps") max_steps = std::stoi(v);
-      else return Usage();
+      if (a == "--seconds")
+        seconds = std::stod(v);
+      else if (a == "--seed")
+        seed = std::stoull(v);
+      else if (a == "--save")
+        save = v;
+      else if (a == "--max-transitions")
+        max_transitions = std::stoull(v);
+      else if (a == "--verbose")
+        verbose = v == "1";
+      else if (a == "--scenario")
+        scenario = v;
+      else if (a == "--max-steps")
+        max_steps = std::stoi(v);
+      else
+        return Usage();
     }
   } catch (const std::exception&) {
     return Usage();
@@ -107,7 +115,8 @@ int main(int argc, char** argv) {
   std::set<std::string> known = save.empty() ? std::set<std::string>{} : Known(save);
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
-  const auto deadline = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+  const auto deadline =
+      start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
   auto last_report = start;
   uint64_t compared = 0, refused = 0, too_large = 0, disagreeing = 0;
   std::cout << "soundness: seeds from " << seed << " for " << seconds << " s\n" << std::flush;
@@ -117,8 +126,11 @@ int main(int argc, char** argv) {
     const Comparison c = lockstep::soundness::Compare(doc, limits);
     if (verbose) {
       std::cout << "seed " << s << ": "
-                << (!c.loaded ? "refused" : !c.finished ? "too large" : c.plain_verdict) << ", "
-                << std::chrono::duration<double>(Clock::now() - began).count() << " s\n" << std::flush;
+                << (!c.loaded     ? "refused"
+                    : !c.finished ? "too large"
+                                  : c.plain_verdict)
+                << ", " << std::chrono::duration<double>(Clock::now() - began).count() << " s\n"
+                << std::flush;
     }
     if (!c.loaded) {
       ++refused;
@@ -150,7 +162,8 @@ int main(int argc, char** argv) {
       last_report = now;
       std::cout << "  " << compared << " compared, " << disagreeing << " disagreements, "
                 << too_large << " too large, " << refused << " refused by the loader, "
-                << std::chrono::duration<double>(now - start).count() << " s\n" << std::flush;
+                << std::chrono::duration<double>(now - start).count() << " s\n"
+                << std::flush;
     }
   }
   std::cout << compared << " scenarios compared, " << disagreeing << " disagreements (" << too_large

@@ -7,8 +7,8 @@
 #include <optional>
 
 #include "sim/algo/algorithm.h"
-#include "sim/scenario/scenario.h"
 #include "sim/base/hash.h"
+#include "sim/scenario/scenario.h"
 
 namespace lockstep::soundness {
 namespace {
@@ -221,7 +221,8 @@ class GhostOnly final : public check::Property {
 }  // namespace
 
 std::string Outcome::Verdict() const {
-  if (result.verdict == explore::Verdict::kViolation) return "violation:" + result.violation->property;
+  if (result.verdict == explore::Verdict::kViolation)
+    return "violation:" + result.violation->property;
   return explore::VerdictText(result.verdict);
 }
 
@@ -248,10 +249,10 @@ Outcome Search(const scenario::Scenario& s, const explore::Properties& propertie
   return out;
 }
 
-
 explore::Properties GhostProperties(const std::vector<std::string>& names) {
   explore::Properties out;
-  for (auto& p : explore::MakeProperties(names)) out.push_back(std::make_unique<GhostOnly>(std::move(p)));
+  for (auto& p : explore::MakeProperties(names))
+    out.push_back(std::make_unique<GhostOnly>(std::move(p)));
   return out;
 }
 
@@ -316,7 +317,8 @@ Comparison CompareLoaded(const scenario::Scenario& s, Comparison c, const Limits
   auto plain_reaches = [&](const std::string& property) -> std::optional<bool> {
     if (plain.result.violation && plain.result.violation->property == property) return true;
     if (!reachable.count(property)) {
-      Outcome one = Search(s, explore::MakeProperties({property}), PlainEnumeration(), false, limits);
+      Outcome one =
+          Search(s, explore::MakeProperties({property}), PlainEnumeration(), false, limits);
       if (one.out_of_time) return std::nullopt;
       reachable[property] = one.result.verdict == explore::Verdict::kViolation;
     }
@@ -420,7 +422,8 @@ std::vector<json> SmallerVariants(const json& doc) {
         out.push_back(d);
       }
     }
-    if (i > 0 && doc["clients"][i].value("algorithm", "") != doc["clients"][0].value("algorithm", "")) {
+    if (i > 0 &&
+        doc["clients"][i].value("algorithm", "") != doc["clients"][0].value("algorithm", "")) {
       json d = doc;
       d["clients"][i]["algorithm"] = doc["clients"][0].value("algorithm", "");
       out.push_back(d);
@@ -487,7 +490,8 @@ json Shrink(const json& document, const Disagreement& found, const Limits& limit
 json RegressionDocument(json shrunk, const Disagreement& d, const std::string& plain_verdict,
                         uint64_t seed) {
   shrunk["name"] = "soundness-" + std::to_string(seed);
-  shrunk["description"] = "Shrunk from random scenario " + std::to_string(seed) + ": " + d.Text() + ".";
+  shrunk["description"] =
+      "Shrunk from random scenario " + std::to_string(seed) + ": " + d.Text() + ".";
   shrunk["expect"] = plain_verdict.starts_with("violation:") ? plain_verdict : "safe";
   return shrunk;
 }

@@ -47,12 +47,11 @@ struct Disagreement {
 };
 
 struct Comparison {
-  bool loaded = false;    // false: the loader refused the document
-  bool finished = false;  // false: a search ran out of time (nothing compared)
+  bool loaded = false;        // false: the loader refused the document
+  bool finished = false;      // false: a search ran out of time (nothing compared)
   std::string plain_verdict;  // "safe", "incomplete" or "violation:PROPERTY"
   std::vector<Disagreement> disagreements;
 };
-
 
 struct Limits {
   // Per search; beyond it the scenario is "too large" and skipped. Checked
@@ -68,8 +67,8 @@ struct Outcome {
   bool out_of_time = false;
   std::string Verdict() const;  // "safe", "incomplete" or "violation:PROPERTY"
 };
-Outcome Search(const scenario::Scenario& s, const explore::Properties& properties,
-               const Mode& mode, bool collect_states, const Limits& limits);
+Outcome Search(const scenario::Scenario& s, const explore::Properties& properties, const Mode& mode,
+               bool collect_states, const Limits& limits);
 
 // The named properties' ghost state without their checks: a search with
 // them collects every reachable state, ghost data in its fingerprint, and

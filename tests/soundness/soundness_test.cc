@@ -1,11 +1,11 @@
 // The differential soundness harness (harness.h) in the suite: a seeded
 // set of random scenarios, and every saved regression scenario.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+
+#include <catch2/catch.hpp>
 
 #include "tests/soundness/harness.h"
 #include "tests/test_util.h"
@@ -32,7 +32,8 @@ std::string Described(const json& doc, const soundness::Comparison& c) {
   return text;
 }
 
-TEST_CASE("every reduction agrees with plain enumeration on seeded random scenarios", "[soundness]") {
+TEST_CASE("every reduction agrees with plain enumeration on seeded random scenarios",
+          "[soundness]") {
   const int count = ScenarioCount();
   int compared = 0;
   for (int seed = 1; seed <= count; ++seed) {
@@ -47,11 +48,12 @@ TEST_CASE("every reduction agrees with plain enumeration on seeded random scenar
   CHECK(compared * 2 >= count);
 }
 
-TEST_CASE("every saved soundness regression scenario gives plain enumeration's verdict in every mode",
-          "[soundness]") {
+TEST_CASE(
+    "every saved soundness regression scenario gives plain enumeration's verdict in every mode",
+    "[soundness]") {
   std::vector<std::filesystem::path> files;
-  for (const auto& e : std::filesystem::directory_iterator(testing::SourceDir() +
-                                                           "/tests/soundness/regressions")) {
+  for (const auto& e :
+       std::filesystem::directory_iterator(testing::SourceDir() + "/tests/soundness/regressions")) {
     if (e.path().extension() == ".json") files.push_back(e.path());
   }
   std::sort(files.begin(), files.end());

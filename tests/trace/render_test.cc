@@ -1,11 +1,12 @@
 // Static pictures: `lockstep render` draws the space-time diagram as SVG
 // (checked here as XML: lanes, one box per step, bars, the marker) and as a
 // self-contained HTML page; the same trace gives the same bytes.
-#include <catch2/catch.hpp>
 #include <cctype>
 #include <cstring>
 #include <filesystem>
 #include <map>
+
+#include <catch2/catch.hpp>
 
 #include "sim/cli/runner.h"
 #include "sim/trace/diagram.h"

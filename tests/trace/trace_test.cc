@@ -43,7 +43,8 @@ TEST_CASE("a trace of several servers reads back the same, with each server's st
   CHECK(after[0]["role"] == "failed");
   CHECK(after[1]["role"] == "master");
   CHECK(after[1]["keyspace"].empty());
-  CHECK(j["steps"][2]["events"][0] == "S1 fails; S2 is promoted to master, losing 1 unreplicated write");
+  CHECK(j["steps"][2]["events"][0] ==
+        "S1 fails; S2 is promoted to master, losing 1 unreplicated write");
 }
 
 TEST_CASE("a trace records per step the actor, command, reply, clocks, keyspace and ghost state") {
@@ -57,8 +58,9 @@ TEST_CASE("a trace records per step the actor, command, reply, clocks, keyspace 
   CHECK(step6["reply"] == nlohmann::json({{"type", "integer"}, {"value", 1}}));
   CHECK(step6["clock"] == 10);
   CHECK(step6["client_clocks"] == nlohmann::json({{"C1", 10}, {"C2", 10}, {"C3", 10}}));
-  CHECK(step6["keyspace"] == nlohmann::json::parse(
-                                 R"([{"key":"lock.foo","value":"13","deadline":null,"writer":"C1"}])"));
+  CHECK(
+      step6["keyspace"] ==
+      nlohmann::json::parse(R"([{"key":"lock.foo","value":"13","deadline":null,"writer":"C1"}])"));
   CHECK(step6["in_critical_section"] == nlohmann::json({"C1"}));
   CHECK(j["violation"]["step"] == 8);
   CHECK(j["violation"]["clients"] == nlohmann::json({"C1", "C2"}));
@@ -73,8 +75,9 @@ TEST_CASE("a trace of another format version is refused, naming the field") {
   j = trace::ToJson(DocsRace());
   j["steps"][3]["clock"] = "ten";
   CHECK_FALSE(trace::FromJson(j, &error));
-  CHECK(error == "at /steps/3/clock: expected an integer in [-2305843009213693952, "
-                 "2305843009213693951], got string \"ten\"");
+  CHECK(error ==
+        "at /steps/3/clock: expected an integer in [-2305843009213693952, "
+        "2305843009213693951], got string \"ten\"");
 }
 
 TEST_CASE("the timeline has a column per client and marks the violating step") {

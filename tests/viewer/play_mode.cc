@@ -1,9 +1,10 @@
 // The play mode, scripted: choices in schedule form reach the documented
 // race, undo steps back, the hint finds (or rules out) a violation, and a
 // saved game replays byte for byte.
-#include <catch2/catch.hpp>
 #include <filesystem>
 #include <iostream>
+
+#include <catch2/catch.hpp>
 
 #include "sim/cli/runner.h"
 #include "sim/trace/json_reader.h"

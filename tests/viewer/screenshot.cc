@@ -3,15 +3,16 @@
 // checked against the layout the viewer printed: not blank, one header
 // band per lane, the violation marker's colour at the violating step.
 #include <png.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <catch2/catch.hpp>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <set>
+
+#include <catch2/catch.hpp>
+#include <sys/wait.h>
 
 #include "sim/cli/runner.h"
 #include "sim/trace/diagram.h"

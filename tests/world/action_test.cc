@@ -1,8 +1,9 @@
 // Actions' text form: what a schedule in a scenario or a trace holds.
+#include "sim/world/action.h"
+
 #include <catch2/catch.hpp>
 
 #include "sim/base/input_error.h"
-#include "sim/world/action.h"
 
 namespace lockstep {
 namespace {

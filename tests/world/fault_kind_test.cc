@@ -1,13 +1,13 @@
 // The one list of fault kinds, and every place that derives from it.
-#include <catch2/catch.hpp>
+#include "sim/world/fault_kind.h"
 
 #include <filesystem>
 #include <string>
 
+#include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
 #include "sim/scenario/scenario.h"
-#include "sim/world/fault_kind.h"
 #include "sim/world/world.h"
 #include "tests/test_util.h"
 
@@ -66,12 +66,11 @@ TEST_CASE("every fault kind is read from a scenario's faults, documented in the 
           static_cast<const world::FaultCounts&>(expected));
 
     d["faults"][name] = k.max_budget + 1;
-    CHECK_THROWS_WITH(scenario::LoadScenario(d, "faults.json"),
-                      Catch::Contains("/faults/" + name));
+    CHECK_THROWS_WITH(scenario::LoadScenario(d, "faults.json"), Catch::Contains("/faults/" + name));
 
     CHECK(scenario::kFieldReference.find("\n    " + name + std::string(14 - name.size(), ' ') +
-                                         "integer      0.." + std::to_string(k.max_budget) +
-                                         ": " + std::string(k.help) + "\n") != std::string::npos);
+                                         "integer      0.." + std::to_string(k.max_budget) + ": " +
+                                         std::string(k.help) + "\n") != std::string::npos);
   }
 }
 

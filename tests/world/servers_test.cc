@@ -121,7 +121,8 @@ TEST_CASE("failover promotes the replica, loses what was not replicated, and cli
   w.Apply(Action::Step(0));
   w.Apply(Action::Replicate(0));
   StepRecord r = w.Apply(Action::Failover(0));
-  CHECK(r.events == std::vector<std::string>{"A fails; A2 is promoted to master, losing 1 unreplicated write"});
+  CHECK(r.events ==
+        std::vector<std::string>{"A fails; A2 is promoted to master, losing 1 unreplicated write"});
   CHECK(ServerIn(r, "A").role == "failed");
   CHECK(ServerIn(r, "A2").role == "master");
   r = w.Apply(Action::Step(0));
@@ -144,7 +145,7 @@ TEST_CASE("a replica keeps expired keys but hides them, and drops them once prom
   w.Apply(Action::Tick());
   StepRecord r = w.Apply(Action::Tick());
   CHECK(Keys(ServerIn(r, "A")).empty());
-  CHECK(Keys(ServerIn(r, "A2")).empty());  // hidden on read
+  CHECK(Keys(ServerIn(r, "A2")).empty());            // hidden on read
   CHECK(w.state().servers[1].keyspace.size() == 1);  // but still there
   w.Apply(Action::Failover(0));
   CHECK(w.state().servers[1].keyspace.size() == 0);  // a master expires it
@@ -156,10 +157,13 @@ TEST_CASE("a client with a request timeout waits it out before it sees the timeo
   cfg.faults.lose = 1;
   cfg.servers = {Server("A"), Server("B")};
   std::vector<std::pair<Millis, std::string>> seen;
-  cfg.clients.push_back(Setup("C1", [&](Client& c) {
-    kv::Reply r = c.CallOn(1, {"SET", "k", "v"});
-    seen.emplace_back(c.Now(), r.ToString());
-  }, 2));
+  cfg.clients.push_back(Setup(
+      "C1",
+      [&](Client& c) {
+        kv::Reply r = c.CallOn(1, {"SET", "k", "v"});
+        seen.emplace_back(c.Now(), r.ToString());
+      },
+      2));
   World w(cfg);
   StepRecord r = w.Apply(Action::LoseReply(0));
   CHECK(r.server == "B");
@@ -173,7 +177,8 @@ TEST_CASE("a client with a request timeout waits it out before it sees the timeo
   CHECK(seen[0].second.find("timeout") != std::string::npos);
 }
 
-TEST_CASE("a delayed restart keeps the server unavailable for its delay, empty without persistence") {
+TEST_CASE(
+    "a delayed restart keeps the server unavailable for its delay, empty without persistence") {
   WorldConfig cfg;
   cfg.horizon = 6;
   cfg.faults.restart = 1;
@@ -203,7 +208,7 @@ TEST_CASE("a delayed restart keeps the server unavailable for its delay, empty w
   REQUIRE(replies.size() == 4);
   CHECK(replies[0].find("timeout") != std::string::npos);  // at 0
   CHECK(replies[2].find("timeout") != std::string::npos);  // at 2
-  CHECK(replies[3] == "(nil)");                               // at 3: back, empty
+  CHECK(replies[3] == "(nil)");                            // at 3: back, empty
 }
 
 }  // namespace

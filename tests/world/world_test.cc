@@ -1,8 +1,8 @@
 // The world: fibers parked at commands, atomic steps, local code inside the
 // step that resumed it, the clock, sleep, crashes and the assumptions.
-#include <catch2/catch.hpp>
-
 #include "sim/world/world.h"
+
+#include <catch2/catch.hpp>
 
 namespace lockstep::world {
 namespace {
@@ -56,12 +56,15 @@ TEST_CASE("the clock moves only by tick, up to the horizon, and client clocks ca
   cfg.start_time = 10;
   cfg.horizon = 12;
   std::vector<Millis> seen;
-  cfg.clients.push_back(Setup("C1", [&](Client& c) {
-    for (;;) {
-      seen.push_back(c.Now());
-      c.Call({"GET", "k"});
-    }
-  }, /*skew=*/3));
+  cfg.clients.push_back(Setup(
+      "C1",
+      [&](Client& c) {
+        for (;;) {
+          seen.push_back(c.Now());
+          c.Call({"GET", "k"});
+        }
+      },
+      /*skew=*/3));
   World w(cfg);
   CHECK(seen == std::vector<Millis>{13});
   w.Apply(Action::Tick());
@@ -78,9 +81,7 @@ TEST_CASE("the clock moves only by tick, up to the horizon, and client clocks ca
 TEST_CASE("a timestamp argument is read in the command's own step when max_arg_delay is 0") {
   WorldConfig cfg;
   cfg.horizon = 10;
-  cfg.clients.push_back(Setup("C1", [](Client& c) {
-    c.SetNx("lock", Client::ClockPlus(3));
-  }));
+  cfg.clients.push_back(Setup("C1", [](Client& c) { c.SetNx("lock", Client::ClockPlus(3)); }));
   World w(cfg);
   w.Apply(Action::Tick());
   w.Apply(Action::Tick());
@@ -158,8 +159,9 @@ TEST_CASE("holders_release_in_time stops the clock at a holder's own timestamp")
   w.Apply(Action::Tick());
   std::string why;
   CHECK_FALSE(w.IsEnabled(Action::Tick(), &why));
-  CHECK(why == "C1 still holds the lock and must release it before its clock passes 2 "
-               "(holders_release_in_time)");
+  CHECK(why ==
+        "C1 still holds the lock and must release it before its clock passes 2 "
+        "(holders_release_in_time)");
   w.Apply(Action::Step(0));  // leaves; ForgetLock runs in the same step
   CHECK(w.IsEnabled(Action::Tick(), nullptr));
 }
