@@ -39,8 +39,9 @@ struct Entry {
 // The first of `entries` (sorted by key) whose key is not less than `key`.
 template <typename Entries>
 auto LowerBound(Entries& entries, std::string_view key) {
-  return std::lower_bound(entries.begin(), entries.end(), key,
-                          [](const Entry& e, std::string_view k) { return e.key < k; });
+  return std::lower_bound(
+      entries.begin(), entries.end(), key,
+      [](const Entry& e, std::string_view k) { return std::string_view(e.key) < k; });
 }
 
 class Keyspace {
