@@ -16,6 +16,7 @@
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 
+#include "sim/base/input_error.h"
 #include "sim/cli/output_file.h"
 #include "viewer/png_writer.h"
 #include "viewer/viewer_app.h"
@@ -68,9 +69,10 @@ int main(int argc, char** argv) {
   if (!screenshot.empty()) {
     std::vector<std::string> inputs = options.traces;
     if (!options.play.empty()) inputs.push_back(options.play);
-    std::string problem = lockstep::cli::OutputProblem("--screenshot", screenshot, inputs);
-    if (!problem.empty()) {
-      std::cerr << "lockstep-viewer: " << problem << "\n";
+    try {
+      lockstep::cli::CheckOutput("--screenshot", screenshot, inputs);
+    } catch (const lockstep::base::InputError& e) {
+      std::cerr << "lockstep-viewer: " << e.what() << "\n";
       return kExitBadInput;
     }
   }
@@ -134,16 +136,15 @@ int main(int argc, char** argv) {
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     if (!screenshot.empty() && --frames_left == 0) {
-      std::string error;
-      if (!lockstep::viewer::WritePng(screenshot, fb_w, fb_h, ReadFramebuffer(fb_w, fb_h),
-                                      &error)) {
-        std::cerr << "lockstep-viewer: " << error << "\n";
-        code = kExitBadInput;
-      } else {
+      try {
+        lockstep::viewer::WritePng(screenshot, fb_w, fb_h, ReadFramebuffer(fb_w, fb_h));
         nlohmann::json layout = viewer.LayoutJson();
         layout["framebuffer"] = {fb_w, fb_h};
         layout["png"] = screenshot;
         std::cout << layout.dump(2) << "\n";
+      } catch (const lockstep::base::InputError& e) {
+        std::cerr << "lockstep-viewer: " << e.what() << "\n";
+        code = kExitBadInput;
       }
       break;
     }

@@ -192,8 +192,8 @@ Hint PlaySession::AskHint(uint64_t max_states) const {
   return h;
 }
 
-bool PlaySession::Save(const std::string& path, std::string* error) const {
-  return cli::WriteOutput(path, trace::ToJsonText(trace_), error);
+void PlaySession::Save(const std::string& path) const {
+  cli::WriteOutput(path, trace::ToJsonText(trace_));
 }
 
 }  // namespace lockstep::viewer

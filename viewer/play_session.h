@@ -73,9 +73,9 @@ class PlaySession {
   // bounds? Breadth-first search (explore::ShortestContinuation).
   Hint AskHint(uint64_t max_states = base::Limits::kShrinkStates) const;
 
-  // Writes the game as a trace, atomically. Returns false, with the reason
-  // in *error, iff it could not.
-  bool Save(const std::string& path, std::string* error) const;
+  // Writes the game as a trace, atomically. Throws base::InputError with
+  // the reason iff it could not.
+  void Save(const std::string& path) const;
 
  private:
   void Replay();  // recomputes the trace and the choices from schedule_

@@ -4,17 +4,16 @@
 
 #include <cstring>
 
+#include "sim/base/check.h"
+#include "sim/base/input_error.h"
 #include "sim/cli/output_file.h"
 
 namespace lockstep::viewer {
 
-bool WritePng(const std::string& path, int width, int height, const std::vector<uint8_t>& rgb,
-              std::string* error) {
-  if (width <= 0 || height <= 0 ||
-      rgb.size() != static_cast<size_t>(width) * static_cast<size_t>(height) * 3) {
-    *error = "bad image size";
-    return false;
-  }
+void WritePng(const std::string& path, int width, int height, const std::vector<uint8_t>& rgb) {
+  LOCKSTEP_CHECK(width > 0 && height > 0 &&
+                     rgb.size() == static_cast<size_t>(width) * static_cast<size_t>(height) * 3,
+                 "png: the image holds width * height RGB pixels");
   // libpng reports errors by longjmp; the image API avoids it. The image is
   // encoded in memory, then written as every output is (cli/output_file.h).
   png_image image;
@@ -32,12 +31,12 @@ bool WritePng(const std::string& path, int width, int height, const std::vector<
     }
   }
   if (size == 0) {
-    *error = "cannot encode " + path + ": " + image.message;
+    std::string why = "cannot encode " + path + ": " + image.message;
     png_image_free(&image);
-    return false;
+    throw base::InputError("", "", why);
   }
   png.resize(size);
-  return cli::WriteOutput(path, png, error);
+  cli::WriteOutput(path, png);
 }
 
 }  // namespace lockstep::viewer

@@ -9,9 +9,8 @@
 
 namespace lockstep::viewer {
 
-// `rgb` holds width * height * 3 bytes. Returns false, with the reason in
-// *error, iff the file could not be written.
-bool WritePng(const std::string& path, int width, int height, const std::vector<uint8_t>& rgb,
-              std::string* error);
+// `rgb` holds width * height * 3 bytes. Throws base::InputError with the
+// reason iff the file could not be written.
+void WritePng(const std::string& path, int width, int height, const std::vector<uint8_t>& rgb);
 
 }  // namespace lockstep::viewer

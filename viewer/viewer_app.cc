@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "sim/base/input_error.h"
 #include "sim/cli/render_command.h"
 #include "sim/trace/diagram.h"
 
@@ -55,11 +56,12 @@ ViewerApp::ViewerApp(const ViewerOptions& options) : files_(OfferedFiles()) {
 }
 
 void ViewerApp::Open(const std::string& path, bool beside) {
-  std::string error;
-  std::optional<trace::Trace> t = cli::LoadTraceFile(path, &error);
-  if (!t) {
-    errors_.push_back(error);
-    error_shown_ = error;
+  std::optional<trace::Trace> t;
+  try {
+    t = cli::LoadTraceFile(path);
+  } catch (const base::InputError& e) {
+    errors_.push_back(e.what());
+    error_shown_ = e.what();
     return;
   }
   error_shown_.clear();
@@ -215,11 +217,13 @@ void ViewerApp::DrawPlayPanel(float width, float height) {
   ImGui::InputText("##save", save_path_, sizeof save_path_);
   ImGui::SameLine();
   if (ImGui::Button("Save")) {
-    std::string error;
-    play_message_ = play_->Save(save_path_, &error)
-                        ? "saved " + std::string(save_path_) + " (replay it: lockstep replay " +
-                              save_path_ + ")"
-                        : error;
+    try {
+      play_->Save(save_path_);
+      play_message_ =
+          "saved " + std::string(save_path_) + " (replay it: lockstep replay " + save_path_ + ")";
+    } catch (const base::InputError& e) {
+      play_message_ = e.what();
+    }
   }
   if (!play_message_.empty()) {
     ImGui::PushTextWrapPos(0);

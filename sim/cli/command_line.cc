@@ -204,28 +204,34 @@ int RunCommandLine(const std::vector<std::string>& args) {
   }
   ex.max_memory = out.max_memory;
 
-  if (*replay) return redis.address.empty() ? Replay(file, out) : ReplayOnRedis(file, redis);
-  if (*run) return Run(file, seed, max_steps, out);
-  if (*explore) {
-    ex.reductions.cache = !no_cache;
-    ex.reductions.symmetry = !no_symmetry;
-    ex.reductions.por = !no_por;
-    return Explore(ex);
-  }
-  if (*list) {
-    if (fields) {
-      std::cout << sc::kFieldReference;
-      return kExitSafe;
+  // Bad input and files that cannot be written end here, in one place.
+  try {
+    if (*replay) return redis.address.empty() ? Replay(file, out) : ReplayOnRedis(file, redis);
+    if (*run) return Run(file, seed, max_steps, out);
+    if (*explore) {
+      ex.reductions.cache = !no_cache;
+      ex.reductions.symmetry = !no_symmetry;
+      ex.reductions.por = !no_por;
+      return Explore(ex);
     }
-    return List(dir, json);
-  }
-  if (*demo) return Demo(dir);
-  if (*render) {
-    if (svg_out.empty() && html_out.empty()) {
-      std::cerr << "lockstep render: give --svg OUT.svg, --html OUT.html, or both\n";
-      return kExitBadInput;
+    if (*list) {
+      if (fields) {
+        std::cout << sc::kFieldReference;
+        return kExitSafe;
+      }
+      return List(dir, json);
     }
-    return Render(file, svg_out, html_out);
+    if (*demo) return Demo(dir);
+    if (*render) {
+      if (svg_out.empty() && html_out.empty()) {
+        std::cerr << "lockstep render: give --svg OUT.svg, --html OUT.html, or both\n";
+        return kExitBadInput;
+      }
+      return Render(file, svg_out, html_out);
+    }
+  } catch (const base::InputError& e) {
+    std::cerr << "lockstep: " << e.what() << "\n";
+    return kExitBadInput;
   }
   return kExitBadInput;
 }

@@ -58,11 +58,7 @@ int Report(const trace::Trace& t, const scenario::Scenario& s, const OutputOptio
            " (bound the run with --max-steps)");
       return kExitBound;
     }
-    std::string error;
-    if (!WriteOutput(out.trace_out, text, &error)) {
-      Fail(error);
-      return kExitBadInput;
-    }
+    WriteOutput(out.trace_out, text);
   }
   if (out.json) {
     report << Summary(t, s).dump(2) << "\n";
@@ -75,25 +71,16 @@ int Report(const trace::Trace& t, const scenario::Scenario& s, const OutputOptio
 }
 
 // Refuses an output that cannot be written, before any work.
-bool OutputRefused(const std::string& file, const OutputOptions& out) {
-  if (out.trace_out.empty()) return false;
-  std::string problem = OutputProblem("--trace-out", out.trace_out, {file});
-  if (problem.empty()) return false;
-  Fail(problem);
-  return true;
+void CheckTraceOut(const std::string& file, const OutputOptions& out) {
+  if (!out.trace_out.empty()) CheckOutput("--trace-out", out.trace_out, {file});
 }
 
 // Replays a saved trace and checks that it reproduces exactly.
 int ReplayTrace(const std::string& file, const std::string& text, const json& doc,
                 const OutputOptions& out) {
-  std::string error;
-  std::optional<ReplayedTrace> again = ReplaySavedTrace(file, doc, &error);
-  if (!again) {
-    Fail(error);
-    return kExitBadInput;
-  }
-  const trace::Trace& replayed = again->trace;
-  const scenario::Scenario& s = again->scenario;
+  const ReplayedTrace again = ReplaySavedTrace(file, doc);
+  const trace::Trace& replayed = again.trace;
+  const scenario::Scenario& s = again.scenario;
   // The embedded scenario has no schedule: its expectation is about every one.
   int code = Report(replayed, s, out, false);
   if (!out.json && code != kExitBound) {
@@ -113,87 +100,75 @@ std::string DefaultScenarioDir() {
 }
 
 int Replay(const std::string& file, const OutputOptions& out) {
-  if (OutputRefused(file, out)) return kExitBadInput;
+  CheckTraceOut(file, out);
+  std::string text = scenario::ReadFile(file);
+  json doc;
   try {
-    std::string text = scenario::ReadFile(file);
-    json doc;
-    try {
-      doc = jr::Parse(text);
-    } catch (const jr::JsonError& e) {
-      Fail(file + ": " + e.what());
-      return kExitBadInput;
-    }
-    if (doc.is_object() && doc.contains("format")) return ReplayTrace(file, text, doc, out);
-    scenario::Scenario s = scenario::LoadScenario(doc, file);
-    if (!s.has_schedule) {
-      Fail(file +
-           ": at /: missing field \"schedule\" (replay needs a schedule; "
-           "use `lockstep run " +
-           file + " --seed N` for a random one)");
-      return kExitBadInput;
-    }
-    try {
-      trace::Trace t = ReplaySchedule(s);
-      const size_t ran = t.schedule.size();
-      if (ran < s.schedule.size()) {
-        const std::string at = "at /schedule/" + std::to_string(ran) + ": ";
-        if (!t.violation) {
-          // Nothing was enabled: the entry cannot happen.
-          Fail(file + ": " + at + "'" + s.schedule_text[ran] +
-               "' is not possible here: nothing can happen (every client finished or waits)");
-          return kExitBadInput;
-        }
-        Warn(file, {at + "the violation at step " + std::to_string(t.violation->step) +
-                    " ends the replay; the " + std::to_string(s.schedule.size() - ran) +
-                    " entries from here on are not run"});
-      }
-      return Report(t, s, out, true);
-    } catch (const explore::ScheduleError& e) {
-      Fail(file + ": at /schedule/" + std::to_string(e.position) + ": " + e.what());
-      return kExitBadInput;
-    }
-  } catch (const scenario::ScenarioError& e) {
-    Fail(e.what());
-    return kExitBadInput;
+    doc = jr::Parse(text);
+  } catch (const jr::JsonError& e) {
+    throw base::InputError(file, e.place, e.expected);
   }
+  if (doc.is_object() && doc.contains("format")) return ReplayTrace(file, text, doc, out);
+  scenario::Scenario s = scenario::LoadScenario(doc, file);
+  if (!s.has_schedule) {
+    throw base::InputError(file, "/",
+                           "missing field \"schedule\" (replay needs a schedule; "
+                           "use `lockstep run " +
+                               file + " --seed N` for a random one)");
+  }
+  trace::Trace t;
+  try {
+    t = ReplaySchedule(s);
+  } catch (const explore::ScheduleError& e) {
+    throw base::InputError(file, "/schedule/" + std::to_string(e.position), e.what());
+  }
+  const size_t ran = t.schedule.size();
+  if (ran < s.schedule.size()) {
+    const std::string at = "/schedule/" + std::to_string(ran);
+    if (!t.violation) {
+      // Nothing was enabled: the entry cannot happen.
+      throw base::InputError(
+          file, at,
+          "'" + s.schedule_text[ran] +
+              "' is not possible here: nothing can happen (every client finished or waits)");
+    }
+    Warn(file, {"at " + at + ": the violation at step " + std::to_string(t.violation->step) +
+                " ends the replay; the " + std::to_string(s.schedule.size() - ran) +
+                " entries from here on are not run"});
+  }
+  return Report(t, s, out, true);
 }
 
 int Run(const std::string& file, uint64_t seed, std::optional<int> max_steps,
         const OutputOptions& out) {
-  if (OutputRefused(file, out)) return kExitBadInput;
-  try {
-    scenario::Scenario s = scenario::LoadScenarioFile(file);
-    s.world.seed = seed;
-    std::optional<MemoryWatch> watch;
-    if (out.max_memory) watch.emplace(out.max_memory);
-    // A stop in the execution or in its recording is reported with the
-    // steps run and recorded so far.
-    size_t steps_run = 0;
-    trace::Trace t =
-        RunSeeded(s, seed, max_steps.value_or(s.max_steps), &StopRequested(), &steps_run);
-    if (watch && watch->exceeded()) {
-      // Stopped between two steps: what ran is reported, nothing is written.
-      const std::string bound = "--max-memory " + SizeText(out.max_memory);
-      const std::string counts = std::to_string(steps_run) + " steps run, " +
-                                 std::to_string(t.schedule.size()) + " recorded";
-      if (out.json) {
-        std::cout << json{{"verdict", "incomplete"},
-                          {"incomplete", "stopped at the memory bound (" + bound + ")"},
-                          {"max_memory", out.max_memory},
-                          {"steps_run", steps_run},
-                          {"steps_recorded", t.schedule.size()}}
-                         .dump(2)
-                  << "\n";
-      }
-      Fail("run stopped at the memory bound (" + bound + ") after " + counts +
-           "; no trace written");
-      return kExitBound;
+  CheckTraceOut(file, out);
+  scenario::Scenario s = scenario::LoadScenarioFile(file);
+  s.world.seed = seed;
+  std::optional<MemoryWatch> watch;
+  if (out.max_memory) watch.emplace(out.max_memory);
+  // A stop in the execution or in its recording is reported with the
+  // steps run and recorded so far.
+  size_t steps_run = 0;
+  trace::Trace t =
+      RunSeeded(s, seed, max_steps.value_or(s.max_steps), &StopRequested(), &steps_run);
+  if (watch && watch->exceeded()) {
+    // Stopped between two steps: what ran is reported, nothing is written.
+    const std::string bound = "--max-memory " + SizeText(out.max_memory);
+    const std::string counts = std::to_string(steps_run) + " steps run, " +
+                               std::to_string(t.schedule.size()) + " recorded";
+    if (out.json) {
+      std::cout << json{{"verdict", "incomplete"},
+                        {"incomplete", "stopped at the memory bound (" + bound + ")"},
+                        {"max_memory", out.max_memory},
+                        {"steps_run", steps_run},
+                        {"steps_recorded", t.schedule.size()}}
+                       .dump(2)
+                << "\n";
     }
-    return Report(t, s, out, false);
-  } catch (const scenario::ScenarioError& e) {
-    Fail(e.what());
-    return kExitBadInput;
+    Fail("run stopped at the memory bound (" + bound + ") after " + counts + "; no trace written");
+    return kExitBound;
   }
+  return Report(t, s, out, false);
 }
 
 int List(const std::string& dir, bool as_json) {

@@ -67,31 +67,21 @@ std::string StrategyChoices() {
 }
 
 // The scenario as it will be searched: loaded, with the command line's
-// overrides, every file a violation could be saved to checked. nullopt
-// once bad input is reported.
-std::optional<scenario::Scenario> Prepare(const ExploreOptions& o) {
-  scenario::Scenario s;
-  try {
-    s = scenario::LoadScenarioFile(o.file);
-    scenario::ApplyOverrides(s, {.clients = o.clients,
-                                 .horizon = o.horizon,
-                                 .max_arg_delay = o.max_arg_delay,
-                                 .faults = o.faults});
-  } catch (const base::InputError& e) {
-    Fail(e.what());
-    return std::nullopt;
-  }
+// overrides, every file a violation could be saved to checked. Throws
+// base::InputError.
+scenario::Scenario Prepare(const ExploreOptions& o) {
+  scenario::Scenario s = scenario::LoadScenarioFile(o.file);
+  scenario::ApplyOverrides(s, {.clients = o.clients,
+                               .horizon = o.horizon,
+                               .max_arg_delay = o.max_arg_delay,
+                               .faults = o.faults});
   Warn(o.file, s.warnings);
   if (!explore::FindStrategy(o.strategy)) {
-    Fail("--strategy: expected " + StrategyChoices() + ", got \"" + o.strategy + "\"");
-    return std::nullopt;
+    throw base::InputError(
+        "", "", "--strategy: expected " + StrategyChoices() + ", got \"" + o.strategy + "\"");
   }
   for (const std::string& property : s.properties) {
-    std::string problem = OutputProblem("--out", CounterexamplePath(o, s, property), {o.file});
-    if (!problem.empty()) {
-      Fail(problem);
-      return std::nullopt;
-    }
+    CheckOutput("--out", CounterexamplePath(o, s, property), {o.file});
   }
   return s;
 }
@@ -186,8 +176,8 @@ std::string SearchHeader(const ExploreOptions& o, const scenario::Scenario& s,
 }
 
 // Shrinks the violation the search found, saves it and adds it to both
-// reports. Returns false once a failure to save it is reported.
-bool SaveCounterexample(const ExploreOptions& o, const scenario::Scenario& s,
+// reports. Throws base::InputError if it cannot be saved.
+void SaveCounterexample(const ExploreOptions& o, const scenario::Scenario& s,
                         const explore::Properties& properties, const explore::SearchResult& r,
                         const std::function<std::string()>& stop_reason, json& report,
                         std::ostream& text) {
@@ -209,15 +199,15 @@ bool SaveCounterexample(const ExploreOptions& o, const scenario::Scenario& s,
   std::string path = CounterexamplePath(o, s, t.violation->property);
   std::error_code ec;
   std::filesystem::create_directories(o.out, ec);
-  std::string error;
-  if (ec) {
-    error = "cannot create the folder " + lockstep::json::Shorten(o.out) + ": " + ec.message();
-  } else {
-    WriteOutput(path, trace::ToJsonText(t), &error);
-  }
-  if (!error.empty()) {
-    Fail(lockstep::json::Shorten(error, 400));
-    return false;
+  try {
+    if (ec) {
+      throw base::InputError(
+          "", "",
+          "cannot create the folder " + lockstep::json::Shorten(o.out) + ": " + ec.message());
+    }
+    WriteOutput(path, trace::ToJsonText(t));
+  } catch (const base::InputError& e) {
+    throw base::InputError("", "", lockstep::json::Shorten(e.what(), 400));
   }
   report["counterexample"] = {{"steps", schedule.size()},
                               {"found_steps", found},
@@ -235,7 +225,6 @@ bool SaveCounterexample(const ExploreOptions& o, const scenario::Scenario& s,
        << found << ")\n\n";
   text << trace::Timeline(t) << "\nsaved " << path << "\nreplay it: lockstep replay " << path
        << "\n";
-  return true;
 }
 
 int Search(const ExploreOptions& o);
@@ -245,6 +234,8 @@ int Search(const ExploreOptions& o);
 int Explore(const ExploreOptions& o) {
   try {
     return Search(o);
+  } catch (const base::InputError&) {
+    throw;  // already names its file and place
   } catch (const std::runtime_error& e) {
     // An algorithm threw, or is not deterministic: the scenario's fault.
     Fail(o.file + ": " + e.what());
@@ -255,9 +246,7 @@ int Explore(const ExploreOptions& o) {
 namespace {
 
 int Search(const ExploreOptions& o) {
-  std::optional<scenario::Scenario> prepared = Prepare(o);
-  if (!prepared) return kExitBadInput;
-  const scenario::Scenario& s = *prepared;
+  const scenario::Scenario s = Prepare(o);
   const explore::StrategyEntry& strategy = *explore::FindStrategy(o.strategy);
   explore::Properties properties = explore::MakeProperties(s.properties);
   explore::StrategyRequest request = MakeRequest(o, s);
@@ -288,7 +277,7 @@ int Search(const ExploreOptions& o) {
   int code = kExitSafe;
   if (r.verdict == explore::Verdict::kViolation) {
     code = kExitViolation;
-    if (!SaveCounterexample(o, s, properties, r, stop_reason, report, text)) return kExitBadInput;
+    SaveCounterexample(o, s, properties, r, stop_reason, report, text);
   } else if (r.verdict == explore::Verdict::kSafe) {
     text << "SAFE: no violation of ";
     for (size_t i = 0; i < s.properties.size(); ++i) text << (i ? ", " : "") << s.properties[i];

@@ -12,6 +12,7 @@
 
 #include <sys/stat.h>
 
+#include "sim/base/input_error.h"
 #include "sim/cli/stop_signals.h"
 
 namespace lockstep::cli {
@@ -111,21 +112,22 @@ Plan PlanFor(const std::string& path) {
   return p;
 }
 
-bool WriteAll(int fd, const std::string& content, const std::string& name, std::string* error) {
+// An output that could not be written: the whole reason is the message.
+[[noreturn]] void Refuse(const std::string& why) { throw base::InputError("", "", why); }
+
+void WriteAll(int fd, const std::string& content, const std::string& name) {
   size_t done = 0;
   while (done < content.size()) {
     ssize_t n = write(fd, content.data() + done, content.size() - done);
     if (n < 0) {
       if (errno == EINTR) continue;
-      *error = "cannot write " + name + ": " + std::strerror(errno);
-      return false;
+      Refuse("cannot write " + name + ": " + std::strerror(errno));
     }
     done += static_cast<size_t>(n);
   }
-  return true;
 }
 
-bool WriteAtomically(const std::string& path, const std::string& content, std::string* error) {
+void WriteAtomically(const std::string& path, const std::string& content) {
   std::string tmp = path + ".tmp-XXXXXX";
   int fd;
   {
@@ -133,35 +135,33 @@ bool WriteAtomically(const std::string& path, const std::string& content, std::s
     fd = mkstemp(tmp.data());
     if (fd >= 0) RegisterTemporary(tmp.c_str());
   }
-  if (fd < 0) {
-    *error = "cannot create a file next to " + path + ": " + std::strerror(errno);
-    return false;
-  }
+  if (fd < 0) Refuse("cannot create a file next to " + path + ": " + std::strerror(errno));
   auto discard = [&] {
     BlockStopSignals blocked;
     unlink(tmp.c_str());
     ForgetTemporary();
   };
-  if (!WriteAll(fd, content, tmp, error)) {
+  try {
+    WriteAll(fd, content, tmp);
+  } catch (const base::InputError&) {
     close(fd);
     discard();
-    return false;
+    throw;
   }
   fchmod(fd, 0644);
   if (fsync(fd) != 0 || close(fd) != 0) {
-    *error = "cannot finish writing " + tmp + ": " + std::strerror(errno);
+    std::string why = "cannot finish writing " + tmp + ": " + std::strerror(errno);
     discard();
-    return false;
+    Refuse(why);
   }
   BlockStopSignals blocked;
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    *error = "cannot rename " + tmp + " to " + path + ": " + std::strerror(errno);
+    std::string why = "cannot rename " + tmp + " to " + path + ": " + std::strerror(errno);
     unlink(tmp.c_str());
     ForgetTemporary();
-    return false;
+    Refuse(why);
   }
   ForgetTemporary();
-  return true;
 }
 
 }  // namespace
@@ -171,44 +171,45 @@ bool IsStandardOutput(const std::string& path) {
   return fd && *fd == 1;
 }
 
-std::string OutputProblem(const std::string& option, const std::string& path,
-                          const std::vector<std::string>& inputs) {
+void CheckOutput(const std::string& option, const std::string& path,
+                 const std::vector<std::string>& inputs) {
   Plan p = PlanFor(path);
-  if (p.kind == Kind::kRefused) return option + " " + path + ": " + p.why;
+  if (p.kind == Kind::kRefused) Refuse(option + " " + path + ": " + p.why);
   struct stat out;
-  if (stat(path.c_str(), &out) != 0 || !S_ISREG(out.st_mode)) return "";
+  if (stat(path.c_str(), &out) != 0 || !S_ISREG(out.st_mode)) return;
   for (const std::string& input : inputs) {
     struct stat in;
     if (stat(input.c_str(), &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino) {
-      return option + " " + path + ": is the input " + input +
-             " (the same file); refusing to overwrite it";
+      Refuse(option + " " + path + ": is the input " + input +
+             " (the same file); refusing to overwrite it");
     }
   }
-  return "";
 }
 
-bool WriteOutput(const std::string& path, const std::string& content, std::string* error) {
+void WriteOutput(const std::string& path, const std::string& content) {
   Plan p = PlanFor(path);
   switch (p.kind) {
     case Kind::kRefused:
-      *error = path + ": " + p.why;
-      return false;
+      Refuse(path + ": " + p.why);
     case Kind::kDescriptor:
-      return WriteAll(p.fd, content, path, error);
+      WriteAll(p.fd, content, path);
+      return;
     case Kind::kDirect: {
       int fd = open(p.target.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
-      if (fd < 0) {
-        *error = "cannot open " + path + ": " + std::strerror(errno);
-        return false;
+      if (fd < 0) Refuse("cannot open " + path + ": " + std::strerror(errno));
+      try {
+        WriteAll(fd, content, path);
+      } catch (const base::InputError&) {
+        close(fd);
+        throw;
       }
-      bool ok = WriteAll(fd, content, path, error);
       close(fd);
-      return ok;
+      return;
     }
     case Kind::kAtomic:
-      return WriteAtomically(p.target, content, error);
+      WriteAtomically(p.target, content);
+      return;
   }
-  return false;
 }
 
 }  // namespace lockstep::cli

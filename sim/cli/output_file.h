@@ -16,20 +16,20 @@
 
 namespace lockstep::cli {
 
-// Returns why `path` cannot be an output of a command reading `inputs`, or
-// "" if it can. Call it before doing the work. `option` names the option in
+// Throws base::InputError saying why `path` cannot be an output of a command
+// reading `inputs`; returns if it can. Call it before doing the work. `option` names the option in
 // the message ("--trace-out"). An empty path, a kind of file that is never
 // written (see above) and the same file as an input (same device and inode,
 // through symlinks and hard links) are refused.
-std::string OutputProblem(const std::string& option, const std::string& path,
-                          const std::vector<std::string>& inputs);
+void CheckOutput(const std::string& option, const std::string& path,
+                 const std::vector<std::string>& inputs);
 
 // True iff `path` is standard output ("-", /dev/stdout, ...): the caller then
 // prints its own report on stderr instead.
 bool IsStandardOutput(const std::string& path);
 
-// Writes `content` to `path` as described above. Returns false, with the
-// reason in *error, iff it could not; then nothing was changed.
-bool WriteOutput(const std::string& path, const std::string& content, std::string* error);
+// Writes `content` to `path` as described above. Throws base::InputError
+// with the reason iff it could not; then nothing was changed.
+void WriteOutput(const std::string& path, const std::string& content);
 
 }  // namespace lockstep::cli

@@ -10,6 +10,7 @@
 #include <sys/time.h>
 
 #include "sim/cli/commands.h"
+#include "sim/cli/render_command.h"
 #include "sim/cli/runner.h"
 #include "sim/kv/command_table.h"
 #include "sim/kv/int_parse.h"
@@ -86,43 +87,6 @@ Argv Translate(Argv argv, int64_t offset_ms) {
     if (t.instant) Shift(&argv[t.index], offset_ms / t.unit_ms);
   }
   return argv;
-}
-
-std::optional<trace::Trace> LoadTrace(const std::string& file) {
-  try {
-    const std::string text = scenario::ReadFile(file);
-    json doc;
-    try {
-      doc = jr::Parse(text);
-    } catch (const jr::JsonError& e) {
-      Fail(file + ": " + e.what());
-      return std::nullopt;
-    }
-    if (doc.is_object() && doc.contains("format")) {
-      std::string error;
-      std::optional<trace::Trace> t = trace::FromJson(doc, &error);
-      if (!t) Fail(file + ": " + error);
-      return t;
-    }
-    scenario::Scenario s = scenario::LoadScenario(doc, file);
-    if (!s.has_schedule) {
-      Fail(file + ": at /: missing field \"schedule\" (replay needs a schedule or a trace)");
-      return std::nullopt;
-    }
-    try {
-      return ReplaySchedule(s);
-    } catch (const explore::ScheduleError& e) {
-      Fail(file + ": at /schedule/" + std::to_string(e.position) + ": " + e.what());
-      return std::nullopt;
-    }
-  } catch (const scenario::ScenarioError& e) {
-    Fail(e.what());
-    return std::nullopt;
-  } catch (const std::exception& e) {
-    // A loader that missed a case must still not abort the program.
-    Fail(file + ": " + e.what());
-    return std::nullopt;
-  }
 }
 
 // The step in which `client` last entered the critical section, at or
@@ -211,17 +175,15 @@ std::optional<std::vector<kv::Reply>> RedisConnection::Pipeline(const std::vecto
   return replies;
 }
 
-bool ParseHostPort(const std::string& text, std::string* host, int* port, std::string* error) {
+HostPort ParseHostPort(const std::string& text) {
   const size_t colon = text.rfind(':');
   int64_t p = 0;
   if (colon == std::string::npos || colon == 0 ||
       !kv::ParseInt64(std::string_view(text).substr(colon + 1), &p) || p < 1 || p > 65535) {
-    *error = "--redis: expected HOST:PORT with a port in 1..65535, got \"" + text + "\"";
-    return false;
+    throw base::InputError(
+        "", "", "--redis: expected HOST:PORT with a port in 1..65535, got \"" + text + "\"");
   }
-  *host = text.substr(0, colon);
-  *port = static_cast<int>(p);
-  return true;
+  return {text.substr(0, colon), static_cast<int>(p)};
 }
 
 namespace {
@@ -476,15 +438,8 @@ class RedisSession {
 }  // namespace
 
 int ReplayOnRedis(const std::string& file, const RedisReplayOptions& options) {
-  std::string host, error;
-  int port = 0;
-  if (!ParseHostPort(options.address, &host, &port, &error)) {
-    Fail(error);
-    return kExitBadInput;
-  }
-  std::optional<trace::Trace> loaded = LoadTrace(file);
-  if (!loaded) return kExitBadInput;
-  const trace::Trace& t = *loaded;
+  const auto [host, port] = ParseHostPort(options.address);
+  const trace::Trace t = LoadTraceFile(file);
   if (t.server_names.size() > 1) {
     Fail(file + ": the run has " + std::to_string(t.server_names.size()) +
          " servers; --redis replays on one server only");

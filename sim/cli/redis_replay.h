@@ -69,9 +69,13 @@ class RedisConnection {
   bool timed_out_ = false;
 };
 
-// Splits "HOST:PORT" (the port 1..65535). Returns false with the reason in
-// *error otherwise.
-bool ParseHostPort(const std::string& text, std::string* host, int* port, std::string* error);
+struct HostPort {
+  std::string host;
+  int port = 0;
+};
+
+// Splits "HOST:PORT" (the port 1..65535). Throws base::InputError otherwise.
+HostPort ParseHostPort(const std::string& text);
 
 struct RedisReplayOptions {
   std::string address;  // HOST:PORT

@@ -12,64 +12,39 @@
 
 namespace lockstep::cli {
 
-std::optional<trace::Trace> LoadTraceFile(const std::string& file, std::string* error) {
+trace::Trace LoadTraceFile(const std::string& file) {
   namespace jr = lockstep::json;
+  std::string text = scenario::ReadFile(file);
+  nlohmann::json doc;
   try {
-    std::string text = scenario::ReadFile(file);
-    nlohmann::json doc;
-    try {
-      doc = jr::Parse(text);
-    } catch (const jr::JsonError& e) {
-      *error = file + ": " + e.what();
-      return std::nullopt;
-    }
-    if (doc.is_object() && doc.contains("format")) {
-      std::string why;
-      std::optional<trace::Trace> t = trace::FromJson(doc, &why);
-      if (!t) *error = file + ": " + why;
-      return t;
-    }
-    scenario::Scenario s = scenario::LoadScenario(doc, file);
-    if (!s.has_schedule) {
-      *error = file +
-               ": at /: missing field \"schedule\" (a scenario is drawn by replaying "
-               "its schedule; give a trace, or a scenario with a schedule)";
-      return std::nullopt;
-    }
-    try {
-      return ReplaySchedule(s);
-    } catch (const explore::ScheduleError& e) {
-      *error = file + ": at /schedule/" + std::to_string(e.position) + ": " + e.what();
-      return std::nullopt;
-    }
-  } catch (const scenario::ScenarioError& e) {
-    *error = e.what();
-    return std::nullopt;
+    doc = jr::Parse(text);
+  } catch (const jr::JsonError& e) {
+    throw base::InputError(file, e.place, e.expected);
+  }
+  if (doc.is_object() && doc.contains("format")) return trace::FromJson(doc, file);
+  scenario::Scenario s = scenario::LoadScenario(doc, file);
+  if (!s.has_schedule) {
+    throw base::InputError(file, "/",
+                           "missing field \"schedule\" (a scenario is replayed by its "
+                           "schedule; give a trace, or a scenario with a schedule)");
+  }
+  try {
+    return ReplaySchedule(s);
+  } catch (const explore::ScheduleError& e) {
+    throw base::InputError(file, "/schedule/" + std::to_string(e.position), e.what());
   }
 }
 
 int Render(const std::string& file, const std::string& svg_out, const std::string& html_out) {
   for (const auto& [option, path] : {std::pair{"--svg", svg_out}, std::pair{"--html", html_out}}) {
-    if (path.empty()) continue;
-    if (std::string problem = OutputProblem(option, path, {file}); !problem.empty()) {
-      std::cerr << "lockstep: " << problem << "\n";
-      return kExitBadInput;
-    }
+    if (!path.empty()) CheckOutput(option, path, {file});
   }
-  std::string error;
-  std::optional<trace::Trace> t = LoadTraceFile(file, &error);
-  if (!t) {
-    std::cerr << "lockstep: " << error << "\n";
-    return kExitBadInput;
-  }
+  trace::Trace t = LoadTraceFile(file);
   for (const auto& [path, content] :
-       {std::pair{svg_out, svg_out.empty() ? "" : trace::RenderSvg(*t)},
-        std::pair{html_out, html_out.empty() ? "" : trace::RenderHtml(*t)}}) {
+       {std::pair{svg_out, svg_out.empty() ? "" : trace::RenderSvg(t)},
+        std::pair{html_out, html_out.empty() ? "" : trace::RenderHtml(t)}}) {
     if (path.empty()) continue;
-    if (!WriteOutput(path, content, &error)) {
-      std::cerr << "lockstep: " << error << "\n";
-      return kExitBadInput;
-    }
+    WriteOutput(path, content);
     (IsStandardOutput(path) ? std::cerr : std::cout) << "wrote " << path << "\n";
   }
   return kExitSafe;

@@ -4,7 +4,6 @@
 // with a schedule (replayed into a trace).
 #pragma once
 
-#include <optional>
 #include <string>
 
 #include "sim/trace/trace.h"
@@ -12,9 +11,9 @@
 namespace lockstep::cli {
 
 // Reads a trace ("format": "lockstep-trace/1"), or replays a scenario's
-// schedule into one. Returns nullopt, with "FILE: at /pointer: what was
-// expected" in *error, iff the file cannot be read or is neither.
-std::optional<trace::Trace> LoadTraceFile(const std::string& file, std::string* error);
+// schedule into one. Throws base::InputError ("FILE: at /pointer: what was
+// expected") iff the file cannot be read or is neither.
+trace::Trace LoadTraceFile(const std::string& file);
 
 // Writes the SVG to `svg_out` and the HTML to `html_out` (each if not
 // empty), atomically. Returns the exit code: 0 written, 2 bad input or a

@@ -68,51 +68,38 @@ trace::Trace ReplaySchedule(const scenario::Scenario& s, std::optional<int> step
   return RunToTrace(s, replay, step_bound.value_or(static_cast<int>(s.schedule.size()) + 1));
 }
 
-std::optional<ReplayedTrace> ReplaySavedTrace(const std::string& file, const nlohmann::json& doc,
-                                              std::string* error) {
+ReplayedTrace ReplaySavedTrace(const std::string& file, const nlohmann::json& doc) {
   using nlohmann::json;
-  std::optional<trace::Trace> saved = trace::FromJson(doc, error);
-  if (!saved) {
-    *error = file + ": " + *error;
-    return std::nullopt;
-  }
+  const trace::Trace saved = trace::FromJson(doc, file);
   ReplayedTrace out;
-  try {
-    out.scenario = scenario::LoadScenario(saved->scenario, file, "/scenario");
-  } catch (const scenario::ScenarioError& e) {
-    *error = e.what();
-    return std::nullopt;
-  }
+  out.scenario = scenario::LoadScenario(saved.scenario, file, "/scenario");
   scenario::Scenario& s = out.scenario;
-  s.world.seed = saved->seed;
+  s.world.seed = saved.seed;
   std::vector<std::string> names;
   for (const auto& c : s.world.clients) names.push_back(c.name);
-  if (saved->clients.size() != names.size() ||
-      !std::equal(names.begin(), names.end(), saved->clients.begin(),
+  if (saved.clients.size() != names.size() ||
+      !std::equal(names.begin(), names.end(), saved.clients.begin(),
                   [](const std::string& n, const trace::ClientInfo& c) { return n == c.name; })) {
-    *error = file + ": at /clients: the clients do not match the embedded scenario's";
-    return std::nullopt;
+    throw base::InputError(file, "/clients", "the clients do not match the embedded scenario's");
   }
   s.schedule.clear();
-  for (size_t i = 0; i < saved->schedule.size(); ++i) {
+  for (size_t i = 0; i < saved.schedule.size(); ++i) {
     try {
-      s.schedule.push_back(world::ParseAction(saved->schedule[i], names, saved->server_names));
+      s.schedule.push_back(world::ParseAction(saved.schedule[i], names, saved.server_names));
     } catch (const base::InputError& e) {
-      *error = file + ": at /schedule/" + std::to_string(i) + ": " + e.expected;
-      return std::nullopt;
+      throw base::InputError(file, "/schedule/" + std::to_string(i), e.expected);
     }
   }
   s.has_schedule = true;
   // A run a step bound ended replays under that bound: the schedule's length.
   std::optional<int> step_bound;
-  if (saved->end == explore::EndReasonText(explore::EndReason::kStepBound)) {
+  if (saved.end == explore::EndReasonText(explore::EndReason::kStepBound)) {
     step_bound = static_cast<int>(s.schedule.size());
   }
   try {
     out.trace = ReplaySchedule(s, step_bound);
   } catch (const explore::ScheduleError& e) {
-    *error = file + ": at /schedule/" + std::to_string(e.position) + ": " + e.what();
-    return std::nullopt;
+    throw base::InputError(file, "/schedule/" + std::to_string(e.position), e.what());
   }
   json again = trace::ToJson(out.trace);
   if (again != doc) {
@@ -134,10 +121,9 @@ std::optional<ReplayedTrace> ReplaySavedTrace(const std::string& file, const nlo
         }
       }
     }
-    *error = file + ": at " + where +
-             ": the trace contradicts its scenario: replaying its schedule gives a "
-             "different record here";
-    return std::nullopt;
+    throw base::InputError(file, where,
+                           "the trace contradicts its scenario: replaying its schedule gives a "
+                           "different record here");
   }
   return out;
 }

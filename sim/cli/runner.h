@@ -41,11 +41,9 @@ struct ReplayedTrace {
   trace::Trace trace;
 };
 // Replays the trace `doc` read from `file` and checks that replaying gives
-// the same record. Returns nullopt, with "FILE: at /pointer: what" in
-// *error, for a document that is not a trace or that its scenario
-// contradicts.
-std::optional<ReplayedTrace> ReplaySavedTrace(const std::string& file, const nlohmann::json& doc,
-                                              std::string* error);
+// the same record. Throws base::InputError ("FILE: at /pointer: what") for
+// a document that is not a trace or that its scenario contradicts.
+ReplayedTrace ReplaySavedTrace(const std::string& file, const nlohmann::json& doc);
 
 // One random execution from `seed`.
 // `stop` and `steps_run`: as for RunToTrace.

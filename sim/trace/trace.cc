@@ -225,7 +225,7 @@ json ToJson(const Trace& t) {
 
 std::string ToJsonText(const Trace& t) { return ToJson(t).dump(2) + "\n"; }
 
-std::optional<Trace> FromJson(const json& j, std::string* error) {
+Trace FromJson(const json& j, const std::string& file) {
   try {
     jr::ObjectReader o(j, "");
     std::string format = o.String("format");
@@ -285,8 +285,7 @@ std::optional<Trace> FromJson(const json& j, std::string* error) {
     }
     return t;
   } catch (const jr::JsonError& e) {
-    *error = e.what();
-    return std::nullopt;
+    throw base::InputError(file, e.place, e.expected);
   }
 }
 

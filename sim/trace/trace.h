@@ -41,9 +41,9 @@ nlohmann::json ToJson(const Trace& t);
 // trailing newline. Byte-identical for identical traces.
 std::string ToJsonText(const Trace& t);
 
-// Reads a trace. Returns nullopt with "at /json/pointer: what was expected"
-// in *error iff `j` is not a lockstep-trace/1 document.
-std::optional<Trace> FromJson(const nlohmann::json& j, std::string* error);
+// Reads a trace. Throws base::InputError ("FILE: at /json/pointer: what was
+// expected") iff `j` is not a lockstep-trace/1 document; `file` names it.
+Trace FromJson(const nlohmann::json& j, const std::string& file);
 
 // A command on one line: an argument of several lines (a script) shows as
 // "[its first line ...]"; the trace keeps it whole.

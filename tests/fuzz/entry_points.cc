@@ -66,10 +66,12 @@ std::optional<scenario::Scenario> LoadOrRefuse(const json& doc, const std::strin
 // A trace written by lockstep reads back as the same trace.
 void CheckRoundTrip(const trace::Trace& t) {
   json j = trace::ToJson(t);
-  std::string error;
-  std::optional<trace::Trace> again = trace::FromJson(j, &error);
-  Require(again.has_value(), "lockstep cannot read back a trace it wrote: " + error);
-  Require(trace::ToJson(*again) == j, "a trace changes on a round trip through FromJson");
+  try {
+    Require(trace::ToJson(trace::FromJson(j, "")) == j,
+            "a trace changes on a round trip through FromJson");
+  } catch (const base::InputError& e) {
+    throw Finding(std::string("lockstep cannot read back a trace it wrote: ") + e.what());
+  }
 }
 
 }  // namespace
@@ -98,18 +100,20 @@ void ScenarioInput(std::string_view bytes) {
 void TraceInput(std::string_view bytes) {
   std::optional<json> doc = ParseOrRefuse(bytes);
   if (!doc) return;
-  std::string error;
-  std::optional<trace::Trace> saved = trace::FromJson(*doc, &error);
-  if (!saved) {
-    CheckRefusal(error, "");
+  std::optional<trace::Trace> saved;
+  try {
+    saved = trace::FromJson(*doc, "");
+  } catch (const base::InputError& e) {
+    CheckRefusal(e.what(), "");
     return;
   }
   CheckRoundTrip(*saved);
   if (saved->schedule.size() > kMaxFuzzSteps) return;
   // What `lockstep replay TRACE` does next.
-  std::optional<cli::ReplayedTrace> replayed = cli::ReplaySavedTrace(kFile, *doc, &error);
-  if (!replayed) {
-    CheckRefusal(error, std::string(kFile) + ": ");
+  try {
+    cli::ReplaySavedTrace(kFile, *doc);
+  } catch (const base::InputError& e) {
+    CheckRefusal(e.what(), std::string(kFile) + ": ");
     return;
   }
   // A trace that replays is exactly what lockstep writes for it.
