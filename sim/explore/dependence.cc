@@ -35,10 +35,19 @@ bool ReadOnly(const std::vector<std::string>& argv) {
   return spec && spec->access == kv::Access::kRead;
 }
 
+// The step may write a key (unknown commands may).
+bool MayWrite(const world::Request& r) {
+  if (r.kind == world::Request::Kind::kResource) return false;
+  auto c = KnownCommand(r);
+  return !c || (!c->empty() && !ReadOnly(*c));
+}
+
 }  // namespace
 
 Dependence::Dependence(world::Model& model, uint32_t ghost)
-    : model_(model), holders_matter_(ghost & check::Property::kLatestAcquirer) {}
+    : model_(model),
+      holders_matter_(ghost & check::Property::kLatestAcquirer),
+      owners_matter_(ghost & check::Property::kWriters) {}
 
 Dependence::Static Dependence::Classify(const world::Request& rx, const world::Request& ry) {
   using world::Request;
@@ -84,6 +93,17 @@ bool Dependence::Independent(const world::WorldState& s, const world::Action& x,
     model_.Apply(scratch_, y, nullptr);
     const world::StepGhost& gy = scratch_.step;
     if ((gx.entered && (gy.entered || gy.forgot)) || (gy.entered && gx.forgot)) return false;
+  }
+  // Entering makes the values the client wrote its lock, on every server:
+  // it does not commute with another client's write, which may be the
+  // release that removes one of them.
+  if (owners_matter_) {
+    if (gx.entered && MayWrite(ry)) return false;
+    if (MayWrite(rx)) {
+      scratch_ = s;
+      model_.Apply(scratch_, y, nullptr);
+      if (scratch_.step.entered) return false;
+    }
   }
   return true;
 }

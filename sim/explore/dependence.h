@@ -25,8 +25,10 @@
 // - Ghost state that properties read is part of the state. Entering the
 //   critical section marks every other holder as "acquired after" (read by
 //   stale_write): a step that enters and another client's step that enters
-//   or stops holding the lock are dependent, whatever servers they address. Which steps do is known
-//   only by taking them, so the check takes the second step on a scratch copy when the first did.
+//   or stops holding the lock are dependent, whatever servers they address. Entering also makes
+//   the values the client wrote its lock (read by foreign_release): a step that enters and another
+//   client's step that may write a key are dependent. Which steps do is known only by taking them,
+//   so the check takes the second step on a scratch copy when the first did.
 #pragma once
 
 #include <cstdint>
@@ -65,6 +67,7 @@ class Dependence {
   };
   world::Model& model_;
   bool holders_matter_;
+  bool owners_matter_;
   std::unordered_map<std::pair<const void*, const void*>, Static, PairHash> known_;
   world::WorldState scratch_;
 };

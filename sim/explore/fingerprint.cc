@@ -93,12 +93,16 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
                : 0;
     w[4] = c.holding ? static_cast<uint64_t>(c.valid_until) : 0;
     w[5] = c.holding && use_acquired_at_ ? static_cast<uint64_t>(c.acquired_at) : 0;
-    w[6] = 0;  // the keys whose current value this client wrote (order-free)
+    w[6] = 0;  // the keys whose current value this client wrote or owns (order-free)
   }
   if (use_writers_) {
     for (size_t k = 0; k < s.servers.size(); ++k) {
-      for (const auto& [key, writer] : s.servers[k].writers) {
-        if (writer < n) words[writer][6] += base::HashBytes(4 + k, key);
+      for (const auto& [key, g] : s.servers[k].ghosts) {
+        // The writer decides whom its acquisition makes the owner.
+        if (g.writer < n) words[g.writer][6] += base::HashBytes(4 + k, key);
+        if (g.owner >= 0 && g.owner < n) {
+          words[g.owner][6] += base::HashBytes(4 + base::kMaxServers + k, key);
+        }
       }
     }
   }
@@ -170,16 +174,18 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
         } else {
           prefix.Feed(0x7fffffffffffffffULL);
         }
-        names_clients |= use_writers_ && k.writer >= 0 && k.writer < n;
+        names_clients |= use_writers_ && ((k.ghost.writer >= 0 && k.ghost.writer < n) ||
+                                          (k.ghost.owner >= 0 && k.ghost.owner < n));
       }
     }
-    // Ghost state that properties read: writers that are not clients (theirs
-    // are in the client words).
+    // Ghost state that properties read: writers and owners that are not
+    // clients (theirs are in the client words).
     if (use_writers_) {
-      for (const auto& [key, writer] : sv.writers) {
-        if (writer >= n) {
+      for (const auto& [key, g] : sv.ghosts) {
+        if (g.writer >= n || g.owner >= n) {
           prefix.Feed(base::HashBytes(4, key));
-          prefix.Feed(static_cast<uint64_t>(writer));
+          prefix.Feed(static_cast<uint64_t>(g.writer >= n ? g.writer : -1));
+          prefix.Feed(static_cast<uint64_t>(g.owner >= n ? g.owner : -1));
         }
       }
     }
@@ -218,7 +224,10 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
     if (use_writers_) {
       for (const world::ServerState& sv : s.servers) {
         for (const world::ReplicatedWrite& w : sv.backlog) {
-          for (const auto& k : w.keys) m.Feed(rename(k.writer));
+          for (const auto& k : w.keys) {
+            m.Feed(rename(k.ghost.writer));
+            m.Feed(rename(k.ghost.owner));
+          }
         }
       }
     }

@@ -1,5 +1,6 @@
-// Ghost state: who wrote each key's current value, kept beside the keyspace
-// for properties and traces, never read by the algorithms.
+// Ghost state: who wrote each key's current value and whose acquisition it
+// belongs to, kept beside the keyspace for properties and traces, never read
+// by the algorithms.
 #include "sim/world/ghost_state.h"
 
 #include <algorithm>
@@ -7,33 +8,44 @@
 #include "sim/kv/command_table.h"
 
 namespace lockstep::world {
+namespace {
 
-int Model::WriterOf(const ServerState& s, const std::string& key) {
-  auto it = std::lower_bound(s.writers.begin(), s.writers.end(), key,
-                             [](const auto& w, const std::string& k) { return w.first < k; });
-  return it != s.writers.end() && it->first == key ? it->second : -1;
+auto Find(const ValueGhosts& g, const std::string& key) {
+  return std::lower_bound(g.begin(), g.end(), key,
+                          [](const auto& e, const std::string& k) { return e.first < k; });
 }
 
-void SetWriter(ServerState& s, const std::string& key, int writer) {
-  auto it = std::lower_bound(s.writers.begin(), s.writers.end(), key,
-                             [](const auto& w, const std::string& k) { return w.first < k; });
-  if (it != s.writers.end() && it->first == key) {
-    if (writer < 0) {
-      s.writers.erase(it);
+// The same value, whatever its deadline: rewriting it keeps its owner.
+bool SameValue(const kv::Entry& a, const kv::Entry& b) {
+  return a.kind == b.kind && a.value == b.value && a.list == b.list;
+}
+
+}  // namespace
+
+ValueGhost Model::GhostOf(const ServerState& s, const std::string& key) {
+  auto it = Find(s.ghosts, key);
+  return it != s.ghosts.end() && it->first == key ? it->second : ValueGhost{};
+}
+
+void SetGhost(ServerState& s, const std::string& key, ValueGhost ghost) {
+  auto it = s.ghosts.begin() + (Find(s.ghosts, key) - s.ghosts.cbegin());
+  if (it != s.ghosts.end() && it->first == key) {
+    if (ghost.writer < 0) {
+      s.ghosts.erase(it);
     } else {
-      it->second = writer;
+      it->second = ghost;
     }
-  } else if (writer >= 0) {
-    s.writers.insert(it, {key, writer});
+  } else if (ghost.writer >= 0) {
+    s.ghosts.insert(it, {key, ghost});
   }
 }
 
-void ForgetGoneWriters(ServerState& s, Millis server_now) {
-  std::erase_if(s.writers, [&](const auto& w) { return !s.keyspace.Find(w.first, server_now); });
+void ForgetGoneGhosts(ServerState& s, Millis server_now) {
+  std::erase_if(s.ghosts, [&](const auto& g) { return !s.keyspace.Find(g.first, server_now); });
 }
 
 void Model::NoteWrites(WorldState& s, int server, int actor, const std::vector<std::string>& argv,
-                       const std::vector<int>& writers_before) {
+                       const std::vector<KeyBefore>& before) {
   const kv::CommandSpec* spec = kv::FindCommand(argv[0]);
   if (!spec || !kv::ArityOk(*spec, argv.size())) return;
   const Millis server_now = ServerClock(s, server);
@@ -42,14 +54,33 @@ void Model::NoteWrites(WorldState& s, int server, int actor, const std::vector<s
   const bool releasing = c.holding && !c.in_critical_section;
   std::vector<std::string> keys = kv::CommandKeys(*spec, argv);
   for (size_t k = 0; k < keys.size(); ++k) {
-    const bool present = sv.keyspace.Find(keys[k], server_now) != nullptr;
-    const int before = writers_before[k];
-    if (!present && before >= 0 && before != actor && releasing && s.step.released_by < 0) {
+    const kv::Entry* now = sv.keyspace.Find(keys[k], server_now);
+    const ValueGhost& was = before[k].ghost;
+    if (!now && was.owner >= 0 && was.owner != actor && releasing && s.step.released_by < 0) {
       s.step.released_by = actor;
-      s.step.released_of = before;
+      s.step.released_of = was.owner;
       s.step.released_key = keys[k];
     }
-    SetWriter(sv, keys[k], present ? actor : -1);
+    if (!now) {
+      SetGhost(sv, keys[k], {});
+    } else {
+      const bool kept = before[k].entry && SameValue(*before[k].entry, *now);
+      SetGhost(sv, keys[k], {actor, kept ? was.owner : -1});
+    }
+  }
+}
+
+void Model::NoteAcquisition(WorldState& s, int i) {
+  for (ServerState& sv : s.servers) {
+    for (auto& [key, g] : sv.ghosts) {
+      if (g.writer == i) g.owner = i;
+    }
+    // A write not yet replicated carries its owner to the replica.
+    for (ReplicatedWrite& w : sv.backlog) {
+      for (ReplicatedWrite::Key& k : w.keys) {
+        if (k.ghost.writer == i) k.ghost.owner = i;
+      }
+    }
   }
 }
 

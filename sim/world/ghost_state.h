@@ -1,6 +1,6 @@
-// Ghost state kept per server beside its keyspace: the writer of each key's
-// current value (ServerState::writers), shared by the model's steps, its
-// replication and its clock.
+// Ghost state kept per server beside its keyspace: who wrote each key's
+// current value and whose acquisition it belongs to (ServerState::ghosts),
+// shared by the model's steps, its replication and its clock.
 #pragma once
 
 #include <string>
@@ -9,10 +9,10 @@
 
 namespace lockstep::world {
 
-// Records `writer` as the writer of `key` on `s`; a negative writer forgets it.
-void SetWriter(ServerState& s, const std::string& key, int writer);
+// Records `ghost` for `key` on `s`; a negative writer forgets the key.
+void SetGhost(ServerState& s, const std::string& key, ValueGhost ghost);
 
-// Drops the writers of keys that are gone.
-void ForgetGoneWriters(ServerState& s, Millis server_now);
+// Drops the ghost facts of keys that are gone.
+void ForgetGoneGhosts(ServerState& s, Millis server_now);
 
 }  // namespace lockstep::world

@@ -48,7 +48,7 @@ Model::Model(WorldConfig config, bool use_forget_history) : config_(std::move(co
   for (const auto& [key, name] : config_.initial_writers) {  // in key order
     auto [it, added] = writer_index.emplace(name, static_cast<int>(writer_names_.size()));
     if (added) writer_names_.push_back(name);
-    initial_writers_.emplace_back(key, it->second);
+    initial_ghosts_.push_back({key, {it->second, it->second}});  // a lock held before the start
   }
   initial_keyspace_.PutAll(config_.initial_keyspace);
 }
@@ -58,7 +58,7 @@ void Model::Settle(WorldState& s, int server) {
   if (sv.role != ServerRole::kMaster) return;
   const Millis server_now = ServerClock(s, server);
   sv.keyspace.PurgeExpired(server_now);
-  ForgetGoneWriters(sv, server_now);
+  ForgetGoneGhosts(sv, server_now);
 }
 
 WorldState Model::Initial() {
@@ -70,7 +70,7 @@ WorldState Model::Initial() {
     ServerState& sv = s.servers[k];
     sv.role = config_.servers[k].replica_of < 0 ? ServerRole::kMaster : ServerRole::kReplica;
     sv.keyspace = initial_keyspace_;
-    sv.writers = initial_writers_;
+    sv.ghosts = initial_ghosts_;
     Settle(s, k);
     // Only an everysec server's restart reads what was last synced; an
     // always server keeps its keyspace, a none server loses it.
@@ -310,6 +310,7 @@ void Model::Resume(WorldState& s, int i, const Input& input, StepEffects* effect
       c.acquired_after = 0;
       c.superseded = false;
       c.superseded_by = -1;
+      NoteAcquisition(s, i);
       for (int j = 0; j < client_count(); ++j) {
         if (j != i && s.clients[j].holding) {
           s.clients[j].acquired_after |= static_cast<uint8_t>(1u << i);

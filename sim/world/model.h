@@ -124,8 +124,8 @@ static_assert(base::kMaxClients <= 8, "ClientSlot::acquired_after holds a bit pe
 // Ghost facts about the step just applied, for properties. Not part of a
 // state's identity: the explorer checks them right after each step.
 struct StepGhost {
-  int released_by = -1;  // this client's command removed a value...
-  int released_of = -1;  // ...that this writer had written, while releasing
+  int released_by = -1;  // this client's command removed a value, while releasing,...
+  int released_of = -1;  // ...that belonged to this writer's acquisition
   std::string released_key;
   int stale_writer = -1;  // the resource accepted this client's write after a
                           // client that acquired the lock later had written it
@@ -137,9 +137,26 @@ struct StepGhost {
   bool forgot = false;
 };
 
-// Ghost: who wrote each key's current value, as an index into
-// Model::writer_names(), sorted by key.
-using Writers = std::vector<std::pair<std::string, int>>;
+// Ghost facts about a key's current value, as indices into
+// Model::writer_names(): who wrote it last, and whose acquisition it belongs
+// to (the writer that then entered the critical section; -1 for a value no
+// acquisition holds, such as a losing GETSET's). A write that leaves the
+// value as it was (GETSET writing back the same timestamp, PEXPIRE) keeps
+// its owner, so that the owner's release of its own lock is not mistaken for
+// the release of another's.
+struct ValueGhost {
+  int writer = -1;
+  int owner = -1;
+  friend bool operator==(const ValueGhost&, const ValueGhost&) = default;
+};
+// Per server, sorted by key; only keys that exist.
+using ValueGhosts = std::vector<std::pair<std::string, ValueGhost>>;
+
+// A key of a command as the command found it, for its ghost facts.
+struct KeyBefore {
+  ValueGhost ghost;
+  std::optional<kv::Entry> entry;  // nullopt: absent
+};
 
 // A write a master has applied and its replica not yet: the new contents of
 // each key it changed (nullopt: removed), as Redis replicates effects.
@@ -147,7 +164,7 @@ struct ReplicatedWrite {
   struct Key {
     std::string key;
     std::optional<kv::Entry> entry;
-    int writer = -1;  // ghost
+    ValueGhost ghost;
     friend bool operator==(const Key&, const Key&) = default;
   };
   std::vector<Key> keys;
@@ -163,7 +180,7 @@ struct ServerState {
   Millis jumped = 0;       // total of this server's clock jumps
   Millis down_until = 0;   // unavailable while the global clock is below it
   ServerRole role = ServerRole::kMaster;
-  Writers writers;
+  ValueGhosts ghosts;
   std::vector<ReplicatedWrite> backlog;  // a master's writes its replica lacks
 };
 
@@ -223,8 +240,8 @@ class Model {
   }
   // The replica of `server`, or -1.
   int ReplicaOf(int server) const { return replica_of_[server]; }
-  // The writer of `key`'s current value on a server, or -1.
-  static int WriterOf(const ServerState& s, const std::string& key);
+  // The ghost facts of `key`'s current value on a server ({-1, -1} if none).
+  static ValueGhost GhostOf(const ServerState& s, const std::string& key);
   // The request client i makes in `s`. REQUIRES: its status is kReady.
   const Request& RequestOf(const WorldState& s, int i) const { return *s.clients[i].request; }
   const ClientAutomaton& automaton(int i) const { return *automata_[i]; }
@@ -244,9 +261,12 @@ class Model {
   // replica keeps them, hiding them on reads, until it is promoted).
   void Settle(WorldState& s, int server);
 
-  // Ghost state (ghost_state.cc): the writers of the keys a command wrote.
+  // Ghost state (ghost_state.cc): the writers and owners of the keys a
+  // command wrote, from what they were before it (per key of argv).
   void NoteWrites(WorldState& s, int server, int actor, const std::vector<std::string>& argv,
-                  const std::vector<int>& writers_before);
+                  const std::vector<KeyBefore>& before);
+  // Client i entered the critical section: the values it wrote are its lock.
+  static void NoteAcquisition(WorldState& s, int i);
 
   // Servers and their faults (server_faults.cc).
   // Sends client i's command to the server serving its instance.
@@ -264,7 +284,7 @@ class Model {
   std::vector<std::string> writer_names_;
   // The scenario's initial keyspace and its writers, built once.
   kv::Keyspace initial_keyspace_;
-  Writers initial_writers_;
+  ValueGhosts initial_ghosts_;
   std::vector<std::unique_ptr<ClientAutomaton>> automata_;
 };
 

@@ -31,13 +31,13 @@ ReplicatedWrite Changes(const kv::Keyspace& before, const ServerState& after) {
   size_t i = 0, j = 0;
   while (i < a.size() || j < b.size()) {
     if (j == b.size() || (i < a.size() && a[i].key < b[j].key)) {
-      w.keys.push_back({a[i].key, std::nullopt, -1});
+      w.keys.push_back({a[i].key, std::nullopt, {}});
       ++i;
     } else if (i == a.size() || b[j].key < a[i].key) {
-      w.keys.push_back({b[j].key, b[j], Model::WriterOf(after, b[j].key)});
+      w.keys.push_back({b[j].key, b[j], Model::GhostOf(after, b[j].key)});
       ++j;
     } else {
-      if (!(a[i] == b[j])) w.keys.push_back({b[j].key, b[j], Model::WriterOf(after, b[j].key)});
+      if (!(a[i] == b[j])) w.keys.push_back({b[j].key, b[j], Model::GhostOf(after, b[j].key)});
       ++i, ++j;
     }
   }
@@ -65,11 +65,14 @@ kv::Reply Model::Send(WorldState& s, const Action& a, const std::vector<std::str
     return kv::Reply::Error(kTimeoutError);
   }
   ServerState& sv = s.servers[server];
-  std::vector<int> writers_before;
+  std::vector<KeyBefore> before_keys;
   const kv::CommandSpec* spec = kv::FindCommand(argv[0]);
   if (spec && kv::ArityOk(*spec, argv.size())) {
-    for (const auto& key : kv::CommandKeys(*spec, argv))
-      writers_before.push_back(WriterOf(sv, key));
+    const Millis server_now = ServerClock(s, server);
+    for (const auto& key : kv::CommandKeys(*spec, argv)) {
+      const kv::Entry* e = sv.keyspace.Find(key, server_now);
+      before_keys.push_back({GhostOf(sv, key), e ? std::optional<kv::Entry>(*e) : std::nullopt});
+    }
   }
   const int replica = replica_of_[server];
   const bool replicating = replica >= 0 && s.servers[replica].role == ServerRole::kReplica;
@@ -77,7 +80,7 @@ kv::Reply Model::Send(WorldState& s, const Action& a, const std::vector<std::str
   if (replicating) before = sv.keyspace;
   kv::Effect effect;
   kv::Reply reply = kv::Execute(sv.keyspace, argv, ServerClock(s, server), &effect);
-  if (effect.wrote) NoteWrites(s, server, i, argv, writers_before);
+  if (effect.wrote) NoteWrites(s, server, i, argv, before_keys);
   if (replicating) {
     ReplicatedWrite w = Changes(*before, sv);
     if (!w.keys.empty()) sv.backlog.push_back(std::move(w));
@@ -102,7 +105,7 @@ void Model::Replicate(WorldState& s, int master, StepEffects* effects) {
   std::string keys;
   for (const ReplicatedWrite::Key& k : w.keys) {
     replica.keyspace.Replace(k.key, k.entry);
-    SetWriter(replica, k.key, k.entry ? k.writer : -1);
+    SetGhost(replica, k.key, k.entry ? k.ghost : ValueGhost{});
     keys += (keys.empty() ? "" : ", ") + k.key;
   }
   if (effects) {

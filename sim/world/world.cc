@@ -53,7 +53,7 @@ void World::Snapshot(StepRecord* r) const {
   const int first = state_.serving[0];
   const ServerState& sv = state_.servers[first];
   r->keyspace = sv.keyspace.Live(model_.ServerClock(state_, first));
-  for (const auto& [key, writer] : sv.writers) r->writers[key] = model_.writer_names()[writer];
+  for (const auto& [key, g] : sv.ghosts) r->writers[key] = model_.writer_names()[g.writer];
   if (model_.server_count() == 1) return;
   for (int k = 0; k < model_.server_count(); ++k) {
     const ServerState& server = state_.servers[k];
@@ -63,8 +63,8 @@ void World::Snapshot(StepRecord* r) const {
     rec.available = Model::Available(state_, k);
     rec.clock = model_.ServerClock(state_, k);
     if (server.role != ServerRole::kFailed) rec.keyspace = server.keyspace.Live(rec.clock);
-    for (const auto& [key, writer] : server.writers) {
-      if (server.keyspace.Find(key, rec.clock)) rec.writers[key] = model_.writer_names()[writer];
+    for (const auto& [key, g] : server.ghosts) {
+      if (server.keyspace.Find(key, rec.clock)) rec.writers[key] = model_.writer_names()[g.writer];
     }
     rec.unreplicated = static_cast<int>(server.backlog.size());
     r->servers.push_back(std::move(rec));

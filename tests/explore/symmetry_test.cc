@@ -40,9 +40,9 @@ world::WorldState Permute(const world::WorldState& s, const std::vector<int>& to
     out.clients[to[i]] = slot;
   }
   for (world::ServerState& sv : out.servers) {
-    for (auto& [key, writer] : sv.writers) writer = rename(writer);
+    for (auto& [key, g] : sv.ghosts) g = {rename(g.writer), rename(g.owner)};
     for (world::ReplicatedWrite& w : sv.backlog) {
-      for (auto& k : w.keys) k.writer = rename(k.writer);
+      for (auto& k : w.keys) k.ghost = {rename(k.ghost.writer), rename(k.ghost.owner)};
     }
   }
   return out;

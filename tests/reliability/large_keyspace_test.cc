@@ -39,9 +39,10 @@ TEST_CASE("a scenario with 200,000 initial keys loads and starts", "[input]") {
   CHECK(ks.Find("k0123456", 0)->value == "123456");
   // Writers: the clients' names, then one per key, each key's own.
   CHECK(model.writer_names().size() == s.world.clients.size() + kKeys);
-  const int writer = world::Model::WriterOf(state.servers[0], "k0123456");
-  REQUIRE(writer >= 0);
-  CHECK(model.writer_names()[static_cast<size_t>(writer)] == "W123456");
+  const world::ValueGhost g = world::Model::GhostOf(state.servers[0], "k0123456");
+  REQUIRE(g.writer >= 0);
+  CHECK(model.writer_names()[static_cast<size_t>(g.writer)] == "W123456");
+  CHECK(g.owner == g.writer);  // a lock in the initial keyspace is its writer's
 }
 
 }  // namespace
