@@ -232,6 +232,11 @@ int RunCommandLine(const std::vector<std::string>& args) {
   } catch (const base::InputError& e) {
     std::cerr << "lockstep: " << e.what() << "\n";
     return kExitBadInput;
+  } catch (const std::runtime_error& e) {
+    // An algorithm threw (a Lua error), or is not deterministic: the
+    // scenario's fault, not lockstep's.
+    std::cerr << "lockstep: " << file << ": " << e.what() << "\n";
+    return kExitBadInput;
   }
   return kExitBadInput;
 }

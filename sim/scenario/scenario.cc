@@ -6,12 +6,16 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
+#include <memory>
 #include <regex>
 #include <set>
 #include <sstream>
 
 #include <sys/stat.h>
 
+#include "sim/algo/lua_algorithm.h"
+#include "sim/base/hash.h"
 #include "sim/base/input_error.h"
 #include "sim/base/limits.h"
 #include "sim/check/property.h"
@@ -221,6 +225,76 @@ void ReadClock(const jr::ObjectReader& o, world::WorldConfig& w) {
   w.horizon = clock.Int("horizon", w.start_time, w.start_time + base::Limits::kMaxSpan);
 }
 
+// The settings a Lua algorithm reads as lock.settings: the client's lock
+// settings, then the algorithm's own.
+json LuaSettings(const algo::LockSettings& l) {
+  json j = {{"key", l.key},
+            {"timeout", l.timeout},
+            {"rounds", l.rounds},
+            {"retry_delay", l.retry_delay},
+            {"release_with_leave", l.release_with_leave},
+            {"ttl", l.ttl},
+            {"write_resource", l.write_resource},
+            {"instances", l.instances},
+            {"request_timeout", l.request_timeout}};
+  if (l.token_instance >= 0) j["token_instance"] = l.token_instance + 1;  // Lua counts from 1
+  return j;
+}
+
+// A client's algorithm written in Lua: {"lua": FILE} (relative to the
+// scenario's folder) or {"lua_inline": SOURCE}, with "settings" and
+// "draws_numbers". `written` is the client's algorithm in s.document: a file
+// is put there inline (with "lua_file" naming it), so that a saved trace
+// replays anywhere.
+void ReadLuaAlgorithm(const jr::ObjectReader& a, const algo::LockSettings& mine, Scenario& s,
+                      world::ClientSetup& setup, json& written) {
+  a.RejectUnknown({"lua", "lua_inline", "lua_file", "settings", "draws_numbers"});
+  if (a.Has("lua") == a.Has("lua_inline")) {
+    throw jr::JsonError(a.pointer(),
+                        "expected a Lua algorithm as exactly one of \"lua\" (a file) and "
+                        "\"lua_inline\" (its source)");
+  }
+  auto program = std::make_shared<algo::LuaProgram>();
+  std::string shown;  // the file as the scenario names it
+  if (a.Has("lua")) {
+    shown = a.String("lua");
+    std::filesystem::path path(shown);
+    if (path.is_relative()) path = std::filesystem::path(s.file).parent_path() / path;
+    try {
+      program->source = ReadFile(path.string());
+    } catch (const ScenarioError& e) {
+      throw jr::JsonError(a.PointerOf("lua"), path.string() + ": " + e.expected);
+    }
+    program->name = path.string();
+  } else {
+    program->source = a.String("lua_inline");
+    shown = a.OptString("lua_file").value_or("");
+    program->name = shown.empty() ? s.file + "#" + a.PointerOf("lua_inline") : shown;
+  }
+  if (std::string error = algo::LuaSyntaxError(*program); !error.empty()) {
+    throw jr::JsonError(a.PointerOf(a.Has("lua") ? "lua" : "lua_inline"),
+                        "expected a Lua algorithm; " + error);
+  }
+  json settings = LuaSettings(mine);
+  if (a.Has("settings")) {
+    jr::ObjectReader(a.Raw("settings"), a.PointerOf("settings"));  // must be an object
+    for (const auto& [key, value] : a.Raw("settings").items()) settings[key] = value;
+  }
+  const bool draws_numbers = a.Bool("draws_numbers", false);
+  setup.algorithm = "lua:" + (shown.empty() ? std::string("inline") : shown);
+  setup.request_timeout = mine.request_timeout;
+  setup.settings = setup.algorithm + " " + std::to_string(base::HashBytes(0, program->source)) +
+                   " " + settings.dump();
+  setup.draws_numbers = draws_numbers;
+  setup.body = algo::MakeLuaBody(program, settings);
+  if (a.Has("lua")) {
+    json inline_form = {{"lua_inline", program->source}, {"lua_file", shown}};
+    if (a.Has("settings")) inline_form["settings"] = a.Raw("settings");
+    if (a.Has("draws_numbers")) inline_form["draws_numbers"] = draws_numbers;
+    written = inline_form;
+  }
+}
+
 // The clients and their algorithms. Returns the keys that timestamp locks
 // take over.
 std::set<std::string> ReadClients(const jr::ObjectReader& o, const algo::LockSettings& lock,
@@ -255,7 +329,12 @@ std::set<std::string> ReadClients(const jr::ObjectReader& o, const algo::LockSet
     }
     setup.crashed = c.Bool("crashed", false);
     setup.skew = c.OptInt("skew", -base::Limits::kMaxSpan, base::Limits::kMaxSpan).value_or(0);
-    if (!setup.crashed || c.Has("algorithm")) {
+    if (c.Has("algorithm") && c.Raw("algorithm").is_object()) {
+      algo::LockSettings mine = lock;
+      if (c.Has("lock")) mine = ReadLock(c.Object("lock"), mine, true);
+      ReadLuaAlgorithm(c.Object("algorithm"), mine, s, setup,
+                       s.document["clients"][i]["algorithm"]);
+    } else if (!setup.crashed || c.Has("algorithm")) {
       std::string name = c.String("algorithm");
       const algo::AlgorithmInfo* info = algo::FindAlgorithm(name);
       if (!info) {
@@ -416,6 +495,8 @@ Scenario Load(const json& doc, const std::string& file, const std::string& prefi
                    "seed", "max_steps"});
   Scenario s;
   s.file = file;
+  s.document = doc;  // ReadClients puts Lua files in it
+  s.document.erase("schedule");
   s.name = o.OptString("name").value_or("");
   s.description = o.OptString("description").value_or("");
   s.expect = ReadExpect(o);
@@ -456,8 +537,6 @@ Scenario Load(const json& doc, const std::string& file, const std::string& prefi
       s.schedule_text.push_back(text);
     }
   }
-  s.document = doc;
-  s.document.erase("schedule");
   return s;
 }
 
@@ -527,7 +606,11 @@ most 16 MiB and nests at most 64 levels; integers are JSON integers, never
   description     string       optional (any text)
   clients         array, 1-8   each {name, algorithm, skew?, crashed?, lock?}
     name          string       1-16 of [A-Za-z0-9_-], starting with a letter; unique
-    algorithm     string       one of `lockstep list`; optional if crashed
+    algorithm     string|object one of `lockstep list`, or a Lua algorithm: {lua: FILE
+                               (relative to the scenario) or lua_inline: SOURCE,
+                               settings?: object added to lock.settings, draws_numbers?:
+                               boolean (default false)}, see "Lua algorithms" below;
+                               optional if crashed
     skew          integer      client clock = global clock + skew; |skew| <= 10000000
     crashed       boolean      crashed before the run: never runs (default false)
     lock          object       per-client override of the top-level lock settings
@@ -641,6 +724,7 @@ std::string FaultFields() {
 
 }  // namespace
 
-const std::string kFieldReference = kFieldsBeforeFaults + FaultFields() + kFieldsAfterFaults;
+const std::string kFieldReference = kFieldsBeforeFaults + FaultFields() + kFieldsAfterFaults +
+                                    "\n" + std::string(algo::kLuaApiReference);
 
 }  // namespace lockstep::scenario

@@ -116,7 +116,8 @@ uint64_t Client::Random() {
   if (tokens_only_) {
     throw std::logic_error(
         "it drew a random number, but its algorithm declares that it draws random values only "
-        "as tokens (set draws_numbers in its AlgorithmInfo)");
+        "as tokens (declare it: draws_numbers in its AlgorithmInfo, or \"draws_numbers\": true "
+        "beside a Lua algorithm)");
   }
   return Draw();
 }
@@ -151,7 +152,7 @@ kv::Reply Client::LeaveCriticalSection(CommandAtClock release) {
 
 void Client::ForgetLock() { events_.push_back({GhostEvent::Kind::kForget, 0}); }
 
-void Client::ForgetHistory(std::string_view label, std::initializer_list<int64_t> live) {
+void Client::ForgetHistory(std::string_view label, std::span<const int64_t> live) {
   // The random stream is hidden state: once the client has drawn from it,
   // where it is in the stream and whose stream it is (the values differ per
   // client) must survive the forgetting.

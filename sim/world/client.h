@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -103,7 +104,10 @@ class Client {
   // the same place with the same live values (a loop's head). It is a
   // promise: forgetting something that matters makes the explorer merge
   // states that differ (the tests compare against plain enumeration).
-  void ForgetHistory(std::string_view label, std::initializer_list<int64_t> live);
+  void ForgetHistory(std::string_view label, std::initializer_list<int64_t> live) {
+    ForgetHistory(label, std::span<const int64_t>(live.begin(), live.size()));
+  }
+  void ForgetHistory(std::string_view label, std::span<const int64_t> live);
 
   // --- For the driver (ClientAutomaton), not for algorithms. ---
   const Request& request() const { return request_; }

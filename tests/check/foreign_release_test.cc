@@ -38,7 +38,8 @@ TEST_CASE("the owner's release after a losing GETSET wrote its value back is not
   }
   CHECK(c4_wrote_back);
   CHECK_FALSE(t.violation);
-  for (explore::Reductions r : {explore::Reductions{}, explore::Reductions{.symmetry = false, .por = false}}) {
+  for (explore::Reductions r :
+       {explore::Reductions{}, explore::Reductions{.symmetry = false, .por = false}}) {
     explore::SearchResult res = Search(s, r);
     CHECK(res.verdict == explore::Verdict::kSafe);
   }
@@ -50,7 +51,8 @@ TEST_CASE("a release that removes another client's acquired lock is still foreig
   scenario::Scenario s =
       scenario::LoadScenarioFile(testing::ScenarioPath("set-px-get-del-stall.json"));
   REQUIRE(s.expect.property == "foreign_release");
-  for (explore::Reductions r : {explore::Reductions{}, explore::Reductions{.symmetry = false, .por = false}}) {
+  for (explore::Reductions r :
+       {explore::Reductions{}, explore::Reductions{.symmetry = false, .por = false}}) {
     explore::SearchResult res = Search(s, r);
     REQUIRE(res.verdict == explore::Verdict::kViolation);
     scenario::Scenario found = s;

@@ -54,6 +54,30 @@ TEST_CASE("a scenario with a schedule replays on redis-server like its trace") {
   CHECK(Has(r.out, "mutual_exclusion reproduced on the real server at step 8"));
 }
 
+TEST_CASE(
+    "a Lua algorithm's counterexample, found outside the repository, replays on redis-server") {
+  testing::TempDir tmp;
+  // The naive takeover, written in Lua beside a scenario of its own.
+  tmp.Write("lock.lua", testing::ReadText(testing::SourceDir() + "/examples/lua/setnx_naive.lua"));
+  nlohmann::json doc =
+      nlohmann::json::parse(testing::ReadText(testing::ScenarioPath("setnx-docs-race.json")));
+  for (auto& c : doc["clients"]) {
+    if (c.contains("algorithm")) c["algorithm"] = {{"lua", "lock.lua"}};
+  }
+  doc.erase("schedule");
+  const std::string scenario = tmp.Write("mine.json", doc.dump(2));
+  auto found = RunLockstep({"explore", scenario, "--out", tmp.File("found")});
+  INFO(found.out << found.err);
+  REQUIRE(found.exit_code == 1);
+  testing::RedisServer server;
+  auto r = RunLockstep({"replay", "--redis", server.address(), "--redis-flush",
+                        tmp.File("found/setnx-docs-race-mutual_exclusion-3clients.json")});
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 1);
+  CHECK(Has(r.out, "mutual_exclusion reproduced on the real server"));
+  CHECK_FALSE(Has(r.out, "DIFFERS"));
+}
+
 TEST_CASE("the documented GETSET fix replays on redis-server with every reply matching") {
   testing::RedisServer server;
   testing::TempDir tmp;

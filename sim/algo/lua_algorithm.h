@@ -1,0 +1,84 @@
+// Lock algorithms written in Lua 5.1 (the Lua Redis embeds), given in a
+// scenario instead of compiled in. A Lua algorithm is a body like any other
+// (algorithm.h): it runs in its client's fiber against world::Client, each
+// command one step, so every search, reduction, trace and replay treats it
+// as a built-in. Its API is kLuaApiReference below.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/algo/algorithm.h"
+
+namespace lockstep::algo {
+
+// What a Lua algorithm can call; `lockstep list --fields` prints it.
+inline constexpr std::string_view kLuaApiReference =
+    R"(Lua algorithms (Lua 5.1; each client runs the script from the top, once; a
+call marked "step" is one atomic step and one scheduling point):
+  redis.call(cmd, ...)           step: a command to instance 1; an error reply
+                                 raises a Lua error
+  redis.pcall(cmd, ...)          step: the same; an error reply is {err = text}
+  redis.call_on(i, cmd, ...)     step: to instance i (1..instances); pcall_on too
+      Replies as EVAL converts them: integer -> number, bulk -> string,
+      nil -> false, status -> {ok = text}, array -> table. Arguments are
+      strings, numbers, or lock.clock_plus(n).
+  lock.now()                     this client's clock
+  lock.clock_plus(n)             an argument "my clock + n", read at the step
+  lock.sent_timestamp()          the value the last clock_plus argument took
+  lock.sleep(n)                  wait until this client's clock advanced n ticks
+  lock.enter(valid_until)        enter the critical section, believing the lock
+                                 valid until that clock reading (right after
+                                 the reply that gave the lock)
+  lock.leave([cmd [, {unless_expired = t}]])
+                                 step: leave the critical section; with cmd
+                                 (a table), send it in the same step, unless
+                                 t < the clock then
+  lock.forget()                  no longer believe it holds the lock
+  lock.write_resource(token)     step: write the protected resource; true iff
+                                 accepted
+  lock.random()                  a number in [0, 2^53) ("draws_numbers": true)
+  lock.random_token()            16 hex digits, compared only for equality
+  lock.forget_history(label, {n, ...})
+                                 from here on only label, the integers and what
+                                 follows matter (a loop's head; see
+                                 `docs/design.md`)
+  lock.settings                  the client's lock settings (key, timeout,
+                                 rounds, retry_delay, release_with_leave, ttl,
+                                 write_resource, instances, token_instance,
+                                 request_timeout) and the algorithm's own
+  Only the base (no dofile, loadfile, load, loadstring, print, xpcall,
+  coroutine, collectgarbage), string, table and math (no random) libraries.
+  At most 10000000 instructions between two steps and 64 MiB per client;
+  pcall does not catch the end of a run or these limits. pairs() over keys
+  that are tables or functions goes in an order that depends on addresses:
+  never let it decide what the algorithm does.
+)";
+
+// Lua instructions a client may run between two of its steps: more is taken
+// for an endless loop and ends the run with an error naming the line.
+inline constexpr int64_t kLuaInstructionsPerStep = 10'000'000;
+// Bytes one client's Lua state may hold.
+inline constexpr size_t kLuaMemoryLimit = size_t{64} << 20;
+
+struct LuaProgram {
+  std::string source;
+  // How messages name it: "lock.lua" gives "lock.lua:12: ...".
+  std::string name;
+};
+
+// Compiles `program` without running it. Returns "" or the syntax error,
+// "NAME:LINE: message".
+std::string LuaSyntaxError(const LuaProgram& program);
+
+// The body of a client that runs `program` with `settings` (a JSON object,
+// lock.settings). An error in the script ends the run with
+// "NAME:LINE: message" (world: "the algorithm of C1 threw: ...").
+Body MakeLuaBody(std::shared_ptr<const LuaProgram> program, nlohmann::json settings);
+
+}  // namespace lockstep::algo
