@@ -18,6 +18,7 @@
 
 #include "sim/base/input_error.h"
 #include "sim/cli/output_file.h"
+#include "sim/cli/version.h"
 #include "viewer/png_writer.h"
 #include "viewer/viewer_app.h"
 
@@ -48,6 +49,8 @@ std::vector<uint8_t> ReadFramebuffer(int w, int h) {
 
 int main(int argc, char** argv) {
   CLI::App app{"lockstep-viewer: traces as space-time diagrams, and the scheduler as a game"};
+  app.set_version_flag("--version", lockstep::cli::VersionText("lockstep-viewer"),
+                       "Print the version and the commit");
   lockstep::viewer::ViewerOptions options;
   std::string screenshot;
   std::string moves;

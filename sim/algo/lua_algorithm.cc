@@ -8,9 +8,9 @@
 // rethrows it.
 #include "sim/algo/lua_algorithm.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
-#include <algorithm>
 #include <exception>
 #include <stdexcept>
 #include <vector>
@@ -37,9 +37,9 @@ char kAbortMarker;                // its address marks an unwinding run
 struct LuaClient {
   world::Client* client = nullptr;
   size_t memory = 0;
-  int64_t instructions = 0;   // since the last step
-  std::exception_ptr pending; // thrown by a step, rethrown once Lua unwound
-  std::string fatal;          // an error pcall must not catch
+  int64_t instructions = 0;    // since the last step
+  std::exception_ptr pending;  // thrown by a step, rethrown once Lua unwound
+  std::string fatal;           // an error pcall must not catch
   std::vector<world::Value> argv;
   std::vector<int64_t> live;
   kv::Reply reply;
@@ -131,7 +131,8 @@ void Hook(lua_State* L, lua_Debug* ar) {
 
 int64_t CheckInteger(lua_State* L, int index, const char* what) {
   lua_Number n = luaL_checknumber(L, index);
-  if (n != n || n < -9.0e15 || n > 9.0e15 || static_cast<lua_Number>(static_cast<int64_t>(n)) != n) {
+  if (n != n || n < -9.0e15 || n > 9.0e15 ||
+      static_cast<lua_Number>(static_cast<int64_t>(n)) != n) {
     luaL_error(L, "%s: expected an integer", what);
   }
   return static_cast<int64_t>(n);
@@ -512,8 +513,8 @@ void RunLua(world::Client& client, const LuaProgram& program, const json& settin
   if (!self.fatal.empty()) throw std::runtime_error(self.fatal);
   std::string message = TopMessage(L);
   if (message == "not enough memory") {
-    message += " (a client's Lua state holds at most " + std::to_string(kLuaMemoryLimit >> 20) +
-               " MiB)";
+    message +=
+        " (a client's Lua state holds at most " + std::to_string(kLuaMemoryLimit >> 20) + " MiB)";
   }
   throw std::runtime_error(message);
 }

@@ -12,6 +12,7 @@
 #include "sim/cli/redis_replay.h"
 #include "sim/cli/render_command.h"
 #include "sim/cli/stop_signals.h"
+#include "sim/cli/version.h"
 #include "sim/explore/strategy_registry.h"
 #include "sim/scenario/scenario.h"
 #include "sim/trace/json_reader.h"
@@ -61,6 +62,7 @@ int RunCommandLine(const std::vector<std::string>& args) {
   StopRequested().store(false);
   CLI::App app{"lockstep: a deterministic simulator and race explorer for Redis locks"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", VersionText("lockstep"), "Print the version and the commit");
   app.set_help_all_flag("--help-all", "Show help for every subcommand");
 
   OutputOptions out;

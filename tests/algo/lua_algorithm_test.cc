@@ -39,8 +39,7 @@ bool SwapForPorts(json& doc) {
 }
 
 json ExploreJson(const std::string& file, const std::string& out) {
-  testing::ProcessResult r =
-      testing::RunLockstep({"explore", file, "--json", "--out", out});
+  testing::ProcessResult r = testing::RunLockstep({"explore", file, "--json", "--out", out});
   INFO(file << "\n" << r.err);
   REQUIRE((r.exit_code == 0 || r.exit_code == 1));
   return json::parse(r.out);
@@ -91,8 +90,7 @@ TEST_CASE("bad Lua is an error naming the file and the line, with exit code 2") 
   };
   const Case cases[] = {
       {"syntax", "local x = = 1\n", "at /clients/0/algorithm/lua: expected a Lua algorithm; "},
-      {"runtime", "redis.call('GET', 'k')\nlocal t = nil\nt.x = 1\n",
-       "threw: "},
+      {"runtime", "redis.call('GET', 'k')\nlocal t = nil\nt.x = 1\n", "threw: "},
       {"endless", "redis.call('GET', 'k')\nwhile true do end\n", "without a step"},
       {"endless-under-pcall", "pcall(function() while true do end end)\n", "without a step"},
       {"os", "os.exit(1)\n", "attempt to index global 'os'"},
@@ -110,7 +108,8 @@ TEST_CASE("bad Lua is an error naming the file and the line, with exit code 2") 
     for (const std::string command : {"explore", "run"}) {
       testing::ProcessResult r =
           command == "run"
-              ? testing::RunLockstep({"run", scenario, "--seed", "1", "--trace-out", tmp.File("t.json")})
+              ? testing::RunLockstep(
+                    {"run", scenario, "--seed", "1", "--trace-out", tmp.File("t.json")})
               : testing::RunLockstep({"explore", scenario, "--out", tmp.File("t.json")});
       INFO(command << ": " << r.err);
       CHECK(r.exit_code == 2);
@@ -150,9 +149,9 @@ TEST_CASE("a counterexample of a Lua algorithm replays and renders without the L
 
 TEST_CASE("the README's Lua lock is found unsafe under a stall, and the API is listed") {
   testing::TempDir tmp;
-  testing::ProcessResult r =
-      testing::RunLockstep({"explore", testing::SourceDir() + "/examples/lua/get-compare-del-stall.json",
-                            "--out", tmp.File("out")});
+  testing::ProcessResult r = testing::RunLockstep(
+      {"explore", testing::SourceDir() + "/examples/lua/get-compare-del-stall.json", "--out",
+       tmp.File("out")});
   INFO(r.out << r.err);
   CHECK(r.exit_code == 1);
   CHECK(r.out.find("VIOLATION of foreign_release: C1 released lock.foo, but the value it removed "

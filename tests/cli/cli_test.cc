@@ -11,6 +11,14 @@ using nlohmann::json;
 using testing::RunLockstep;
 using testing::ScenarioPath;
 
+TEST_CASE("--version prints the version and the commit built, and exits 0") {
+  testing::ProcessResult r = RunLockstep({"--version"});
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Matches("lockstep [0-9]+\\.[0-9]+\\.[0-9]+ \\(commit "
+                                   "([0-9a-f]{12}(\\+changes)?|unknown)\\)\n"));
+}
+
 TEST_CASE("replaying the documented race exits 1 naming mutual exclusion, C1, C2 and the step") {
   auto r = RunLockstep({"replay", ScenarioPath("setnx-docs-race.json")});
   CHECK(r.exit_code == 1);

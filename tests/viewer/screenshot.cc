@@ -217,5 +217,13 @@ TEST_CASE("the viewer refuses a bad trace, naming the file and the place") {
   CHECK(r.err.find("lockstep-viewer: " + bad + ": at /") != std::string::npos);
 }
 
+TEST_CASE("the viewer prints its version and the commit built") {
+  testing::ProcessResult r = RunViewer({"--version"});
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.rfind("lockstep-viewer ", 0) == 0);
+  CHECK(r.out.find(" (commit ") != std::string::npos);
+}
+
 }  // namespace
 }  // namespace lockstep

@@ -1,0 +1,11 @@
+#include "sim/cli/version.h"
+
+#include "lockstep_version.h"  // generated at every build (cmake/version.cmake)
+
+namespace lockstep::cli {
+
+std::string VersionText(const std::string& program) {
+  return program + " " + LOCKSTEP_VERSION + " (commit " + LOCKSTEP_COMMIT + ")";
+}
+
+}  // namespace lockstep::cli
