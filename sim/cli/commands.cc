@@ -96,6 +96,14 @@ int ReplayTrace(const std::string& file, const std::string& text, const json& do
 
 std::string DefaultScenarioDir() {
   if (std::filesystem::is_directory("scenarios")) return "scenarios";
+  // Installed: PREFIX/bin/lockstep beside PREFIX/share/lockstep/scenarios.
+  std::error_code ec;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const std::filesystem::path shared =
+        exe.parent_path().parent_path() / LOCKSTEP_INSTALLED_SCENARIOS;
+    if (std::filesystem::is_directory(shared, ec)) return shared.string();
+  }
   return std::string(LOCKSTEP_SOURCE_DIR) + "/scenarios";
 }
 

@@ -1,0 +1,62 @@
+# What `cmake --install` puts under the prefix, and what `cpack -G DEB` packs:
+# the programs, a man page for each (written by help2man from their --help
+# and --version), and bash completion.
+include(GNUInstallDirs)
+
+install(TARGETS lockstep RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+if(TARGET lockstep-viewer)
+  install(TARGETS lockstep-viewer RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()
+
+find_program(LOCKSTEP_HELP2MAN help2man)
+if(LOCKSTEP_HELP2MAN)
+  set(pages "")
+  foreach(program lockstep lockstep-viewer)
+    if(NOT TARGET ${program})
+      continue()
+    endif()
+    if(program STREQUAL "lockstep")
+      set(what "a deterministic simulator and race explorer for Redis locks")
+      set(help --help-all)  # every subcommand's options
+    else()
+      set(what "lockstep's traces as space-time diagrams, and its scheduler as a game")
+      set(help --help)
+    endif()
+    set(page ${PROJECT_BINARY_DIR}/man/${program}.1)
+    add_custom_command(OUTPUT ${page}
+      COMMAND ${CMAKE_COMMAND} -E make_directory ${PROJECT_BINARY_DIR}/man
+      COMMAND ${LOCKSTEP_HELP2MAN} --no-info --no-discard-stderr --name=${what} --help-option=${help}
+              --output=${page} $<TARGET_FILE:${program}>
+      DEPENDS ${program}
+      COMMENT "Writing the man page of ${program}"
+      VERBATIM)
+    list(APPEND pages ${page})
+  endforeach()
+  add_custom_target(man_pages ALL DEPENDS ${pages})
+  install(FILES ${pages} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+else()
+  message(STATUS "help2man not found: no man pages (.ci/install-deps installs it)")
+endif()
+
+# The shipped scenarios, where the installed program looks for them
+# (LOCKSTEP_INSTALLED_SCENARIOS, relative to the prefix), and the examples.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/scenarios/ DESTINATION ${LOCKSTEP_INSTALLED_SCENARIOS})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/lockstep/examples)
+
+install(FILES ${PROJECT_SOURCE_DIR}/sim/cli/completion/lockstep.bash
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME lockstep)
+
+set(CPACK_PACKAGE_NAME lockstep)
+set(CPACK_PACKAGE_VENDOR "lockstep")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
+    "deterministic simulator and race explorer for lock algorithms built on Redis")
+set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
+set(CPACK_PACKAGE_CONTACT "lockstep maintainers")
+set(CPACK_DEBIAN_PACKAGE_MAINTAINER "lockstep maintainers")
+set(CPACK_DEBIAN_PACKAGE_SECTION devel)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)  # the libraries the programs link, from dpkg-shlibdeps
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "redis-server")
+set(CPACK_PACKAGE_DIRECTORY ${PROJECT_BINARY_DIR}/packages)
+include(CPack)
