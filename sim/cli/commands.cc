@@ -203,6 +203,17 @@ int List(const std::string& dir, bool as_json) {
   for (const auto& f : files) {
     try {
       scenario::Scenario s = scenario::LoadScenarioFile(f.string());
+      // Algorithms the scenarios bring (Lua), each once, with where it is.
+      for (const std::string& name : s.algorithms) {
+        if (!name.starts_with("lua:")) continue;
+        const bool known = std::any_of(algos.begin(), algos.end(),
+                                       [&](const json& a) { return a["name"] == name; });
+        if (!known) {
+          algos.push_back({{"name", name},
+                           {"summary", "written in Lua, in " + f.string()},
+                           {"scenario", f.string()}});
+        }
+      }
       scenarios.push_back({{"file", f.string()},
                            {"name", s.name},
                            {"expect", s.expect.Text()},

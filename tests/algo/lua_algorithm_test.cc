@@ -157,6 +157,10 @@ TEST_CASE("the README's Lua lock is found unsafe under a stall, and the API is l
   CHECK(r.out.find("VIOLATION of foreign_release: C1 released lock.foo, but the value it removed "
                    "was C2's lock") != std::string::npos);
   CHECK(r.out.find("counterexample: 9 steps") != std::string::npos);
+  testing::ProcessResult listed =
+      testing::RunLockstep({"list", "--dir", testing::SourceDir() + "/examples/lua"});
+  CHECK(listed.out.find("  lua:get_compare_del.lua\n      written in Lua, in ") !=
+        std::string::npos);
   testing::ProcessResult fields = testing::RunLockstep({"list", "--fields"});
   for (const char* name : {"redis.call(", "redis.call_on(", "lock.clock_plus(", "lock.leave(",
                            "lock.forget_history(", "lua_inline"}) {
