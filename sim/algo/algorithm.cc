@@ -1,12 +1,9 @@
 #include "sim/algo/algorithm.h"
 
-#include <cstdio>
+#include <algorithm>
+#include <vector>
 
-#include "sim/algo/fencing_lock.h"
-#include "sim/algo/redlock.h"
-#include "sim/algo/set_nx_px.h"
-#include "sim/algo/setnx_expire.h"
-#include "sim/algo/setnx_takeover.h"
+#include "sim/base/check.h"
 
 namespace lockstep::algo {
 
@@ -33,44 +30,27 @@ std::string SettingsLabel(const LockSettings& s) {
 
 namespace {
 
-template <auto Run, auto... Args>
-Body Make(const LockSettings& s) {
-  return [s](world::Client& c) { Run(c, s, Args...); };
+std::vector<AlgorithmInfo>& Registry() {
+  static std::vector<AlgorithmInfo> registry;  // built before first use, whatever the order
+  return registry;
 }
-
-const AlgorithmInfo kAlgorithms[] = {
-    {"setnx-naive", "SETNX lock; expired lock taken over with GET, DEL, SETNX (racy)",
-     Make<RunSetnxLock, Takeover::kNaive>},
-    {"setnx-getset", "SETNX lock; expired lock taken over with GETSET (the documented fix)",
-     Make<RunSetnxLock, Takeover::kGetSet>},
-    {"setnx-expire", "SETNX, then PEXPIRE as a second command; release by DEL",
-     Make<RunSetnxExpire>},
-    {"set-px-del", "SET key token NX PX ttl; release by plain DEL",
-     Make<RunSetNxPx, Release::kDel>},
-    {"set-px-get-del", "SET key token NX PX ttl; release by GET, compare in the client, DEL",
-     Make<RunSetNxPx, Release::kGetCompare>},
-    {"set-px-script", "SET key token NX PX ttl; release by the compare-and-delete script",
-     Make<RunSetNxPx, Release::kScript>},
-    {"fenced-set-px", "SET NX PX and a fencing token from INCR in one script; release by script",
-     Make<RunFencedLock>},
-    {"redlock",
-     "Redlock: SET NX PX on every instance, a majority within the validity; "
-     "release by script on all",
-     Make<RunRedlock, RedlockTokens::kNone>, /*draws_numbers=*/true},
-    {"redlock-instance-tokens",
-     "Redlock with a fencing token: the largest INCR among the "
-     "instances locked (unsafe)",
-     Make<RunRedlock, RedlockTokens::kInstanceCounters>, /*draws_numbers=*/true},
-    {"redlock-fenced", "Redlock with a fencing token from INCR on lock.token_server",
-     Make<RunRedlock, RedlockTokens::kTokenService>, /*draws_numbers=*/true},
-};
 
 }  // namespace
 
-std::span<const AlgorithmInfo> Algorithms() { return kAlgorithms; }
+bool RegisterAlgorithm(const AlgorithmInfo& info) {
+  std::vector<AlgorithmInfo>& r = Registry();
+  auto at = std::lower_bound(r.begin(), r.end(), info.name,
+                             [](const AlgorithmInfo& a, std::string_view n) { return a.name < n; });
+  LOCKSTEP_CHECK(at == r.end() || at->name != info.name,
+                 "algorithms: two registrations of one name");
+  r.insert(at, info);
+  return true;
+}
+
+std::span<const AlgorithmInfo> Algorithms() { return Registry(); }
 
 const AlgorithmInfo* FindAlgorithm(std::string_view name) {
-  for (const AlgorithmInfo& a : kAlgorithms) {
+  for (const AlgorithmInfo& a : Registry()) {
     if (a.name == name) return &a;
   }
   return nullptr;

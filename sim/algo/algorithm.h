@@ -3,6 +3,16 @@
 // An algorithm is plain sequential code against world::Client. It must be
 // deterministic: its behaviour may depend only on what the client API gives
 // it (replies, its clock, its seeded random numbers).
+//
+// Each algorithm registers itself in its own file, so that adding one is
+// one new file:
+//
+//   LOCKSTEP_ALGORITHM(my_lock, {.name = "my-lock",
+//                                .summary = "SET NX PX; release by DEL",
+//                                .make = MakeBody<RunMyLock>});
+//
+// The same works from a program that links lockstep: its registration is in
+// its own object file, which its link keeps.
 #pragma once
 
 #include <functional>
@@ -42,7 +52,29 @@ struct AlgorithmInfo {
   // It calls Client::Random() (numbers, not only tokens): its clients are
   // never interchangeable for symmetry. Without it, Random() throws.
   bool draws_numbers = false;
+  // It draws its fencing tokens from lock.token_server, which a scenario
+  // using it must name.
+  bool needs_token_server = false;
+  // Its lock value is a timestamp it takes over once expired: the loader
+  // warns of an initial value of its key that is none.
+  bool timestamp_lock = false;
 };
+
+// The body that calls Run(client, settings, Args...).
+template <auto Run, auto... Args>
+Body MakeBody(const LockSettings& s) {
+  return [s](world::Client& c) { Run(c, s, Args...); };
+}
+
+// Adds `info` to Algorithms(); use LOCKSTEP_ALGORITHM. A second algorithm
+// of the same name is a broken invariant.
+bool RegisterAlgorithm(const AlgorithmInfo& info);
+
+// At namespace scope in the algorithm's own file; `id` names the
+// registration in that file.
+#define LOCKSTEP_ALGORITHM(id, ...)                                       \
+  [[maybe_unused]] static const bool lockstep_algorithm_registered_##id = \
+      ::lockstep::algo::RegisterAlgorithm(::lockstep::algo::AlgorithmInfo __VA_ARGS__)
 
 // Every setting, as a label: two clients of one algorithm are
 // interchangeable only if their labels are equal.
@@ -53,7 +85,8 @@ std::string SettingsLabel(const LockSettings& s);
 // `valid_until`, and write the resource (with `token`) if the scenario has one.
 void HoldLock(world::Client& c, const LockSettings& s, Millis valid_until, int64_t token);
 
-// Every algorithm, in a fixed order.
+// Every algorithm registered, by name (never in the order of registration,
+// which is the order of static initialisation).
 std::span<const AlgorithmInfo> Algorithms();
 
 // Returns nullptr iff there is no algorithm of that name.

@@ -26,4 +26,10 @@ void RunFencedLock(world::Client& c, const LockSettings& s) {
   }
 }
 
+LOCKSTEP_ALGORITHM(
+    fenced_set_px,
+    {.name = "fenced-set-px",
+     .summary = "SET NX PX and a fencing token from INCR in one script; release by script",
+     .make = MakeBody<RunFencedLock>});
+
 }  // namespace lockstep::algo

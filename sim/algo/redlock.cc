@@ -78,4 +78,23 @@ void RunRedlock(world::Client& c, const LockSettings& s, RedlockTokens tokens) {
   }
 }
 
+LOCKSTEP_ALGORITHM(redlock,
+                   {.name = "redlock",
+                    .summary = "Redlock: SET NX PX on every instance, a majority within the "
+                               "validity; release by script on all",
+                    .make = MakeBody<RunRedlock, RedlockTokens::kNone>,
+                    .draws_numbers = true});
+LOCKSTEP_ALGORITHM(redlock_instance_tokens,
+                   {.name = "redlock-instance-tokens",
+                    .summary = "Redlock with a fencing token: the largest INCR among the "
+                               "instances locked (unsafe)",
+                    .make = MakeBody<RunRedlock, RedlockTokens::kInstanceCounters>,
+                    .draws_numbers = true});
+LOCKSTEP_ALGORITHM(redlock_fenced,
+                   {.name = "redlock-fenced",
+                    .summary = "Redlock with a fencing token from INCR on lock.token_server",
+                    .make = MakeBody<RunRedlock, RedlockTokens::kTokenService>,
+                    .draws_numbers = true,
+                    .needs_token_server = true});
+
 }  // namespace lockstep::algo

@@ -343,13 +343,14 @@ std::set<std::string> ReadClients(const jr::ObjectReader& o, const algo::LockSet
       }
       algo::LockSettings mine = lock;
       if (c.Has("lock")) mine = ReadLock(c.Object("lock"), mine, true);
-      if (name == "redlock-fenced" && mine.token_instance < 0) {
-        throw jr::JsonError(
-            c.PointerOf("algorithm"),
-            "redlock-fenced draws its fencing tokens from a server that is not "
-            "one of Redlock's instances: expected lock.token_server naming a master");
+      if (info->needs_token_server && mine.token_instance < 0) {
+        throw jr::JsonError(c.PointerOf("algorithm"),
+                            name +
+                                " draws its fencing tokens from a server that is not "
+                                "one of Redlock's instances: expected lock.token_server naming a "
+                                "master");
       }
-      if (name == "setnx-naive" || name == "setnx-getset") timestamp_lock_keys.insert(mine.key);
+      if (info->timestamp_lock) timestamp_lock_keys.insert(mine.key);
       setup.algorithm = name;
       setup.request_timeout = mine.request_timeout;
       setup.settings = algo::SettingsLabel(mine);

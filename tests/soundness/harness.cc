@@ -88,7 +88,7 @@ json RandomScenario(uint64_t seed) {
 
   std::vector<std::string> algorithms;
   for (const auto& a : algo::Algorithms()) {
-    if (a.name != "redlock-fenced" || !token_server.empty()) algorithms.emplace_back(a.name);
+    if (!a.needs_token_server || !token_server.empty()) algorithms.emplace_back(a.name);
   }
   json lock = RandomLock(rng, true);
   const int contenders = rng.Uniform(1, 3);
