@@ -21,11 +21,15 @@
 #include <string_view>
 #include <vector>
 
-#include <boost/fiber/context.hpp>
-
 #include "sim/kv/reply.h"
 #include "sim/world/request.h"
 #include "sim/world/value.h"
+
+// The fibers the driver runs clients on; an algorithm never sees them, so
+// this header does not bring Boost.Fiber in.
+namespace boost::fibers {
+class context;
+}  // namespace boost::fibers
 
 namespace lockstep::world {
 

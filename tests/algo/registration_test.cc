@@ -65,11 +65,10 @@ TEST_CASE("an algorithm registered in its own file is listed, loaded and explore
 
 TEST_CASE("a scenario naming an unknown algorithm lists the registered ones") {
   testing::TempDir tmp;
-  CHECK_THROWS_WITH(
-      scenario::LoadScenarioFile(tmp.Write(
-          "s.json", R"({"clients": [{"name": "C1", "algorithm": "nope"}],
+  CHECK_THROWS_WITH(scenario::LoadScenarioFile(
+                        tmp.Write("s.json", R"({"clients": [{"name": "C1", "algorithm": "nope"}],
                       "clock": {"start": 0, "horizon": 1}, "expect": "safe"})")),
-      Catch::Matchers::Contains("test-plain-del"));
+                    Catch::Matchers::Contains("test-plain-del"));
 }
 
 }  // namespace
