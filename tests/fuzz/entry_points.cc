@@ -84,15 +84,21 @@ void ScenarioInput(std::string_view bytes) {
   Require(!s->world.clients.empty() && s->world.horizon >= s->world.start_time,
           "a scenario outside the documented ranges loaded");
   trace::Trace t;
-  if (s->has_schedule) {
-    if (s->schedule.size() > kMaxFuzzSteps) return;
-    try {
+  if (s->has_schedule && s->schedule.size() > kMaxFuzzSteps) return;
+  try {
+    if (s->has_schedule) {
       t = cli::ReplaySchedule(*s);
-    } catch (const explore::ScheduleError&) {
-      return;  // refused, at /schedule/N, as `lockstep replay` reports it
+    } else {
+      t = cli::RunSeeded(*s, s->world.seed, static_cast<int>(kMaxFuzzSteps));
     }
-  } else {
-    t = cli::RunSeeded(*s, s->world.seed, static_cast<int>(kMaxFuzzSteps));
+  } catch (const explore::ScheduleError&) {
+    return;  // refused, at /schedule/N, as `lockstep replay` reports it
+  } catch (const std::runtime_error& e) {
+    // An algorithm written in Lua in the scenario may fail: a clean refusal
+    // (exit 2) if it names the client, as `lockstep run` reports it.
+    Require(std::string(e.what()).starts_with("the algorithm of "),
+            std::string("a run failed: ") + e.what());
+    return;
   }
   CheckRoundTrip(t);
 }
