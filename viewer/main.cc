@@ -17,8 +17,8 @@
 #include <backends/imgui_impl_opengl3.h>
 
 #include "sim/base/input_error.h"
-#include "sim/cli/output_file.h"
-#include "sim/cli/version.h"
+#include "sim/run/output_file.h"
+#include "sim/run/version.h"
 #include "viewer/png_writer.h"
 #include "viewer/viewer_app.h"
 
@@ -49,7 +49,7 @@ std::vector<uint8_t> ReadFramebuffer(int w, int h) {
 
 int main(int argc, char** argv) {
   CLI::App app{"lockstep-viewer: traces as space-time diagrams, and the scheduler as a game"};
-  app.set_version_flag("--version", lockstep::cli::VersionText("lockstep-viewer"),
+  app.set_version_flag("--version", lockstep::run::VersionText("lockstep-viewer"),
                        "Print the version and the commit");
   lockstep::viewer::ViewerOptions options;
   std::string screenshot;
@@ -73,7 +73,7 @@ int main(int argc, char** argv) {
     std::vector<std::string> inputs = options.traces;
     if (!options.play.empty()) inputs.push_back(options.play);
     try {
-      lockstep::cli::CheckOutput("--screenshot", screenshot, inputs);
+      lockstep::run::CheckOutput("--screenshot", screenshot, inputs);
     } catch (const lockstep::base::InputError& e) {
       std::cerr << "lockstep-viewer: " << e.what() << "\n";
       return kExitBadInput;

@@ -4,8 +4,8 @@
 #include <cstdio>
 
 #include "sim/base/input_error.h"
-#include "sim/cli/output_file.h"
-#include "sim/cli/runner.h"
+#include "sim/run/output_file.h"
+#include "sim/run/runner.h"
 
 namespace lockstep::viewer {
 namespace {
@@ -47,7 +47,7 @@ void PlaySession::Replay() {
   scenario::Scenario s = scenario_;
   s.schedule = schedule_;
   s.has_schedule = true;
-  trace_ = cli::ReplaySchedule(s);
+  trace_ = run::ReplaySchedule(s);
   choices_.clear();
   if (trace_.violation) return;
 
@@ -193,7 +193,7 @@ Hint PlaySession::AskHint(uint64_t max_states) const {
 }
 
 void PlaySession::Save(const std::string& path) const {
-  cli::WriteOutput(path, trace::ToJsonText(trace_));
+  run::WriteOutput(path, trace::ToJsonText(trace_));
 }
 
 }  // namespace lockstep::viewer

@@ -6,7 +6,7 @@
 
 #include "sim/base/check.h"
 #include "sim/base/input_error.h"
-#include "sim/cli/output_file.h"
+#include "sim/run/output_file.h"
 
 namespace lockstep::viewer {
 
@@ -36,7 +36,7 @@ void WritePng(const std::string& path, int width, int height, const std::vector<
     throw base::InputError("", "", why);
   }
   png.resize(size);
-  cli::WriteOutput(path, png);
+  run::WriteOutput(path, png);
 }
 
 }  // namespace lockstep::viewer

@@ -1,5 +1,5 @@
 // Writes an RGB image as a PNG file (through libpng), for the viewer's
-// --screenshot, as every output is written (sim/cli/output_file.h). Rows
+// --screenshot, as every output is written (sim/run/output_file.h). Rows
 // are given top to bottom.
 #pragma once
 

@@ -7,7 +7,7 @@
 #include <filesystem>
 
 #include "sim/base/input_error.h"
-#include "sim/cli/render_command.h"
+#include "sim/run/trace_file.h"
 #include "sim/trace/diagram.h"
 
 namespace lockstep::viewer {
@@ -58,7 +58,7 @@ ViewerApp::ViewerApp(const ViewerOptions& options) : files_(OfferedFiles()) {
 void ViewerApp::Open(const std::string& path, bool beside) {
   std::optional<trace::Trace> t;
   try {
-    t = cli::LoadTraceFile(path);
+    t = run::LoadTraceFile(path);
   } catch (const base::InputError& e) {
     errors_.push_back(e.what());
     error_shown_ = e.what();

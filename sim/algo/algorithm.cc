@@ -7,25 +7,9 @@
 
 namespace lockstep::algo {
 
-void HoldLock(world::Client& c, const LockSettings& s, Millis valid_until, int64_t token) {
+void HoldLock(world::Client& c, bool write_resource, Millis valid_until, int64_t token) {
   c.EnterCriticalSection(valid_until);
-  if (s.write_resource) c.WriteResource(token);
-}
-
-std::string SettingsLabel(const LockSettings& s) {
-  std::string label = "key=" + std::to_string(s.key.size()) + ":" + s.key;
-  for (auto [name, value] : {std::pair<const char*, int64_t>{"timeout", s.timeout},
-                             {"rounds", s.rounds},
-                             {"retry_delay", s.retry_delay},
-                             {"release_with_leave", s.release_with_leave},
-                             {"ttl", s.ttl},
-                             {"write_resource", s.write_resource},
-                             {"instances", s.instances},
-                             {"token_instance", s.token_instance},
-                             {"request_timeout", s.request_timeout}}) {
-    label += std::string(" ") + name + "=" + std::to_string(value);
-  }
-  return label;
+  if (write_resource) c.WriteResource(token);
 }
 
 namespace {
@@ -43,11 +27,35 @@ bool RegisterAlgorithm(const AlgorithmInfo& info) {
                              [](const AlgorithmInfo& a, std::string_view n) { return a.name < n; });
   LOCKSTEP_CHECK(at == r.end() || at->name != info.name,
                  "algorithms: two registrations of one name");
+  for (const Setting& mine : info.settings) {
+    for (const AlgorithmInfo& other : r) {
+      for (const Setting& theirs : other.settings) {
+        LOCKSTEP_CHECK(theirs.name != mine.name || theirs == mine,
+                       "algorithms: one setting declared two ways");
+      }
+    }
+    LOCKSTEP_CHECK(mine.type != SettingType::kString || !mine.default_text.empty(),
+                   "algorithms: a string setting without a default");
+    LOCKSTEP_CHECK(mine.type != SettingType::kInt ||
+                       (mine.min <= mine.default_value && mine.default_value <= mine.max),
+                   "algorithms: a setting's default out of its range");
+  }
   r.insert(at, info);
   return true;
 }
 
 std::span<const AlgorithmInfo> Algorithms() { return Registry(); }
+
+std::vector<Setting> AllSettings() {
+  std::vector<Setting> all;
+  for (const AlgorithmInfo& a : Registry()) {
+    for (const Setting& s : a.settings) {
+      if (std::none_of(all.begin(), all.end(), [&](const Setting& t) { return t.name == s.name; }))
+        all.push_back(s);
+    }
+  }
+  return all;
+}
 
 const AlgorithmInfo* FindAlgorithm(std::string_view name) {
   for (const AlgorithmInfo& a : Registry()) {

@@ -1,4 +1,4 @@
-// The lock algorithms lockstep knows, by name, and the settings they share.
+// The lock algorithms lockstep knows, by name, with the settings each declares.
 //
 // An algorithm is plain sequential code against world::Client. It must be
 // deterministic: its behaviour may depend only on what the client API gives
@@ -7,9 +7,13 @@
 // Each algorithm registers itself in its own file, so that adding one is
 // one new file:
 //
+//   void RunMyLock(world::Client& c, const Settings& s);  // reads s.Int("ttl"), ...
+//   constexpr Setting kMySettings[] = {{.name = "ttl", .help = "the lock's PX",
+//                                       .min = 1, .max = 100, .default_value = 10}};
 //   LOCKSTEP_ALGORITHM(my_lock, {.name = "my-lock",
 //                                .summary = "SET NX PX; release by DEL",
-//                                .make = MakeBody<RunMyLock>});
+//                                .make = MakeBody<RunMyLock>,
+//                                .settings = kMySettings});
 //
 // The same works from a program that links lockstep: its registration is in
 // its own object file, which its link keeps.
@@ -19,36 +23,23 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "sim/algo/settings.h"
 #include "sim/world/client.h"
 
 namespace lockstep::algo {
 
 using world::Millis;
 
-struct LockSettings {
-  std::string key = "lock.foo";
-  Millis timeout = 2;      // T: a lock taken at time t stores t + T + 1
-  int rounds = 1;          // how many times the client takes the lock
-  Millis retry_delay = 1;  // the sleep before retrying a lock that is held
-  // Leave the critical section and release in one step (the SPIN reference
-  // model's release); otherwise leaving is a step and the release another.
-  bool release_with_leave = false;
-  Millis ttl = 10;              // PX: the lock's time to live, in ticks
-  bool write_resource = false;  // write the protected resource while holding
-  int instances = 1;            // masters the client can address
-  // The master that hands out fencing tokens (lock.token_server), or -1. It
-  // is not one of Redlock's N: its INCR stands for a linearizable counter.
-  int token_instance = -1;
-  Millis request_timeout = 0;  // a lost request's timeout (for the world)
-};
-
 using Body = std::function<void(world::Client&)>;
 
 struct AlgorithmInfo {
   std::string_view name;
   std::string_view summary;
-  Body (*make)(const LockSettings&);
+  Body (*make)(const Settings&);
+  // What it reads of the scenario's "lock" object (see settings.h).
+  std::span<const Setting> settings{};
   // It calls Client::Random() (numbers, not only tokens): its clients are
   // never interchangeable for symmetry. Without it, Random() throws.
   bool draws_numbers = false;
@@ -62,12 +53,13 @@ struct AlgorithmInfo {
 
 // The body that calls Run(client, settings, Args...).
 template <auto Run, auto... Args>
-Body MakeBody(const LockSettings& s) {
+Body MakeBody(const Settings& s) {
   return [s](world::Client& c) { Run(c, s, Args...); };
 }
 
 // Adds `info` to Algorithms(); use LOCKSTEP_ALGORITHM. A second algorithm
-// of the same name is a broken invariant.
+// of the same name, or a setting declared unlike another algorithm's
+// setting of the same name, is a broken invariant.
 bool RegisterAlgorithm(const AlgorithmInfo& info);
 
 // At namespace scope in the algorithm's own file; `id` names the
@@ -76,14 +68,11 @@ bool RegisterAlgorithm(const AlgorithmInfo& info);
   [[maybe_unused]] static const bool lockstep_algorithm_registered_##id = \
       ::lockstep::algo::RegisterAlgorithm(::lockstep::algo::AlgorithmInfo __VA_ARGS__)
 
-// Every setting, as a label: two clients of one algorithm are
-// interchangeable only if their labels are equal.
-std::string SettingsLabel(const LockSettings& s);
-
 // The steps every algorithm takes once it holds the lock: enter the critical
 // section, believing the lock valid until its own clock passes
-// `valid_until`, and write the resource (with `token`) if the scenario has one.
-void HoldLock(world::Client& c, const LockSettings& s, Millis valid_until, int64_t token);
+// `valid_until`, and write the resource (with `token`) if the scenario has
+// one (`write_resource`: WorldFacts::write_resource).
+void HoldLock(world::Client& c, bool write_resource, Millis valid_until, int64_t token);
 
 // Every algorithm registered, by name (never in the order of registration,
 // which is the order of static initialisation).
@@ -91,5 +80,9 @@ std::span<const AlgorithmInfo> Algorithms();
 
 // Returns nullptr iff there is no algorithm of that name.
 const AlgorithmInfo* FindAlgorithm(std::string_view name);
+
+// Every setting some algorithm declares, once each, in the order of
+// Algorithms() and then of their declarations.
+std::vector<Setting> AllSettings();
 
 }  // namespace lockstep::algo

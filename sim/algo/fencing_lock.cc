@@ -30,6 +30,7 @@ LOCKSTEP_ALGORITHM(
     fenced_set_px,
     {.name = "fenced-set-px",
      .summary = "SET NX PX and a fencing token from INCR in one script; release by script",
-     .make = MakeBody<RunFencedLock>});
+     .make = MakeLockBody<RunFencedLock>,
+     .settings = kTtlLockSettings});
 
 }  // namespace lockstep::algo

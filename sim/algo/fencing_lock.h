@@ -6,7 +6,7 @@
 // compare-and-delete script.
 #pragma once
 
-#include "sim/algo/algorithm.h"
+#include "sim/algo/lock_settings.h"
 
 namespace lockstep::algo {
 

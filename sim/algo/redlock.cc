@@ -82,18 +82,21 @@ LOCKSTEP_ALGORITHM(redlock,
                    {.name = "redlock",
                     .summary = "Redlock: SET NX PX on every instance, a majority within the "
                                "validity; release by script on all",
-                    .make = MakeBody<RunRedlock, RedlockTokens::kNone>,
+                    .make = MakeLockBody<RunRedlock, RedlockTokens::kNone>,
+                    .settings = kTtlLockSettings,
                     .draws_numbers = true});
 LOCKSTEP_ALGORITHM(redlock_instance_tokens,
                    {.name = "redlock-instance-tokens",
                     .summary = "Redlock with a fencing token: the largest INCR among the "
                                "instances locked (unsafe)",
-                    .make = MakeBody<RunRedlock, RedlockTokens::kInstanceCounters>,
+                    .make = MakeLockBody<RunRedlock, RedlockTokens::kInstanceCounters>,
+                    .settings = kTtlLockSettings,
                     .draws_numbers = true});
 LOCKSTEP_ALGORITHM(redlock_fenced,
                    {.name = "redlock-fenced",
                     .summary = "Redlock with a fencing token from INCR on lock.token_server",
-                    .make = MakeBody<RunRedlock, RedlockTokens::kTokenService>,
+                    .make = MakeLockBody<RunRedlock, RedlockTokens::kTokenService>,
+                    .settings = kTtlLockSettings,
                     .draws_numbers = true,
                     .needs_token_server = true});
 

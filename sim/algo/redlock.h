@@ -22,7 +22,7 @@
 //    draws a larger token.
 #pragma once
 
-#include "sim/algo/algorithm.h"
+#include "sim/algo/lock_settings.h"
 
 namespace lockstep::algo {
 

@@ -38,15 +38,18 @@ void RunSetNxPx(world::Client& c, const LockSettings& s, Release release) {
 
 LOCKSTEP_ALGORITHM(set_px_del, {.name = "set-px-del",
                                 .summary = "SET key token NX PX ttl; release by plain DEL",
-                                .make = MakeBody<RunSetNxPx, Release::kDel>});
+                                .make = MakeLockBody<RunSetNxPx, Release::kDel>,
+                                .settings = kTtlLockSettings});
 LOCKSTEP_ALGORITHM(
     set_px_get_del,
     {.name = "set-px-get-del",
      .summary = "SET key token NX PX ttl; release by GET, compare in the client, DEL",
-     .make = MakeBody<RunSetNxPx, Release::kGetCompare>});
+     .make = MakeLockBody<RunSetNxPx, Release::kGetCompare>,
+     .settings = kTtlLockSettings});
 LOCKSTEP_ALGORITHM(set_px_script,
                    {.name = "set-px-script",
                     .summary = "SET key token NX PX ttl; release by the compare-and-delete script",
-                    .make = MakeBody<RunSetNxPx, Release::kScript>});
+                    .make = MakeLockBody<RunSetNxPx, Release::kScript>,
+                    .settings = kTtlLockSettings});
 
 }  // namespace lockstep::algo

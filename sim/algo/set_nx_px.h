@@ -8,7 +8,7 @@
 //                 page, atomic at the server.
 #pragma once
 
-#include "sim/algo/algorithm.h"
+#include "sim/algo/lock_settings.h"
 
 namespace lockstep::algo {
 

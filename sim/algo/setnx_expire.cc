@@ -21,6 +21,7 @@ void RunSetnxExpire(world::Client& c, const LockSettings& s) {
 LOCKSTEP_ALGORITHM(setnx_expire,
                    {.name = "setnx-expire",
                     .summary = "SETNX, then PEXPIRE as a second command; release by DEL",
-                    .make = MakeBody<RunSetnxExpire>});
+                    .make = MakeLockBody<RunSetnxExpire>,
+                    .settings = kTtlLockSettings});
 
 }  // namespace lockstep::algo

@@ -3,7 +3,7 @@
 // nobody can ever take again.
 #pragma once
 
-#include "sim/algo/algorithm.h"
+#include "sim/algo/lock_settings.h"
 
 namespace lockstep::algo {
 

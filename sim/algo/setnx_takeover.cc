@@ -76,13 +76,15 @@ void RunSetnxLock(world::Client& c, const LockSettings& s, Takeover takeover) {
 LOCKSTEP_ALGORITHM(setnx_naive,
                    {.name = "setnx-naive",
                     .summary = "SETNX lock; expired lock taken over with GET, DEL, SETNX (racy)",
-                    .make = MakeBody<RunSetnxLock, Takeover::kNaive>,
+                    .make = MakeLockBody<RunSetnxLock, Takeover::kNaive>,
+                    .settings = kTimestampLockSettings,
                     .timestamp_lock = true});
 LOCKSTEP_ALGORITHM(
     setnx_getset,
     {.name = "setnx-getset",
      .summary = "SETNX lock; expired lock taken over with GETSET (the documented fix)",
-     .make = MakeBody<RunSetnxLock, Takeover::kGetSet>,
+     .make = MakeLockBody<RunSetnxLock, Takeover::kGetSet>,
+     .settings = kTimestampLockSettings,
      .timestamp_lock = true});
 
 }  // namespace lockstep::algo

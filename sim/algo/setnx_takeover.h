@@ -11,7 +11,7 @@
 // client has taken over).
 #pragma once
 
-#include "sim/algo/algorithm.h"
+#include "sim/algo/lock_settings.h"
 
 namespace lockstep::algo {
 

@@ -11,9 +11,9 @@
 #include "sim/cli/memory_bound.h"
 #include "sim/cli/redis_replay.h"
 #include "sim/cli/render_command.h"
-#include "sim/cli/stop_signals.h"
-#include "sim/cli/version.h"
 #include "sim/explore/strategy_registry.h"
+#include "sim/run/stop_signals.h"
+#include "sim/run/version.h"
 #include "sim/scenario/scenario.h"
 #include "sim/trace/json_reader.h"
 #include "sim/trace/seed.h"
@@ -59,10 +59,11 @@ int RunCommandLine(const std::vector<std::string>& args) {
   const int argc = static_cast<int>(argv.size());
   // A command line run in the same process as an earlier one (the fuzz
   // target) starts with no stop requested.
-  StopRequested().store(false);
+  run::StopRequested().store(false);
   CLI::App app{"lockstep: a deterministic simulator and race explorer for Redis locks"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", VersionText("lockstep"), "Print the version and the commit");
+  app.set_version_flag("--version", run::VersionText("lockstep"),
+                       "Print the version and the commit");
   app.set_help_all_flag("--help-all", "Show help for every subcommand");
 
   OutputOptions out;
@@ -218,7 +219,7 @@ int RunCommandLine(const std::vector<std::string>& args) {
     }
     if (*list) {
       if (fields) {
-        std::cout << sc::kFieldReference;
+        std::cout << sc::FieldReference();
         return kExitSafe;
       }
       return List(dir, json);

@@ -6,11 +6,11 @@
 
 #include "sim/base/limits.h"
 #include "sim/cli/memory_bound.h"
-#include "sim/cli/output_file.h"
-#include "sim/cli/runner.h"
-#include "sim/cli/stop_signals.h"
 #include "sim/explore/replay_strategy.h"
 #include "sim/explore/search.h"
+#include "sim/run/output_file.h"
+#include "sim/run/runner.h"
+#include "sim/run/stop_signals.h"
 #include "sim/trace/json_reader.h"
 
 namespace lockstep::cli {
@@ -44,9 +44,9 @@ json Summary(const trace::Trace& t, const scenario::Scenario& s) {
 // Unexpected.
 int Report(const trace::Trace& t, const scenario::Scenario& s, const OutputOptions& out,
            bool conclusive) {
-  Warn(s.file, s.warnings);
-  Warn(s.file, {Unexpected(s, t.violation ? t.violation->property : "", conclusive)});
-  std::ostream& report = IsStandardOutput(out.trace_out) ? std::cerr : std::cout;
+  run::Warn(s.file, s.warnings);
+  run::Warn(s.file, {run::Unexpected(s, t.violation ? t.violation->property : "", conclusive)});
+  std::ostream& report = run::IsStandardOutput(out.trace_out) ? std::cerr : std::cout;
   if (!out.trace_out.empty()) {
     std::string text = trace::ToJsonText(t);
     if (text.size() > scenario::kMaxInputBytes) {
@@ -58,7 +58,7 @@ int Report(const trace::Trace& t, const scenario::Scenario& s, const OutputOptio
            " (bound the run with --max-steps)");
       return kExitBound;
     }
-    WriteOutput(out.trace_out, text);
+    run::WriteOutput(out.trace_out, text);
   }
   if (out.json) {
     report << Summary(t, s).dump(2) << "\n";
@@ -72,19 +72,19 @@ int Report(const trace::Trace& t, const scenario::Scenario& s, const OutputOptio
 
 // Refuses an output that cannot be written, before any work.
 void CheckTraceOut(const std::string& file, const OutputOptions& out) {
-  if (!out.trace_out.empty()) CheckOutput("--trace-out", out.trace_out, {file});
+  if (!out.trace_out.empty()) run::CheckOutput("--trace-out", out.trace_out, {file});
 }
 
 // Replays a saved trace and checks that it reproduces exactly.
 int ReplayTrace(const std::string& file, const std::string& text, const json& doc,
                 const OutputOptions& out) {
-  const ReplayedTrace again = ReplaySavedTrace(file, doc);
+  const run::ReplayedTrace again = run::ReplaySavedTrace(file, doc);
   const trace::Trace& replayed = again.trace;
   const scenario::Scenario& s = again.scenario;
   // The embedded scenario has no schedule: its expectation is about every one.
   int code = Report(replayed, s, out, false);
   if (!out.json && code != kExitBound) {
-    (IsStandardOutput(out.trace_out) ? std::cerr : std::cout)
+    (run::IsStandardOutput(out.trace_out) ? std::cerr : std::cout)
         << (trace::ToJsonText(replayed) == text
                 ? "replay reproduces the trace byte for byte\n"
                 : "replay reproduces the trace's content (its formatting differs)\n");
@@ -126,7 +126,7 @@ int Replay(const std::string& file, const OutputOptions& out) {
   }
   trace::Trace t;
   try {
-    t = ReplaySchedule(s);
+    t = run::ReplaySchedule(s);
   } catch (const explore::ScheduleError& e) {
     throw base::InputError(file, "/schedule/" + std::to_string(e.position), e.what());
   }
@@ -140,9 +140,9 @@ int Replay(const std::string& file, const OutputOptions& out) {
           "'" + s.schedule_text[ran] +
               "' is not possible here: nothing can happen (every client finished or waits)");
     }
-    Warn(file, {"at " + at + ": the violation at step " + std::to_string(t.violation->step) +
-                " ends the replay; the " + std::to_string(s.schedule.size() - ran) +
-                " entries from here on are not run"});
+    run::Warn(file, {"at " + at + ": the violation at step " + std::to_string(t.violation->step) +
+                     " ends the replay; the " + std::to_string(s.schedule.size() - ran) +
+                     " entries from here on are not run"});
   }
   return Report(t, s, out, true);
 }
@@ -158,7 +158,7 @@ int Run(const std::string& file, uint64_t seed, std::optional<int> max_steps,
   // steps run and recorded so far.
   size_t steps_run = 0;
   trace::Trace t =
-      RunSeeded(s, seed, max_steps.value_or(s.max_steps), &StopRequested(), &steps_run);
+      run::RunSeeded(s, seed, max_steps.value_or(s.max_steps), &run::StopRequested(), &steps_run);
   if (watch && watch->exceeded()) {
     // Stopped between two steps: what ran is reported, nothing is written.
     const std::string bound = "--max-memory " + SizeText(out.max_memory);
@@ -182,7 +182,9 @@ int Run(const std::string& file, uint64_t seed, std::optional<int> max_steps,
 int List(const std::string& dir, bool as_json) {
   json algos = json::array();
   for (const auto& a : algo::Algorithms()) {
-    algos.push_back({{"name", a.name}, {"summary", a.summary}});
+    json settings = json::array();
+    for (const algo::Setting& d : a.settings) settings.push_back(d.name);
+    algos.push_back({{"name", a.name}, {"summary", a.summary}, {"settings", settings}});
   }
   json scenarios = json::array();
   std::vector<std::filesystem::path> files;
@@ -231,6 +233,12 @@ int List(const std::string& dir, bool as_json) {
   for (const auto& a : algos) {
     std::cout << "  " << a["name"].get<std::string>() << "\n      "
               << a["summary"].get<std::string>() << "\n";
+    if (a.contains("settings") && !a["settings"].empty()) {
+      std::string names;
+      for (const auto& n : a["settings"])
+        names += (names.empty() ? "" : ", ") + n.get<std::string>();
+      std::cout << "      lock settings: " << names << "\n";
+    }
   }
   std::cout << "Scenarios (" << dir << "):\n";
   for (const auto& s : scenarios) {
@@ -274,7 +282,7 @@ int Demo(const std::string& dir) {
       const auto& schedule = shortest ? shortest->counterexample : found.counterexample;
       std::cout << "found after " << found.stats.states << " states and " << found.stats.transitions
                 << " transitions; the shortest race has " << schedule.size() << " steps:\n\n";
-      trace::Trace t = RecordTrace(naive, schedule, "violation");
+      trace::Trace t = run::RecordTrace(naive, schedule);
       std::cout << trace::Timeline(t);
       expectation(naive, true, t.violation->property);
     }
@@ -291,7 +299,7 @@ int Demo(const std::string& dir) {
     for (const Part& p : parts) {
       scenario::Scenario s = scenario::LoadScenarioFile(dir + "/" + p.file);
       std::cout << "\n=== " << p.title << " ===\n" << s.description << "\n\n";
-      trace::Trace t = ReplaySchedule(s);
+      trace::Trace t = run::ReplaySchedule(s);
       std::cout << trace::Timeline(t);
       expectation(s, t.violation.has_value(), t.violation ? t.violation->property : "");
     }

@@ -16,10 +16,11 @@
 #include "sim/base/limits.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/memory_bound.h"
-#include "sim/cli/output_file.h"
-#include "sim/cli/runner.h"
-#include "sim/cli/stop_signals.h"
 #include "sim/explore/strategy_registry.h"
+#include "sim/run/explore.h"
+#include "sim/run/output_file.h"
+#include "sim/run/runner.h"
+#include "sim/run/stop_signals.h"
 #include "sim/scenario/overrides.h"
 #include "sim/trace/json_reader.h"
 
@@ -75,13 +76,13 @@ scenario::Scenario Prepare(const ExploreOptions& o) {
                                .horizon = o.horizon,
                                .max_arg_delay = o.max_arg_delay,
                                .faults = o.faults});
-  Warn(o.file, s.warnings);
+  run::Warn(o.file, s.warnings);
   if (!explore::FindStrategy(o.strategy)) {
     throw base::InputError(
         "", "", "--strategy: expected " + StrategyChoices() + ", got \"" + o.strategy + "\"");
   }
   for (const std::string& property : s.properties) {
-    CheckOutput("--out", CounterexamplePath(o, s, property), {o.file});
+    run::CheckOutput("--out", CounterexamplePath(o, s, property), {o.file});
   }
   return s;
 }
@@ -91,19 +92,10 @@ explore::StrategyRequest MakeRequest(const ExploreOptions& o, const scenario::Sc
   explore::StrategyRequest request;
   explore::SearchOptions& options = request.search;
   options.reductions = o.reductions;
-  // Sleep sets prune only through the visited-state table: without state
-  // caching they would be computed and never read, so the search (and its
-  // report) runs without them.
-  if (!options.reductions.cache) options.reductions.por = false;
   options.bounds.max_steps = o.max_steps;
-  // Without state caching nothing stops a client that retries forever
-  // without the clock moving: bound the executions by the scenario's
-  // max_steps, as a run is.
-  if (!options.reductions.cache && !options.bounds.max_steps)
-    options.bounds.max_steps = s.max_steps;
   options.bounds.preemptions = o.preemptions;
   options.jobs = o.jobs;
-  options.interrupted = &StopRequested();
+  options.interrupted = &run::StopRequested();
   request.max_steps = o.max_steps.value_or(s.max_steps);
   request.executions = o.executions;
   request.depth = o.depth;
@@ -125,10 +117,11 @@ json OptionalJson(const std::optional<world::Millis>& v) { return v ? json(*v) :
 
 // The --json report's fields, short of the counterexample.
 json MakeReport(const ExploreOptions& o, const scenario::Scenario& s,
-                const explore::StrategyEntry& strategy, const explore::StrategyRequest& request,
-                const explore::SearchResult& r) {
+                const run::ExploreResult& result) {
+  const explore::StrategyRequest& request = result.request;
+  const explore::SearchResult& r = result.search;
   const explore::SearchOptions& options = request.search;
-  const bool exhaustive = strategy.kind == explore::StrategyKind::kExhaustive;
+  const bool exhaustive = result.exhaustive;
   // The bound the search ran under: sampling always stops at max_steps.
   const std::optional<int> step_bound =
       exhaustive ? options.bounds.max_steps : std::optional<int>(request.max_steps);
@@ -175,27 +168,21 @@ std::string SearchHeader(const ExploreOptions& o, const scenario::Scenario& s,
   return text.str();
 }
 
-// Shrinks the violation the search found, saves it and adds it to both
-// reports. Throws base::InputError if it cannot be saved.
+// Saves the counterexample the search found and adds it to both reports.
+// Throws base::InputError if it cannot be saved.
 void SaveCounterexample(const ExploreOptions& o, const scenario::Scenario& s,
-                        const explore::Properties& properties, const explore::SearchResult& r,
+                        const run::Counterexample& c,
                         const std::function<std::string()>& stop_reason, json& report,
                         std::ostream& text) {
-  std::vector<world::Action> schedule = r.counterexample;
-  size_t found = schedule.size();
-  std::string how = "as found";
-  std::cerr << "lockstep: violation found in " << found
-            << " steps; shrinking it (a stop signal saves it as found)" << std::endl;
-  if (auto shortest =
-          explore::ShortestCounterexample(s.world, properties, static_cast<int>(found),
-                                          base::Limits::kShrinkStates, &StopRequested())) {
-    schedule = shortest->counterexample;
-    how = "shortest, by breadth-first search";
-  } else if (StopRequested().load()) {
-    how = "as found: not shrunk, stopped by " + stop_reason();
-    report["interrupted"] = stop_reason();
+  const trace::Trace& t = c.trace;
+  std::string how = "shortest, by breadth-first search";
+  if (!c.shrunk) {
+    how = "as found";
+    if (run::StopRequested().load()) {
+      how = "as found: not shrunk, stopped by " + stop_reason();
+      report["interrupted"] = stop_reason();
+    }
   }
-  trace::Trace t = RecordTrace(s, schedule, explore::EndReasonText(explore::EndReason::kViolation));
   std::string path = CounterexamplePath(o, s, t.violation->property);
   std::error_code ec;
   std::filesystem::create_directories(o.out, ec);
@@ -205,12 +192,12 @@ void SaveCounterexample(const ExploreOptions& o, const scenario::Scenario& s,
           "", "",
           "cannot create the folder " + lockstep::json::Shorten(o.out) + ": " + ec.message());
     }
-    WriteOutput(path, trace::ToJsonText(t));
+    run::WriteOutput(path, trace::ToJsonText(t));
   } catch (const base::InputError& e) {
     throw base::InputError("", "", lockstep::json::Shorten(e.what(), 400));
   }
-  report["counterexample"] = {{"steps", schedule.size()},
-                              {"found_steps", found},
+  report["counterexample"] = {{"steps", t.schedule.size()},
+                              {"found_steps", c.found_steps},
                               {"shrunk", how},
                               {"schedule", t.schedule},
                               {"file", path},
@@ -221,8 +208,8 @@ void SaveCounterexample(const ExploreOptions& o, const scenario::Scenario& s,
                                 {"step", t.violation->step},
                                 {"message", t.violation->message}}}};
   text << "VIOLATION of " << t.violation->property << ": " << t.violation->message << "\n";
-  text << "counterexample: " << schedule.size() << " steps (" << how << "; the search found "
-       << found << ")\n\n";
+  text << "counterexample: " << t.schedule.size() << " steps (" << how << "; the search found "
+       << c.found_steps << ")\n\n";
   text << trace::Timeline(t) << "\nsaved " << path << "\nreplay it: lockstep replay " << path
        << "\n";
 }
@@ -247,37 +234,43 @@ namespace {
 
 int Search(const ExploreOptions& o) {
   const scenario::Scenario s = Prepare(o);
-  const explore::StrategyEntry& strategy = *explore::FindStrategy(o.strategy);
-  explore::Properties properties = explore::MakeProperties(s.properties);
-  explore::StrategyRequest request = MakeRequest(o, s);
+  run::ExploreOptions options;
+  options.strategy = o.strategy;
+  options.request = MakeRequest(o, s);
   const bool live = !o.json && isatty(STDERR_FILENO);
-  if (live) request.search.progress = ShowProgress;
+  if (live) options.request.search.progress = ShowProgress;
+  options.found = [live](size_t steps) {
+    if (live) std::fprintf(stderr, "\r%80s\r", "");
+    std::cerr << "lockstep: violation found in " << steps
+              << " steps; shrinking it (a stop signal saves it as found)" << std::endl;
+  };
   // Until Explore returns: a stop signal while the counterexample is shrunk
   // stops the shrinking, and the counterexample found is saved as it is.
-  CooperativeStop cooperative;
+  run::CooperativeStop cooperative;
   std::optional<MemoryWatch> watch;
   if (o.max_memory) watch.emplace(o.max_memory);
   // Why the work stopped early: a signal's name, or the memory bound.
   auto stop_reason = [&]() -> std::string {
     if (watch && watch->exceeded())
       return "the memory bound (--max-memory " + SizeText(o.max_memory) + ")";
-    return SignalName(StopSignal());
+    return run::SignalName(run::StopSignal());
   };
 
-  explore::SearchResult r = strategy.run(s.world, properties, request);
+  run::ExploreResult result = run::Explore(s, options);
+  explore::SearchResult& r = result.search;
   if (live) std::fprintf(stderr, "\r%80s\r", "");
   if (r.verdict == explore::Verdict::kIncomplete && r.incomplete == "interrupted") {
     if (watch && watch->exceeded()) r.incomplete = "stopped at " + stop_reason();
     Fail("search stopped by " + stop_reason());
   }
 
-  json report = MakeReport(o, s, strategy, request, r);
+  json report = MakeReport(o, s, result);
   std::ostringstream text;
   text << SearchHeader(o, s, r);
   int code = kExitSafe;
   if (r.verdict == explore::Verdict::kViolation) {
     code = kExitViolation;
-    SaveCounterexample(o, s, properties, r, stop_reason, report, text);
+    SaveCounterexample(o, s, *result.counterexample, stop_reason, report, text);
   } else if (r.verdict == explore::Verdict::kSafe) {
     text << "SAFE: no violation of ";
     for (size_t i = 0; i < s.properties.size(); ++i) text << (i ? ", " : "") << s.properties[i];
@@ -290,8 +283,8 @@ int Search(const ExploreOptions& o) {
   const bool as_written =
       !o.clients && !o.max_steps && !o.horizon && !o.preemptions && !o.max_arg_delay && !o.faults;
   if (as_written && r.verdict != explore::Verdict::kIncomplete) {
-    Warn(o.file, {Unexpected(s, r.violation ? r.violation->property : "",
-                             strategy.kind == explore::StrategyKind::kExhaustive)});
+    run::Warn(o.file,
+              {run::Unexpected(s, r.violation ? r.violation->property : "", result.exhaustive)});
   }
   if (o.json) {
     std::cout << report.dump(2) << "\n";

@@ -3,9 +3,9 @@
 #include <vector>
 
 #include "sim/cli/command_line.h"
-#include "sim/cli/stop_signals.h"
+#include "sim/run/stop_signals.h"
 
 int main(int argc, char** argv) {
-  lockstep::cli::InstallStopSignals();
+  lockstep::run::InstallStopSignals();
   return lockstep::cli::RunCommandLine(std::vector<std::string>(argv + 1, argv + argc));
 }

@@ -6,7 +6,7 @@
 #include <cstdio>
 
 #include "sim/base/input_error.h"
-#include "sim/cli/stop_signals.h"
+#include "sim/run/stop_signals.h"
 
 namespace lockstep::cli {
 
@@ -77,11 +77,11 @@ uint64_t ResidentBytes() {
 
 MemoryWatch::MemoryWatch(uint64_t limit) : limit_(limit) {
   thread_ = std::thread([this] {
-    BlockStopSignals blocked;  // they belong to the thread doing the work
+    run::BlockStopSignals blocked;  // they belong to the thread doing the work
     while (!done_.load()) {
       if (ResidentBytes() > limit_) {
         exceeded_.store(true);
-        StopRequested().store(true);
+        run::StopRequested().store(true);
         return;
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(10));

@@ -10,10 +10,10 @@
 #include <sys/time.h>
 
 #include "sim/cli/commands.h"
-#include "sim/cli/render_command.h"
-#include "sim/cli/runner.h"
 #include "sim/kv/command_table.h"
 #include "sim/kv/int_parse.h"
+#include "sim/run/runner.h"
+#include "sim/run/trace_file.h"
 #include "sim/scenario/scenario.h"
 #include "sim/trace/json_reader.h"
 #include "sim/trace/trace.h"
@@ -439,7 +439,7 @@ class RedisSession {
 
 int ReplayOnRedis(const std::string& file, const RedisReplayOptions& options) {
   const auto [host, port] = ParseHostPort(options.address);
-  const trace::Trace t = LoadTraceFile(file);
+  const trace::Trace t = run::LoadTraceFile(file);
   if (t.server_names.size() > 1) {
     Fail(file + ": the run has " + std::to_string(t.server_names.size()) +
          " servers; --redis replays on one server only");

@@ -31,7 +31,7 @@ uint32_t GhostOf(const Properties& properties) {
 }
 
 ExecutionResult RunExecution(world::Model& model, Strategy& strategy, const Properties& properties,
-                             int max_steps, const std::atomic<bool>* stop) {
+                             int max_steps, const std::atomic<bool>* stop, StepObserver* observer) {
   world::WorldState s = model.Initial();
   ExecutionResult result;
   std::vector<world::Action> enabled;
@@ -60,8 +60,14 @@ ExecutionResult RunExecution(world::Model& model, Strategy& strategy, const Prop
       break;
     }
     result.schedule.push_back(*next);
-    model.Apply(s, *next, nullptr);
-    int step = static_cast<int>(result.schedule.size());
+    const int step = static_cast<int>(result.schedule.size());
+    if (observer) {
+      world::StepEffects effects;
+      model.Apply(s, *next, &effects);
+      observer->Applied(model, s, step, *next, std::move(effects));
+    } else {
+      model.Apply(s, *next, nullptr);
+    }
     if (auto v = check::CheckAll(properties, model, s, step)) {
       result.violation = std::move(v);
       result.end = EndReason::kViolation;

@@ -34,11 +34,22 @@ Properties MakeProperties(const std::vector<std::string>& names);
 // The check::Property::Ghost bits the properties read.
 uint32_t GhostOf(const Properties& properties);
 
+// Sees each step of an execution as it is applied (a trace recorder).
+class StepObserver {
+ public:
+  virtual ~StepObserver() = default;
+  // Step `index` (from 1) applied `a` with `effects` and left `s`.
+  virtual void Applied(const world::Model& model, const world::WorldState& s, int index,
+                       const world::Action& a, world::StepEffects effects) = 0;
+};
+
 // Runs from model.Initial() until the end. The model may be shared by many
 // executions (its clients' learned behaviour is reused). Throws what the
 // strategy throws (ScheduleError). Setting `*stop` ends it (kStopped).
+// `observer`, if given, sees every step, before the properties are checked.
 // REQUIRES: max_steps >= 0
 ExecutionResult RunExecution(world::Model& model, Strategy& strategy, const Properties& properties,
-                             int max_steps, const std::atomic<bool>* stop = nullptr);
+                             int max_steps, const std::atomic<bool>* stop = nullptr,
+                             StepObserver* observer = nullptr);
 
 }  // namespace lockstep::explore

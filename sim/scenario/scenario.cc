@@ -7,9 +7,11 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <regex>
 #include <set>
+#include <span>
 #include <sstream>
 
 #include <sys/stat.h>
@@ -40,27 +42,64 @@ std::string AlgorithmNames() {
   return s;
 }
 
-// The lock settings every client shares, or (`per_client`) one client's
-// overrides; the token server is the world's, so only the shared ones name it.
-algo::LockSettings ReadLock(const jr::ObjectReader& o, algo::LockSettings s, bool per_client) {
-  if (per_client) {
-    o.RejectUnknown({"key", "timeout", "rounds", "retry_delay", "release_with_leave", "ttl",
-                     "request_timeout"});
-  } else {
-    o.RejectUnknown({"key", "timeout", "rounds", "retry_delay", "release_with_leave", "ttl",
-                     "request_timeout", "token_server"});
+// What a "lock" object gives: the settings it names (checked against their
+// declarations, algo::AllSettings()) and the world's request timeout.
+struct LockFields {
+  std::map<std::string, json> settings;  // name -> a valid value
+  std::optional<world::Millis> request_timeout;
+};
+
+// The lock fields every client shares, or (`per_client`) one client's
+// overrides of `shared`; the token server is the world's, so only the
+// shared ones name it.
+LockFields ReadLock(const jr::ObjectReader& o, LockFields fields, bool per_client) {
+  const std::vector<algo::Setting> declared = algo::AllSettings();
+  std::vector<const char*> known;
+  for (const algo::Setting& d : declared) known.push_back(d.name.data());
+  known.push_back("request_timeout");
+  if (!per_client) known.push_back("token_server");
+  o.RejectUnknown(known);
+  for (const algo::Setting& d : declared) {
+    const std::string name(d.name);
+    if (!o.Has(name)) continue;
+    switch (d.type) {
+      case algo::SettingType::kInt:
+        fields.settings[name] = *o.OptInt(name, d.min, d.max);
+        break;
+      case algo::SettingType::kBool:
+        fields.settings[name] = o.Bool(name, false);
+        break;
+      case algo::SettingType::kString: {
+        std::string text = *o.OptString(name);
+        if (text.empty()) {
+          throw jr::JsonError(o.PointerOf(name), "expected a non-empty " + name + " name");
+        }
+        fields.settings[name] = text;
+        break;
+      }
+    }
   }
-  if (auto key = o.OptString("key")) {
-    if (key->empty()) throw jr::JsonError(o.PointerOf("key"), "expected a non-empty key name");
-    s.key = *key;
+  if (auto v = o.OptInt("request_timeout", 0, base::Limits::kMaxSpan)) fields.request_timeout = *v;
+  return fields;
+}
+
+// The settings `declared` with the values `fields` gives.
+algo::Settings MakeSettings(std::span<const algo::Setting> declared, const LockFields& fields,
+                            const algo::WorldFacts& world) {
+  algo::Settings settings(declared);
+  settings.world = world;
+  for (const algo::Setting& d : declared) {
+    auto given = fields.settings.find(std::string(d.name));
+    if (given == fields.settings.end()) continue;
+    if (d.type == algo::SettingType::kString) {
+      settings.SetText(d.name, given->second.get<std::string>());
+    } else if (d.type == algo::SettingType::kBool) {
+      settings.SetNumber(d.name, given->second.get<bool>() ? 1 : 0);
+    } else {
+      settings.SetNumber(d.name, given->second.get<int64_t>());
+    }
   }
-  if (auto v = o.OptInt("timeout", 0, base::Limits::kMaxSpan)) s.timeout = *v;
-  if (auto v = o.OptInt("rounds", 1, 1000)) s.rounds = static_cast<int>(*v);
-  if (auto v = o.OptInt("retry_delay", 0, base::Limits::kMaxSpan)) s.retry_delay = *v;
-  s.release_with_leave = o.Bool("release_with_leave", s.release_with_leave);
-  if (auto v = o.OptInt("ttl", 1, base::Limits::kMaxSpan)) s.ttl = *v;
-  if (auto v = o.OptInt("request_timeout", 0, base::Limits::kMaxSpan)) s.request_timeout = *v;
-  return s;
+  return settings;
 }
 
 world::ServerConfig ReadServer(const jr::ObjectReader& sv, bool named) {
@@ -127,23 +166,23 @@ void RejectTrace(const jr::ObjectReader& o, const std::string& prefix) {
   }
 }
 
-// The lock settings all clients share, and the guarded resource, which
+// The lock fields all clients share, and the guarded resource, which
 // makes them write it.
-algo::LockSettings ReadSharedLock(const jr::ObjectReader& o, Scenario& s) {
-  algo::LockSettings lock;
+LockFields ReadSharedLock(const jr::ObjectReader& o, Scenario& s, algo::WorldFacts& world) {
+  LockFields lock;
   if (o.Has("lock")) lock = ReadLock(o.Object("lock"), lock, false);
   if (o.Has("resource")) {
     jr::ObjectReader r = o.Object("resource");
     r.RejectUnknown({"fenced"});
     s.world.resource.enabled = true;
     s.world.resource.fenced = r.Bool("fenced", false);
-    lock.write_resource = true;
+    world.write_resource = true;
   }
   return lock;
 }
 
 // "server" or "servers", and which masters Redlock locks.
-void ReadServers(const jr::ObjectReader& o, Scenario& s, algo::LockSettings& lock) {
+void ReadServers(const jr::ObjectReader& o, Scenario& s, algo::WorldFacts& facts) {
   if (o.Has("server") && o.Has("servers")) {
     throw jr::JsonError(
         o.PointerOf("servers"),
@@ -197,18 +236,18 @@ void ReadServers(const jr::ObjectReader& o, Scenario& s, algo::LockSettings& loc
   if (instances == 0) {
     throw jr::JsonError(o.PointerOf("servers"), "expected at least one master");
   }
-  lock.instances = instances;
+  facts.instances = instances;
   if (o.Has("lock") && o.Object("lock").Has("token_server")) {
     const jr::ObjectReader l = o.Object("lock");
     const std::string name = l.String("token_server");
     int instance = 0;
-    lock.token_instance = -1;
+    facts.token_instance = -1;
     for (const auto& sv : s.world.servers) {
       if (sv.replica_of >= 0) continue;
-      if (sv.name == name) lock.token_instance = instance;
+      if (sv.name == name) facts.token_instance = instance;
       ++instance;
     }
-    if (lock.token_instance < 0 || instances < 2) {
+    if (facts.token_instance < 0 || instances < 2) {
       throw jr::JsonError(l.PointerOf("token_server"),
                           "expected the name of a master, with at least one other master to lock; "
                           "got " +
@@ -225,19 +264,31 @@ void ReadClock(const jr::ObjectReader& o, world::WorldConfig& w) {
   w.horizon = clock.Int("horizon", w.start_time, w.start_time + base::Limits::kMaxSpan);
 }
 
-// The settings a Lua algorithm reads as lock.settings: the client's lock
-// settings, then the algorithm's own.
-json LuaSettings(const algo::LockSettings& l) {
-  json j = {{"key", l.key},
-            {"timeout", l.timeout},
-            {"rounds", l.rounds},
-            {"retry_delay", l.retry_delay},
-            {"release_with_leave", l.release_with_leave},
-            {"ttl", l.ttl},
-            {"write_resource", l.write_resource},
-            {"instances", l.instances},
-            {"request_timeout", l.request_timeout}};
-  if (l.token_instance >= 0) j["token_instance"] = l.token_instance + 1;  // Lua counts from 1
+// The settings a Lua algorithm reads as lock.settings: every setting some
+// algorithm declares, the facts of the world, then the algorithm's own.
+json LuaSettings(const LockFields& fields, const algo::WorldFacts& world) {
+  const std::vector<algo::Setting> declared = algo::AllSettings();
+  const algo::Settings values = MakeSettings(declared, fields, world);
+  json j = json::object();
+  for (const algo::Setting& d : declared) {
+    const std::string name(d.name);
+    switch (d.type) {
+      case algo::SettingType::kInt:
+        j[name] = values.Int(name);
+        break;
+      case algo::SettingType::kBool:
+        j[name] = values.Bool(name);
+        break;
+      case algo::SettingType::kString:
+        j[name] = values.String(name);
+        break;
+    }
+  }
+  j["write_resource"] = world.write_resource;
+  j["instances"] = world.instances;
+  j["request_timeout"] = fields.request_timeout.value_or(0);
+  if (world.token_instance >= 0)
+    j["token_instance"] = world.token_instance + 1;  // Lua counts from 1
   return j;
 }
 
@@ -246,8 +297,9 @@ json LuaSettings(const algo::LockSettings& l) {
 // "draws_numbers". `written` is the client's algorithm in s.document: a file
 // is put there inline (with "lua_file" naming it), so that a saved trace
 // replays anywhere.
-void ReadLuaAlgorithm(const jr::ObjectReader& a, const algo::LockSettings& mine, Scenario& s,
-                      world::ClientSetup& setup, json& written) {
+void ReadLuaAlgorithm(const jr::ObjectReader& a, const LockFields& mine,
+                      const algo::WorldFacts& world, Scenario& s, world::ClientSetup& setup,
+                      json& written) {
   a.RejectUnknown({"lua", "lua_inline", "lua_file", "settings", "draws_numbers"});
   if (a.Has("lua") == a.Has("lua_inline")) {
     throw jr::JsonError(a.pointer(),
@@ -275,14 +327,14 @@ void ReadLuaAlgorithm(const jr::ObjectReader& a, const algo::LockSettings& mine,
     throw jr::JsonError(a.PointerOf(a.Has("lua") ? "lua" : "lua_inline"),
                         "expected a Lua algorithm; " + error);
   }
-  json settings = LuaSettings(mine);
+  json settings = LuaSettings(mine, world);
   if (a.Has("settings")) {
     jr::ObjectReader(a.Raw("settings"), a.PointerOf("settings"));  // must be an object
     for (const auto& [key, value] : a.Raw("settings").items()) settings[key] = value;
   }
   const bool draws_numbers = a.Bool("draws_numbers", false);
   setup.algorithm = "lua:" + (shown.empty() ? std::string("inline") : shown);
-  setup.request_timeout = mine.request_timeout;
+  setup.request_timeout = mine.request_timeout.value_or(0);
   setup.settings = setup.algorithm + " " + std::to_string(base::HashBytes(0, program->source)) +
                    " " + settings.dump();
   setup.draws_numbers = draws_numbers;
@@ -295,10 +347,36 @@ void ReadLuaAlgorithm(const jr::ObjectReader& a, const algo::LockSettings& mine,
   }
 }
 
+// "a, b": the algorithms that declare the setting `name`.
+std::string AlgorithmsDeclaring(const std::string& name) {
+  std::string out;
+  for (const algo::AlgorithmInfo& a : algo::Algorithms()) {
+    for (const algo::Setting& d : a.settings) {
+      if (d.name == name) out += (out.empty() ? "" : ", ") + std::string(a.name);
+    }
+  }
+  return out;
+}
+
+// Warns of each setting of a client's "lock" that its algorithm `algorithm`
+// does not declare: valid, but it changes nothing.
+void WarnUnread(const jr::ObjectReader& lock, std::span<const algo::Setting> declared,
+                const std::string& algorithm, std::vector<std::string>& warnings) {
+  for (const algo::Setting& d : algo::AllSettings()) {
+    const std::string name(d.name);
+    if (!lock.Has(name)) continue;
+    if (std::none_of(declared.begin(), declared.end(),
+                     [&](const algo::Setting& m) { return m.name == d.name; })) {
+      warnings.push_back("at " + lock.PointerOf(name) + ": " + algorithm +
+                         " does not read this setting (" + AlgorithmsDeclaring(name) + " do)");
+    }
+  }
+}
+
 // The clients and their algorithms. Returns the keys that timestamp locks
 // take over.
-std::set<std::string> ReadClients(const jr::ObjectReader& o, const algo::LockSettings& lock,
-                                  Scenario& s) {
+std::set<std::string> ReadClients(const jr::ObjectReader& o, const LockFields& lock,
+                                  const algo::WorldFacts& world, Scenario& s) {
   world::WorldConfig& w = s.world;
   const json& clients = o.Array("clients");
   const std::string cptr = o.PointerOf("clients");
@@ -308,6 +386,8 @@ std::set<std::string> ReadClients(const jr::ObjectReader& o, const algo::LockSet
   }
   static const std::regex kName("[A-Za-z][A-Za-z0-9_-]{0,15}");
   std::set<std::string> seen;
+  std::set<std::string> read;                 // the settings some client's algorithm reads
+  bool lua = false;                           // a Lua algorithm reads them all
   std::set<std::string> timestamp_lock_keys;  // the keys timestamp locks take over
   for (size_t i = 0; i < clients.size(); ++i) {
     jr::ObjectReader c(clients[i], cptr + "/" + std::to_string(i));
@@ -330,9 +410,10 @@ std::set<std::string> ReadClients(const jr::ObjectReader& o, const algo::LockSet
     setup.crashed = c.Bool("crashed", false);
     setup.skew = c.OptInt("skew", -base::Limits::kMaxSpan, base::Limits::kMaxSpan).value_or(0);
     if (c.Has("algorithm") && c.Raw("algorithm").is_object()) {
-      algo::LockSettings mine = lock;
+      LockFields mine = lock;
       if (c.Has("lock")) mine = ReadLock(c.Object("lock"), mine, true);
-      ReadLuaAlgorithm(c.Object("algorithm"), mine, s, setup,
+      lua = true;
+      ReadLuaAlgorithm(c.Object("algorithm"), mine, world, s, setup,
                        s.document["clients"][i]["algorithm"]);
     } else if (!setup.crashed || c.Has("algorithm")) {
       std::string name = c.String("algorithm");
@@ -341,24 +422,37 @@ std::set<std::string> ReadClients(const jr::ObjectReader& o, const algo::LockSet
         throw jr::JsonError(c.PointerOf("algorithm"),
                             "expected one of " + AlgorithmNames() + "; got " + json(name).dump());
       }
-      algo::LockSettings mine = lock;
+      LockFields mine = lock;
       if (c.Has("lock")) mine = ReadLock(c.Object("lock"), mine, true);
-      if (info->needs_token_server && mine.token_instance < 0) {
+      if (info->needs_token_server && world.token_instance < 0) {
         throw jr::JsonError(c.PointerOf("algorithm"),
                             name +
                                 " draws its fencing tokens from a server that is not "
                                 "one of Redlock's instances: expected lock.token_server naming a "
                                 "master");
       }
-      if (info->timestamp_lock) timestamp_lock_keys.insert(mine.key);
+      const algo::Settings settings = MakeSettings(info->settings, mine, world);
+      for (const algo::Setting& d : info->settings) read.insert(std::string(d.name));
+      if (c.Has("lock")) WarnUnread(c.Object("lock"), info->settings, name, s.warnings);
+      if (info->timestamp_lock && settings.Declares("key")) {
+        timestamp_lock_keys.insert(settings.String("key"));
+      }
       setup.algorithm = name;
-      setup.request_timeout = mine.request_timeout;
-      setup.settings = algo::SettingsLabel(mine);
+      setup.request_timeout = mine.request_timeout.value_or(0);
+      setup.settings =
+          settings.Label() + " request_timeout=" + std::to_string(setup.request_timeout);
       setup.draws_numbers = info->draws_numbers;
-      setup.body = info->make(mine);
+      setup.body = info->make(settings);
     }
     s.algorithms.push_back(setup.algorithm);
     w.clients.push_back(std::move(setup));
+  }
+  for (const auto& [name, value] : lock.settings) {
+    if (!lua && !read.count(name)) {
+      s.warnings.push_back("at " + o.PointerOf("lock") + "/" + name +
+                           ": no client's algorithm reads this setting (" +
+                           AlgorithmsDeclaring(name) + " do)");
+    }
   }
   return timestamp_lock_keys;
 }
@@ -502,11 +596,12 @@ Scenario Load(const json& doc, const std::string& file, const std::string& prefi
   s.description = o.OptString("description").value_or("");
   s.expect = ReadExpect(o);
 
-  algo::LockSettings lock = ReadSharedLock(o, s);
-  ReadServers(o, s, lock);
+  algo::WorldFacts facts;
+  const LockFields lock = ReadSharedLock(o, s, facts);
+  ReadServers(o, s, facts);
   world::WorldConfig& w = s.world;
   ReadClock(o, w);
-  const std::set<std::string> timestamp_lock_keys = ReadClients(o, lock, s);
+  const std::set<std::string> timestamp_lock_keys = ReadClients(o, lock, facts, s);
   ReadKeyspace(o, w);
   ReadAssumptions(o, w);
   ReadFaults(o, w);
@@ -599,7 +694,7 @@ Scenario LoadScenarioFile(const std::string& path) {
 
 namespace {
 
-const char* const kFieldsBeforeFaults =
+const char* const kFieldsBeforeLock =
     R"(Scenario fields (JSON object; unknown fields are refused; the file is at
 most 16 MiB and nests at most 64 levels; integers are JSON integers, never
 1.0 or 1e3, and null only where the type says |null):
@@ -615,20 +710,10 @@ most 16 MiB and nests at most 64 levels; integers are JSON integers, never
     skew          integer      client clock = global clock + skew; |skew| <= 10000000
     crashed       boolean      crashed before the run: never runs (default false)
     lock          object       per-client override of the top-level lock settings
-  lock            object       {key?, timeout?, rounds?, retry_delay?, release_with_leave?,
-                               ttl?, request_timeout?, token_server?}
-    key           string       default "lock.foo"
-    timeout       integer      T in ticks, 0..10000000; a lock stores now+T+1 (default 2)
-    rounds        integer      acquisitions per client, 1..1000 (default 1)
-    retry_delay   integer      sleep before retrying a held lock, 0..10000000 (default 1)
-    ttl           integer      PX of SET-based locks, 1..10000000 (default 10)
-    request_timeout integer    ticks a client waits for a reply before it sees a timeout,
-                               0..10000000 (default 0: the timeout comes in the same step)
-    token_server  string       top level only: the master whose INCR hands out
-                               redlock-fenced's tokens; not one of Redlock's instances
-    release_with_leave boolean leave the critical section and release in one step,
-                               the clock read in that step (SPIN's model; default false)
-  keyspace        array        initial entries {key, value, deadline?, writer?}; keys unique
+)";
+
+const char* const kFieldsBeforeFaults =
+    R"(  keyspace        array        initial entries {key, value, deadline?, writer?}; keys unique
     key           string       any text
     value         string       any text
     deadline      integer|null expires when the clock passes it, 0..10^12 (default null: never)
@@ -645,6 +730,13 @@ most 16 MiB and nests at most 64 levels; integers are JSON integers, never
                                acquisition while it holds the lock, 0..10000000
                                (default null: no bound)
   faults          object       fault budgets, each an integer (default 0):
+)";
+
+const char* const kLockWorldFields =
+    R"(    request_timeout integer    ticks a client waits for a reply before it sees a timeout,
+                               0..10000000 (default 0: the timeout comes in the same step)
+    token_server  string       top level only: the master whose INCR hands out
+                               redlock-fenced's tokens; not one of Redlock's instances
 )";
 
 // Read after the budget of "jump", which they qualify.
@@ -723,9 +815,65 @@ std::string FaultFields() {
   return out;
 }
 
+// `head` then `text`, wrapped at 90 columns under column 31.
+std::string Wrapped(std::string head, const std::string& text) {
+  if (head.size() < 31) head += std::string(31 - head.size(), ' ');
+  std::string out = head;
+  size_t column = head.size();
+  bool first = true;
+  for (size_t at = 0; at < text.size();) {
+    size_t end = text.find(' ', at);
+    if (end == std::string::npos) end = text.size();
+    const std::string word = text.substr(at, end - at);
+    at = end + 1;
+    if (!first && column + 1 + word.size() > 90) {
+      out += "\n" + std::string(31, ' ');
+      column = 31;
+    } else if (!first) {
+      out += " ";
+      ++column;
+    }
+    out += word;
+    column += word.size();
+    first = false;
+  }
+  return out + "\n";
+}
+
+// The "lock" object: the settings the algorithms declare, then the world's.
+std::string LockFieldLines() {
+  const std::vector<algo::Setting> declared = algo::AllSettings();
+  std::string names = "{";
+  for (const algo::Setting& d : declared) names += std::string(d.name) + "?, ";
+  names += "request_timeout?, token_server?}: each setting is read by the algorithms declaring it";
+  std::string out = Wrapped("  lock            object", names);
+  for (const algo::Setting& d : declared) {
+    std::string head = "    " + std::string(d.name);
+    head += std::string(head.size() < 18 ? 18 - head.size() : 1, ' ') +
+            std::string(algo::TypeName(d.type));
+    std::string what(d.help);
+    switch (d.type) {
+      case algo::SettingType::kInt:
+        what += ", " + std::to_string(d.min) + ".." + std::to_string(d.max) + " (default " +
+                std::to_string(d.default_value) + ")";
+        break;
+      case algo::SettingType::kBool:
+        what += std::string(" (default ") + (d.default_value ? "true" : "false") + ")";
+        break;
+      case algo::SettingType::kString:
+        what += " (default " + json(std::string(d.default_text)).dump() + ")";
+        break;
+    }
+    out += Wrapped(head, what);
+  }
+  return out + kLockWorldFields;
+}
+
 }  // namespace
 
-const std::string kFieldReference = kFieldsBeforeFaults + FaultFields() + kFieldsAfterFaults +
-                                    "\n" + std::string(algo::kLuaApiReference);
+std::string FieldReference() {
+  return kFieldsBeforeLock + LockFieldLines() + kFieldsBeforeFaults + FaultFields() +
+         kFieldsAfterFaults + "\n" + std::string(algo::kLuaApiReference);
+}
 
 }  // namespace lockstep::scenario

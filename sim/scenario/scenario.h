@@ -5,7 +5,7 @@
 //
 // Loading validates every field: a bad file is a ScenarioError naming the
 // file, the JSON pointer and what was expected there. The field reference is
-// kFieldReference below (also printed by `lockstep list --fields`).
+// FieldReference() below (also printed by `lockstep list --fields`).
 #pragma once
 
 #include <cstddef>
@@ -75,6 +75,6 @@ inline constexpr size_t kMaxInputBytes = size_t{16} << 20;
 // than kMaxInputBytes.
 std::string ReadFile(const std::string& path);
 
-extern const std::string kFieldReference;
+std::string FieldReference();
 
 }  // namespace lockstep::scenario

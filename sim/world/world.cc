@@ -17,58 +17,71 @@ bool World::IsEnabled(const Action& a, std::string* why) const {
 }
 
 StepRecord World::Apply(const Action& a) {
-  StepRecord r;
-  r.index = ++step_count_;
-  r.action = a;
-  r.actor = a.client >= 0                   ? client_names()[a.client]
-            : a.kind == Action::Kind::kTick ? "clock"
-            : model_.server_count() > 1     ? model_.server_names()[a.server]
-                                            : "server";
   StepEffects effects;
   model_.Apply(state_, a, &effects);
-  r.command = std::move(effects.command);
-  if (effects.server >= 0 && model_.server_count() > 1)
-    r.server = model_.server_names()[effects.server];
-  r.reply = std::move(effects.reply);
-  r.events = std::move(effects.events);
-  Snapshot(&r);
-  return r;
+  return RecordStep(model_, state_, ++step_count_, a, std::move(effects));
 }
 
-StepRecord World::Initial() const {
-  StepRecord r;
-  r.actor = "start";
-  Snapshot(&r);
-  return r;
-}
+StepRecord World::Initial() const { return RecordStart(model_, state_); }
 
-void World::Snapshot(StepRecord* r) const {
-  r->global_time = state_.now;
-  for (int i = 0; i < client_count(); ++i) {
-    const ClientSlot& c = state_.clients[i];
-    r->client_clocks.push_back(ClientClock(i));
-    if (c.in_critical_section) r->in_critical_section.push_back(client_names()[i]);
-    if (c.holding && c.status != ClientStatus::kCrashed) r->holding.push_back(client_names()[i]);
+namespace {
+
+// What every record shows of the state `s` that a step left.
+void Snapshot(const Model& model, const WorldState& s, StepRecord* r) {
+  r->global_time = s.now;
+  for (int i = 0; i < model.client_count(); ++i) {
+    const ClientSlot& c = s.clients[i];
+    r->client_clocks.push_back(model.ClientClock(s, i));
+    if (c.in_critical_section) r->in_critical_section.push_back(model.client_names()[i]);
+    if (c.holding && c.status != ClientStatus::kCrashed)
+      r->holding.push_back(model.client_names()[i]);
   }
-  const int first = state_.serving[0];
-  const ServerState& sv = state_.servers[first];
-  r->keyspace = sv.keyspace.Live(model_.ServerClock(state_, first));
-  for (const auto& [key, g] : sv.ghosts) r->writers[key] = model_.writer_names()[g.writer];
-  if (model_.server_count() == 1) return;
-  for (int k = 0; k < model_.server_count(); ++k) {
-    const ServerState& server = state_.servers[k];
+  const int first = s.serving[0];
+  const ServerState& sv = s.servers[first];
+  r->keyspace = sv.keyspace.Live(model.ServerClock(s, first));
+  for (const auto& [key, g] : sv.ghosts) r->writers[key] = model.writer_names()[g.writer];
+  if (model.server_count() == 1) return;
+  for (int k = 0; k < model.server_count(); ++k) {
+    const ServerState& server = s.servers[k];
     ServerRecord rec;
-    rec.name = model_.server_names()[k];
+    rec.name = model.server_names()[k];
     rec.role = RoleName(server.role);
-    rec.available = Model::Available(state_, k);
-    rec.clock = model_.ServerClock(state_, k);
+    rec.available = Model::Available(s, k);
+    rec.clock = model.ServerClock(s, k);
     if (server.role != ServerRole::kFailed) rec.keyspace = server.keyspace.Live(rec.clock);
     for (const auto& [key, g] : server.ghosts) {
-      if (server.keyspace.Find(key, rec.clock)) rec.writers[key] = model_.writer_names()[g.writer];
+      if (server.keyspace.Find(key, rec.clock)) rec.writers[key] = model.writer_names()[g.writer];
     }
     rec.unreplicated = static_cast<int>(server.backlog.size());
     r->servers.push_back(std::move(rec));
   }
+}
+
+}  // namespace
+
+StepRecord RecordStep(const Model& model, const WorldState& s, int index, const Action& a,
+                      StepEffects effects) {
+  StepRecord r;
+  r.index = index;
+  r.action = a;
+  r.actor = a.client >= 0                   ? model.client_names()[a.client]
+            : a.kind == Action::Kind::kTick ? "clock"
+            : model.server_count() > 1      ? model.server_names()[a.server]
+                                            : "server";
+  r.command = std::move(effects.command);
+  if (effects.server >= 0 && model.server_count() > 1)
+    r.server = model.server_names()[effects.server];
+  r.reply = std::move(effects.reply);
+  r.events = std::move(effects.events);
+  Snapshot(model, s, &r);
+  return r;
+}
+
+StepRecord RecordStart(const Model& model, const WorldState& s) {
+  StepRecord r;
+  r.actor = "start";
+  Snapshot(model, s, &r);
+  return r;
 }
 
 }  // namespace lockstep::world

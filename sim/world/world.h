@@ -48,6 +48,13 @@ struct StepRecord {
   std::map<std::string, std::string> writers;  // key -> who wrote its value
 };
 
+// The record of step `index`: action `a`, applied with `effects`, left the
+// state `s` of `model`. How every recorder (World, a trace) sees a step.
+StepRecord RecordStep(const Model& model, const WorldState& s, int index, const Action& a,
+                      StepEffects effects);
+// The record of the initial state `s` (index 0, actor "start").
+StepRecord RecordStart(const Model& model, const WorldState& s);
+
 class World {
  public:
   // Starts every client, each up to its first scheduling point.
@@ -72,8 +79,6 @@ class World {
   int steps() const { return step_count_; }
 
  private:
-  void Snapshot(StepRecord* r) const;
-
   Model model_;
   WorldState state_;
   int step_count_ = 0;

@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "sim/algo/lock_timestamp.h"
-#include "sim/cli/runner.h"
+#include "sim/run/runner.h"
 #include "tests/test_util.h"
 
 namespace lockstep {
@@ -24,7 +24,7 @@ TEST_CASE("a lock timestamp is expired iff it is older than the current time") {
 
 TEST_CASE("setnx_docs_race: C1 and C2 both DEL and both SETNX, so both hold the lock") {
   scenario::Scenario s = scenario::LoadScenarioFile(ScenarioPath("setnx-docs-race.json"));
-  trace::Trace t = cli::ReplaySchedule(s);
+  trace::Trace t = run::ReplaySchedule(s);
   CHECK(trace::OneLine(t) ==
         "C1 SETNX lock.foo 13 -> 0; C2 SETNX lock.foo 13 -> 0; "
         "C1 GET lock.foo -> \"7\"; C2 GET lock.foo -> \"7\"; "
@@ -40,7 +40,7 @@ TEST_CASE("setnx_docs_race: C1 and C2 both DEL and both SETNX, so both hold the 
 
 TEST_CASE("getset_docs_fix: C4's GETSET sees C5's live timestamp and C4 restarts") {
   scenario::Scenario s = scenario::LoadScenarioFile(ScenarioPath("getset-docs-fix.json"));
-  trace::Trace t = cli::ReplaySchedule(s);
+  trace::Trace t = run::ReplaySchedule(s);
   CHECK(trace::OneLine(t) ==
         "C4 SETNX lock.foo 13 -> 0; C5 SETNX lock.foo 13 -> 0; "
         "C4 GET lock.foo -> \"7\"; C5 GET lock.foo -> \"7\"; "
@@ -60,7 +60,7 @@ TEST_CASE("the naive takeover on a GET of nil retries SETNX at once") {
   for (const char* a : {"C1", "C2", "C2", "C2", "C2", "C2", "C2", "C1", "C1"}) {
     s.schedule.push_back(world::ParseAction(a, {"C1", "C2", "C3"}));
   }
-  trace::Trace t = cli::ReplaySchedule(s);
+  trace::Trace t = run::ReplaySchedule(s);
   CHECK(trace::OneLine(t) ==
         "C1 SETNX lock.foo 13 -> 0; C2 SETNX lock.foo 13 -> 0; C2 GET lock.foo -> \"7\"; "
         "C2 DEL lock.foo -> 1; C2 SETNX lock.foo 13 -> 1; C2 leaves; C2 DEL lock.foo -> 1; "
@@ -74,7 +74,7 @@ TEST_CASE("a release after the holder's own timestamp expired does not DEL") {
   for (const char* a : {"C5", "C5", "C5", "tick", "tick", "tick", "tick", "C5"}) {
     s.schedule.push_back(world::ParseAction(a, {"C3", "C4", "C5"}));
   }
-  trace::Trace t = cli::ReplaySchedule(s);
+  trace::Trace t = run::ReplaySchedule(s);
   CHECK(trace::OneLine(t) ==
         "C5 SETNX lock.foo 13 -> 0; C5 GET lock.foo -> \"7\"; C5 GETSET lock.foo 13 -> \"7\"; "
         "tick; tick; tick; tick; C5 leaves");

@@ -4,8 +4,8 @@
 // without reductions.
 #include <catch2/catch.hpp>
 
-#include "sim/cli/runner.h"
 #include "sim/explore/search.h"
+#include "sim/run/runner.h"
 #include "sim/scenario/scenario.h"
 #include "tests/test_util.h"
 
@@ -27,7 +27,7 @@ TEST_CASE("the owner's release after a losing GETSET wrote its value back is not
   std::string text = testing::ReadText(testing::ScenarioPath("getset-docs-fix.json"));
   text.replace(text.find("\"expect\""), 0, "\"properties\": [\"foreign_release\"],\n  ");
   scenario::Scenario s = scenario::LoadScenarioFile(dir.Write("s.json", text));
-  trace::Trace t = cli::ReplaySchedule(s);
+  trace::Trace t = run::ReplaySchedule(s);
   INFO(trace::Timeline(t));
   // The GETSET race happened: C4 wrote C5's timestamp back, then C5 released.
   bool c4_wrote_back = false;
@@ -57,7 +57,7 @@ TEST_CASE("a release that removes another client's acquired lock is still foreig
     REQUIRE(res.verdict == explore::Verdict::kViolation);
     scenario::Scenario found = s;
     found.schedule = res.counterexample;
-    trace::Trace t = cli::ReplaySchedule(found);
+    trace::Trace t = run::ReplaySchedule(found);
     REQUIRE(t.violation);
     CHECK(t.violation->property == "foreign_release");
     CHECK(t.violation->message.find("was C2's lock") != std::string::npos);

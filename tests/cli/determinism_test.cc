@@ -4,7 +4,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "sim/cli/runner.h"
+#include "sim/run/runner.h"
 #include "tests/test_util.h"
 
 namespace lockstep {
@@ -43,8 +43,8 @@ TEST_CASE(
   for (const std::string& file : testing::AllScenarioPaths()) {
     scenario::Scenario s = scenario::LoadScenarioFile(file);
     for (uint64_t seed = 0; seed < 300; ++seed) {
-      std::string a = trace::ToJsonText(cli::RunSeeded(s, seed, 200));
-      std::string b = trace::ToJsonText(cli::RunSeeded(s, seed, 200));
+      std::string a = trace::ToJsonText(run::RunSeeded(s, seed, 200));
+      std::string b = trace::ToJsonText(run::RunSeeded(s, seed, 200));
       REQUIRE(a == b);
       ++runs;
       if (a.find("\"violation\": {") != std::string::npos) ++violations;
@@ -59,7 +59,7 @@ TEST_CASE("every scenario with a schedule replays to the outcome it expects") {
     INFO(file);
     scenario::Scenario s = scenario::LoadScenarioFile(file);
     if (!s.has_schedule) continue;
-    trace::Trace t = cli::ReplaySchedule(s);
+    trace::Trace t = run::ReplaySchedule(s);
     if (s.expect.safe) {
       CHECK_FALSE(t.violation);
     } else {
@@ -67,7 +67,7 @@ TEST_CASE("every scenario with a schedule replays to the outcome it expects") {
       CHECK(t.violation->property == s.expect.property);
     }
     // Replaying the recorded schedule again gives the same trace.
-    CHECK(trace::ToJsonText(cli::ReplaySchedule(s)) == trace::ToJsonText(t));
+    CHECK(trace::ToJsonText(run::ReplaySchedule(s)) == trace::ToJsonText(t));
   }
 }
 

@@ -3,8 +3,8 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "sim/cli/runner.h"
 #include "sim/explore/search.h"
+#include "sim/run/runner.h"
 #include "tests/test_util.h"
 
 namespace lockstep {
@@ -56,7 +56,7 @@ TEST_CASE(
   auto shortest = explore::ShortestCounterexample(s.world, explore::MakeProperties(s.properties),
                                                   20, 1'000'000);
   REQUIRE(shortest);
-  trace::Trace t = cli::RecordTrace(s, shortest->counterexample, "violation");
+  trace::Trace t = run::RecordTrace(s, shortest->counterexample);
   std::string line = trace::OneLine(t);
   INFO(line);
   // Oracle: SPIN's BFS trail for naive, N=2 (../shared/spin/results.md): 9

@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "sim/cli/runner.h"
+#include "sim/run/runner.h"
 #include "tests/test_util.h"
 
 namespace lockstep {
@@ -45,13 +45,13 @@ TEST_CASE("every kind of fault is shown in the trace and its timeline") {
   for (const auto& [file, line] : cases) {
     INFO(file);
     scenario::Scenario s = scenario::LoadScenarioFile(ScenarioPath(file));
-    trace::Trace t = cli::ReplaySchedule(s);
+    trace::Trace t = run::ReplaySchedule(s);
     CHECK(trace::OneLine(t).find(line) != std::string::npos);
     REQUIRE(t.violation);
     CHECK(t.violation->property == s.expect.property);
   }
   scenario::Scenario s = scenario::LoadScenarioFile(ScenarioPath("set-px-script-stall.json"));
-  CHECK(trace::Timeline(cli::ReplaySchedule(s)).find("STALLS") != std::string::npos);
+  CHECK(trace::Timeline(run::ReplaySchedule(s)).find("STALLS") != std::string::npos);
 }
 
 TEST_CASE("a lost request and a lost reply both look like a timeout to the client") {
@@ -60,7 +60,7 @@ TEST_CASE("a lost request and a lost reply both look like a timeout to the clien
   std::vector<std::string> names = {"C1", "C2", "C3"};
   s.schedule = {world::ParseAction("lose-request C1", names),
                 world::ParseAction("lose-reply C2", names)};
-  trace::Trace t = cli::ReplaySchedule(s);
+  trace::Trace t = run::ReplaySchedule(s);
   std::string line = trace::OneLine(t);
   INFO(line);
   CHECK(line.find("C1 SET lock.foo") != std::string::npos);

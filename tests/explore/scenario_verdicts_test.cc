@@ -4,8 +4,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "sim/cli/runner.h"
 #include "sim/explore/search.h"
+#include "sim/run/runner.h"
 #include "tests/test_util.h"
 
 namespace lockstep {
@@ -31,7 +31,7 @@ TEST_CASE(
     "clients in") {
   scenario::Scenario s =
       scenario::LoadScenarioFile(testing::ScenarioPath("getset-stale-timestamp.json"));
-  trace::Trace t = cli::ReplaySchedule(s);
+  trace::Trace t = run::ReplaySchedule(s);
   // Oracle: hand derivation: both clients read the expired "0"; C1's GETSET
   // lands with a timestamp 3 ticks old (schedule "C1~3"), which C2's GETSET
   // then finds expired, so both take the lock over.

@@ -5,8 +5,8 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "sim/cli/runner.h"
 #include "sim/explore/search.h"
+#include "sim/run/runner.h"
 #include "tests/test_util.h"
 
 namespace lockstep {
@@ -27,7 +27,7 @@ scenario::Scenario LoadWith(const std::string& file, const json& changes) {
 }
 
 trace::Trace ReplayWith(const std::string& file, const std::vector<std::string>& schedule) {
-  return cli::ReplaySchedule(LoadWith(file, {{"schedule", schedule}}));
+  return run::ReplaySchedule(LoadWith(file, {{"schedule", schedule}}));
 }
 
 // Kleppmann's schedules: C1 locks A and B, its request to C is lost and
@@ -52,7 +52,7 @@ bool Has(const std::string& text, const std::string& part) {
 
 TEST_CASE("replica_failover: C1's lock dies with the master before it reaches the replica") {
   scenario::Scenario s = Load("replica-failover.json");
-  trace::Trace t = cli::ReplaySchedule(s);
+  trace::Trace t = run::ReplaySchedule(s);
   // Oracle: hand derivation of the scenario's schedule (C1's SET is not yet
   // replicated when S1 fails; S2 grants C2 the same lock). The tokens are
   // the seeded random source's and only guard against regressions.
@@ -70,7 +70,7 @@ TEST_CASE("replica_failover: C1's lock dies with the master before it reaches th
 
 TEST_CASE("redlock_jump: a forward jump on one instance gives two majorities") {
   scenario::Scenario s = Load("redlock-jump.json");
-  trace::Trace t = cli::ReplaySchedule(s);
+  trace::Trace t = run::ReplaySchedule(s);
   // Oracle: hand derivation (Kleppmann's clock jump: B's jump expires C1's
   // key there, so C2 gets B and C); the tokens only guard against regressions.
   CHECK(trace::OneLine(t) ==
@@ -95,7 +95,7 @@ TEST_CASE("redlock_jump: a forward jump on one instance gives two majorities") {
 
 TEST_CASE("redlock_restart: an instance that restarts without persistence forgets C1's lock") {
   scenario::Scenario s = Load("redlock-restart.json");
-  trace::Trace t = cli::ReplaySchedule(s);
+  trace::Trace t = run::ReplaySchedule(s);
   // Oracle: hand derivation (B restarts without persistence and forgets
   // C1's key); the tokens only guard against regressions.
   CHECK(trace::OneLine(t) ==
@@ -132,7 +132,7 @@ TEST_CASE("redlock_restart: an instance that restarts without persistence forget
 
 TEST_CASE("redlock_stall: a client paused after its validity check still writes") {
   scenario::Scenario s = Load("redlock-stall.json");
-  trace::Trace t = cli::ReplaySchedule(s);
+  trace::Trace t = run::ReplaySchedule(s);
   // Regression guard: the trace of the scenario's schedule as recorded when
   // it was written, read by hand against the description (C1 holds all three
   // instances, C2's attempts fail, C1 stalls past its validity, C2 locks).
@@ -161,7 +161,7 @@ TEST_CASE(
     "redlock_instance_tokens_stall: per-instance counters give the paused holder the larger "
     "token") {
   scenario::Scenario s = Load("redlock-instance-tokens-stall.json");
-  trace::Trace t = cli::ReplaySchedule(s);
+  trace::Trace t = run::ReplaySchedule(s);
   const std::string v1 = "e4bacea5c4b9b499", v2 = "3f4aa7cabeb88997";
   auto lock = [&](const std::string& c, const std::string& at, const std::string& reply) {
     return c + " @" + at + " EVAL " + kSetWithToken + " 2 lock.foo lock.foo:token " +

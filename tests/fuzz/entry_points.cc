@@ -13,10 +13,10 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/cli/command_line.h"
-#include "sim/cli/runner.h"
 #include "sim/explore/replay_strategy.h"
 #include "sim/kv/dispatch.h"
 #include "sim/kv/keyspace.h"
+#include "sim/run/runner.h"
 #include "sim/scenario/scenario.h"
 #include "sim/trace/json_reader.h"
 #include "sim/trace/trace.h"
@@ -87,9 +87,9 @@ void ScenarioInput(std::string_view bytes) {
   if (s->has_schedule && s->schedule.size() > kMaxFuzzSteps) return;
   try {
     if (s->has_schedule) {
-      t = cli::ReplaySchedule(*s);
+      t = run::ReplaySchedule(*s);
     } else {
-      t = cli::RunSeeded(*s, s->world.seed, static_cast<int>(kMaxFuzzSteps));
+      t = run::RunSeeded(*s, s->world.seed, static_cast<int>(kMaxFuzzSteps));
     }
   } catch (const explore::ScheduleError&) {
     return;  // refused, at /schedule/N, as `lockstep replay` reports it
@@ -117,7 +117,7 @@ void TraceInput(std::string_view bytes) {
   if (saved->schedule.size() > kMaxFuzzSteps) return;
   // What `lockstep replay TRACE` does next.
   try {
-    cli::ReplaySavedTrace(kFile, *doc);
+    run::ReplaySavedTrace(kFile, *doc);
   } catch (const base::InputError& e) {
     CheckRefusal(e.what(), std::string(kFile) + ": ");
     return;

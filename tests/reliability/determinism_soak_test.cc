@@ -13,8 +13,8 @@
 #include <nlohmann/json.hpp>
 #include <sys/wait.h>
 
-#include "sim/cli/output_file.h"
-#include "sim/cli/runner.h"
+#include "sim/run/output_file.h"
+#include "sim/run/runner.h"
 #include "tests/test_util.h"
 
 namespace lockstep {
@@ -50,7 +50,7 @@ std::string Digest() {
     scenario::Scenario s = scenario::LoadScenarioFile(file);
     std::string name = fs::path(file).stem().string();
     for (int seed = 0; seed < per_scenario; ++seed) {
-      trace::Trace t = cli::RunSeeded(s, static_cast<uint64_t>(seed), kMaxSteps);
+      trace::Trace t = run::RunSeeded(s, static_cast<uint64_t>(seed), kMaxSteps);
       char hex[17];
       std::snprintf(hex, sizeof hex, "%016llx",
                     static_cast<unsigned long long>(Fnv1a(trace::ToJsonText(t))));
@@ -86,7 +86,7 @@ int Wait(pid_t pid) {
 TEST_CASE(kChildTest, "[.][soak]") {
   const char* path = std::getenv(kDigestVariable);
   REQUIRE(path != nullptr);
-  cli::WriteOutput(path, Digest());
+  run::WriteOutput(path, Digest());
 }
 
 TEST_CASE("ten thousand seeded executions give the same traces in two separate processes",

@@ -17,7 +17,7 @@
 #include <nlohmann/json.hpp>
 #include <sys/wait.h>
 
-#include "sim/cli/stop_signals.h"
+#include "sim/run/stop_signals.h"
 #include "tests/test_util.h"
 
 namespace lockstep {
@@ -168,11 +168,11 @@ TEST_CASE("a stop signal while a file is written removes its temporary", "[inter
     if (pid == 0) {
       // What output_file.cc does between creating the temporary and renaming it.
       if (!freopen("/dev/null", "w", stderr)) _exit(102);
-      cli::InstallStopSignals();
+      run::InstallStopSignals();
       std::string temporary = target + ".tmp-XXXXXX";
       int fd = mkstemp(temporary.data());
       if (fd < 0) _exit(100);
-      cli::RegisterTemporary(temporary.c_str());
+      run::RegisterTemporary(temporary.c_str());
       raise(signal);
       _exit(101);  // not reached: the handler exits
     }

@@ -6,7 +6,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "sim/cli/runner.h"
+#include "sim/run/runner.h"
 #include "sim/trace/json_reader.h"
 #include "tests/test_util.h"
 
@@ -25,10 +25,10 @@ TEST_CASE("every run's trace, under every step bound, replays byte for byte", "[
         INFO(file << " --seed " << seed << " --max-steps " << max_steps);
         scenario::Scenario run = s;
         run.world.seed = seed;
-        const trace::Trace t = cli::RunSeeded(run, seed, max_steps);
+        const trace::Trace t = run::RunSeeded(run, seed, max_steps);
         bounded += t.end == "step bound reached";
         const std::string text = trace::ToJsonText(t);
-        CHECK(trace::ToJsonText(cli::ReplaySavedTrace(file, json::Parse(text)).trace) == text);
+        CHECK(trace::ToJsonText(run::ReplaySavedTrace(file, json::Parse(text)).trace) == text);
       }
     }
   }

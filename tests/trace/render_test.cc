@@ -8,7 +8,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "sim/cli/runner.h"
+#include "sim/run/runner.h"
 #include "sim/trace/diagram.h"
 #include "sim/trace/render_svg.h"
 #include "tests/test_util.h"
@@ -123,7 +123,7 @@ bool ParseXml(const std::string& text, std::vector<Element>* out, std::string* w
 }
 
 trace::Trace Replayed(const std::string& scenario) {
-  return cli::ReplaySchedule(scenario::LoadScenarioFile(testing::ScenarioPath(scenario)));
+  return run::ReplaySchedule(scenario::LoadScenarioFile(testing::ScenarioPath(scenario)));
 }
 
 std::vector<Element> Parsed(const std::string& xml) {

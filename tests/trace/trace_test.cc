@@ -1,7 +1,7 @@
 // Traces: the JSON form round-trips, is versioned, and renders.
 #include <catch2/catch.hpp>
 
-#include "sim/cli/runner.h"
+#include "sim/run/runner.h"
 #include "sim/trace/json_reader.h"
 #include "tests/test_util.h"
 
@@ -9,7 +9,7 @@ namespace lockstep {
 namespace {
 
 trace::Trace DocsRace() {
-  return cli::ReplaySchedule(
+  return run::ReplaySchedule(
       scenario::LoadScenarioFile(testing::ScenarioPath("setnx-docs-race.json")));
 }
 
@@ -24,7 +24,7 @@ TEST_CASE("a trace's JSON reads back to the same trace") {
 TEST_CASE("a trace of several servers reads back the same, with each server's state") {
   for (const char* file : {"replica-failover.json", "redlock-restart.json", "redlock-jump.json"}) {
     INFO(file);
-    trace::Trace t = cli::ReplaySchedule(scenario::LoadScenarioFile(testing::ScenarioPath(file)));
+    trace::Trace t = run::ReplaySchedule(scenario::LoadScenarioFile(testing::ScenarioPath(file)));
     nlohmann::json j = trace::ToJson(t);
     trace::Trace back = trace::FromJson(j, file);
     CHECK(trace::ToJsonText(back) == trace::ToJsonText(t));
@@ -32,7 +32,7 @@ TEST_CASE("a trace of several servers reads back the same, with each server's st
     CHECK(j["steps"][1]["servers"].size() == t.server_names.size());
   }
   // The failover step: S1 is gone, S2 is the master, without C1's lock.
-  nlohmann::json j = trace::ToJson(cli::ReplaySchedule(
+  nlohmann::json j = trace::ToJson(run::ReplaySchedule(
       scenario::LoadScenarioFile(testing::ScenarioPath("replica-failover.json"))));
   const auto& after = j["steps"][2]["servers"];
   CHECK(after[0]["role"] == "failed");

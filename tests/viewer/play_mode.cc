@@ -6,7 +6,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "sim/cli/runner.h"
+#include "sim/run/runner.h"
 #include "sim/trace/json_reader.h"
 #include "tests/test_util.h"
 #include "viewer/play_session.h"
@@ -56,7 +56,7 @@ TEST_CASE("scripted choices reach the documented race at step 8") {
         "the critical section at once.");
   // The same trace as the scenario's own schedule gives.
   CHECK(trace::ToJsonText(game.trace()) ==
-        trace::ToJsonText(cli::ReplaySchedule(
+        trace::ToJsonText(run::ReplaySchedule(
             scenario::LoadScenarioFile(testing::ScenarioPath("setnx-docs-race.json")))));
   std::string why;
   CHECK_FALSE(game.Choose("tick", &why));

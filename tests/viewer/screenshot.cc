@@ -14,7 +14,7 @@
 #include <catch2/catch.hpp>
 #include <sys/wait.h>
 
-#include "sim/cli/runner.h"
+#include "sim/run/runner.h"
 #include "sim/trace/diagram.h"
 #include "sim/trace/json_reader.h"
 #include "tests/test_util.h"
@@ -173,7 +173,7 @@ void CheckDocsRacePicture(const Shot& s) {
 
 TEST_CASE("the viewer draws the documented race with its lanes and the violation marked") {
   testing::TempDir tmp;
-  trace::Trace t = cli::ReplaySchedule(
+  trace::Trace t = run::ReplaySchedule(
       scenario::LoadScenarioFile(testing::ScenarioPath("setnx-docs-race.json")));
   const std::string trace_path = tmp.Write("race.json", trace::ToJsonText(t));
   Shot s = Screenshot(tmp, {trace_path});
@@ -197,7 +197,7 @@ TEST_CASE("the viewer in play mode shows the race the player made") {
 
 TEST_CASE("a screenshot over its own input is refused before anything is drawn") {
   testing::TempDir tmp;
-  trace::Trace t = cli::ReplaySchedule(
+  trace::Trace t = run::ReplaySchedule(
       scenario::LoadScenarioFile(testing::ScenarioPath("setnx-docs-race.json")));
   const std::string text = trace::ToJsonText(t);
   const std::string trace_path = tmp.Write("race.json", text);

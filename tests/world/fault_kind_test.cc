@@ -68,9 +68,9 @@ TEST_CASE("every fault kind is read from a scenario's faults, documented in the 
     d["faults"][name] = k.max_budget + 1;
     CHECK_THROWS_WITH(scenario::LoadScenario(d, "faults.json"), Catch::Contains("/faults/" + name));
 
-    CHECK(scenario::kFieldReference.find("\n    " + name + std::string(14 - name.size(), ' ') +
-                                         "integer      0.." + std::to_string(k.max_budget) + ": " +
-                                         std::string(k.help) + "\n") != std::string::npos);
+    CHECK(scenario::FieldReference().find("\n    " + name + std::string(14 - name.size(), ' ') +
+                                          "integer      0.." + std::to_string(k.max_budget) + ": " +
+                                          std::string(k.help) + "\n") != std::string::npos);
   }
 }
 

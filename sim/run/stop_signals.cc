@@ -1,4 +1,4 @@
-#include "sim/cli/stop_signals.h"
+#include "sim/run/stop_signals.h"
 
 #include <pthread.h>
 #include <signal.h>
@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cstring>
 
-namespace lockstep::cli {
+namespace lockstep::run {
 namespace {
 
 constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP};
@@ -91,4 +91,4 @@ BlockStopSignals::BlockStopSignals() {
 
 BlockStopSignals::~BlockStopSignals() { pthread_sigmask(SIG_SETMASK, &saved_, nullptr); }
 
-}  // namespace lockstep::cli
+}  // namespace lockstep::run

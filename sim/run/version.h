@@ -3,10 +3,10 @@
 
 #include <string>
 
-namespace lockstep::cli {
+namespace lockstep::run {
 
 // "PROGRAM VERSION (commit COMMIT)"; the commit is "unknown" outside a git
 // checkout and ends in "+changes" when the tree had uncommitted changes.
 std::string VersionText(const std::string& program);
 
-}  // namespace lockstep::cli
+}  // namespace lockstep::run

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace lockstep::cli {
+namespace lockstep::run {
 
 // Throws base::InputError saying why `path` cannot be an output of a command
 // reading `inputs`; returns if it can. Call it before doing the work. `option` names the option in
@@ -32,4 +32,4 @@ bool IsStandardOutput(const std::string& path);
 // with the reason iff it could not; then nothing was changed.
 void WriteOutput(const std::string& path, const std::string& content);
 
-}  // namespace lockstep::cli
+}  // namespace lockstep::run

@@ -13,7 +13,7 @@
 
 #include <atomic>
 
-namespace lockstep::cli {
+namespace lockstep::run {
 
 // Installs the handlers. Call once, before any work.
 void InstallStopSignals();
@@ -51,4 +51,4 @@ class BlockStopSignals {
   sigset_t saved_;
 };
 
-}  // namespace lockstep::cli
+}  // namespace lockstep::run

@@ -1,4 +1,4 @@
-#include "sim/cli/output_file.h"
+#include "sim/run/output_file.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -13,9 +13,9 @@
 #include <sys/stat.h>
 
 #include "sim/base/input_error.h"
-#include "sim/cli/stop_signals.h"
+#include "sim/run/stop_signals.h"
 
-namespace lockstep::cli {
+namespace lockstep::run {
 namespace {
 
 // The descriptor that `path` names itself, if it is one of the names
@@ -212,4 +212,4 @@ void WriteOutput(const std::string& path, const std::string& content) {
   }
 }
 
-}  // namespace lockstep::cli
+}  // namespace lockstep::run

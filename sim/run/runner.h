@@ -1,5 +1,5 @@
-// Running a scenario into a trace: the glue between the scenario, explore
-// and trace layers that the CLI and the tests share.
+// Running a scenario into a trace, in one loop (explore::RunExecution) with
+// a recorder: what the command line, the viewer and the tests share.
 #pragma once
 
 #include <atomic>
@@ -12,22 +12,21 @@
 #include "sim/scenario/scenario.h"
 #include "sim/trace/trace.h"
 
-namespace lockstep::cli {
+namespace lockstep::run {
 
-// Replays `schedule` on `s`, recording every step, up to the end of the
-// schedule or the first violation. `end` says why the execution ended.
-// Setting `*stop` (a memory bound) ends the recording early, with end
-// "stopped". Throws explore::ScheduleError for an action that is not enabled.
-trace::Trace RecordTrace(const scenario::Scenario& s, const std::vector<world::Action>& schedule,
-                         const std::string& end, const std::atomic<bool>* stop = nullptr);
-
-// Runs one execution of `s` chosen by `strategy` and records it.
-// Throws explore::ScheduleError for a schedule that does not fit.
-// Setting `*stop` ends the execution, then nothing is recorded (an empty
-// trace), or the recording, with end "stopped"; `*steps_run` receives the
-// steps the execution ran either way.
+// Runs one execution of `s` chosen by `strategy`, recording every step, up
+// to its end (explore::RunExecution's loop): the trace's `end` says why it
+// ended. Throws explore::ScheduleError for a schedule that does not fit.
+// Setting `*stop` (a stop signal, a memory bound) ends it early, with end
+// "stopped". `*steps_run` receives the steps it ran.
 trace::Trace RunToTrace(const scenario::Scenario& s, explore::Strategy& strategy, int max_steps,
                         const std::atomic<bool>* stop = nullptr, size_t* steps_run = nullptr);
+
+// Replays `schedule` on `s`: up to the end of the schedule, the first
+// violation, or a state where nothing is enabled. Throws
+// explore::ScheduleError for an action that is not enabled.
+trace::Trace RecordTrace(const scenario::Scenario& s, const std::vector<world::Action>& schedule,
+                         const std::atomic<bool>* stop = nullptr);
 
 // Replays the scenario's own schedule. REQUIRES: s.has_schedule
 // `step_bound`: the run being replayed was ended by this bound.
@@ -59,4 +58,4 @@ void Warn(const std::string& file, const std::vector<std::string>& warnings);
 // finding a violation contradicts an expected one.
 std::string Unexpected(const scenario::Scenario& s, const std::string& violated, bool conclusive);
 
-}  // namespace lockstep::cli
+}  // namespace lockstep::run

@@ -1,4 +1,4 @@
-#include "sim/cli/runner.h"
+#include "sim/run/runner.h"
 
 #include <algorithm>
 #include <iostream>
@@ -7,12 +7,29 @@
 #include "sim/explore/random_strategy.h"
 #include "sim/explore/replay_strategy.h"
 
-namespace lockstep::cli {
+namespace lockstep::run {
 
-trace::Trace RecordTrace(const scenario::Scenario& s, const std::vector<world::Action>& schedule,
-                         const std::string& end, const std::atomic<bool>* stop) {
-  explore::Properties properties = explore::MakeProperties(s.properties);
-  world::World w(s.world);
+namespace {
+
+// Records each step of an execution into `t`.
+class TraceRecorder : public explore::StepObserver {
+ public:
+  explicit TraceRecorder(trace::Trace& t) : t_(t) {}
+  void Applied(const world::Model& model, const world::WorldState& s, int index,
+               const world::Action& a, world::StepEffects effects) override {
+    t_.schedule.push_back(world::FormatAction(a, model.client_names(), t_.server_names));
+    t_.steps.push_back(world::RecordStep(model, s, index, a, std::move(effects)));
+  }
+
+ private:
+  trace::Trace& t_;
+};
+
+}  // namespace
+
+trace::Trace RunToTrace(const scenario::Scenario& s, explore::Strategy& strategy, int max_steps,
+                        const std::atomic<bool>* stop, size_t* steps_run) {
+  world::Model model(s.world, /*use_forget_history=*/false);
   trace::Trace t;
   t.scenario = s.document;
   t.seed = s.world.seed;
@@ -20,46 +37,21 @@ trace::Trace RecordTrace(const scenario::Scenario& s, const std::vector<world::A
     const auto& c = s.world.clients[i];
     t.clients.push_back({c.name, s.algorithms[i], c.skew, c.crashed});
   }
-  if (w.model().server_count() > 1) t.server_names = w.model().server_names();
-  t.steps.push_back(w.Initial());
-  t.end = end;
-  const std::string stopped = explore::EndReasonText(explore::EndReason::kStopped);
-  for (const world::Action& a : schedule) {
-    if (stop && stop->load()) {
-      t.end = stopped;
-      return t;
-    }
-    std::string why;
-    if (!w.IsEnabled(a, &why)) {
-      throw explore::ScheduleError(t.schedule.size(),
-                                   "'" + world::FormatAction(a, w.client_names(), t.server_names) +
-                                       "' is not possible here: " + why);
-    }
-    t.schedule.push_back(world::FormatAction(a, w.client_names(), t.server_names));
-    t.steps.push_back(w.Apply(a));
-    if (auto v = check::CheckAll(properties, w.model(), w.state(), w.steps())) {
-      t.violation = std::move(v);
-      t.end = explore::EndReasonText(explore::EndReason::kViolation);
-      break;
-    }
-  }
-  if (!t.violation && w.EnabledActions().empty()) {
-    if (auto v = check::CheckAllEnd(properties, w.model(), w.state(), w.steps())) {
-      t.violation = std::move(v);
-      t.end = explore::EndReasonText(explore::EndReason::kViolation);
-    }
-  }
+  if (model.server_count() > 1) t.server_names = model.server_names();
+  t.steps.push_back(world::RecordStart(model, model.Initial()));
+  TraceRecorder recorder(t);
+  explore::ExecutionResult r = explore::RunExecution(
+      model, strategy, explore::MakeProperties(s.properties), max_steps, stop, &recorder);
+  if (steps_run) *steps_run = r.schedule.size();
+  t.end = explore::EndReasonText(r.end);
+  t.violation = std::move(r.violation);
   return t;
 }
 
-trace::Trace RunToTrace(const scenario::Scenario& s, explore::Strategy& strategy, int max_steps,
-                        const std::atomic<bool>* stop, size_t* steps_run) {
-  world::Model model(s.world, /*use_forget_history=*/false);
-  explore::ExecutionResult r = explore::RunExecution(
-      model, strategy, explore::MakeProperties(s.properties), max_steps, stop);
-  if (steps_run) *steps_run = r.schedule.size();
-  if (r.end == explore::EndReason::kStopped) return {};
-  return RecordTrace(s, r.schedule, explore::EndReasonText(r.end), stop);
+trace::Trace RecordTrace(const scenario::Scenario& s, const std::vector<world::Action>& schedule,
+                         const std::atomic<bool>* stop) {
+  explore::ReplayStrategy replay(schedule);
+  return RunToTrace(s, replay, static_cast<int>(schedule.size()) + 1, stop);
 }
 
 trace::Trace ReplaySchedule(const scenario::Scenario& s, std::optional<int> step_bound) {
@@ -146,4 +138,4 @@ std::string Unexpected(const scenario::Scenario& s, const std::string& violated,
          (violated.empty() ? "no property was violated" : violated + " was violated");
 }
 
-}  // namespace lockstep::cli
+}  // namespace lockstep::run

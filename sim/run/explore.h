@@ -1,0 +1,52 @@
+// Searching a scenario for a violation, as `lockstep explore` does: one of
+// explore::Strategies() runs on the scenario's world and properties, and a
+// violation it finds is shrunk to the fewest steps and recorded as a trace.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "sim/explore/strategy_registry.h"
+#include "sim/scenario/scenario.h"
+#include "sim/trace/trace.h"
+
+namespace lockstep::run {
+
+struct ExploreOptions {
+  std::string strategy = "dfs";  // a name of explore::Strategies()
+  // Reductions, bounds, jobs, progress and stop flag; the sampling
+  // strategies' executions, depth and seed. max_steps 0: the scenario's.
+  explore::StrategyRequest request;
+  // Shrink a violation found to the fewest steps (breadth-first search over
+  // at most base::Limits::kShrinkStates states; the stop flag ends it).
+  bool shrink = true;
+  // Called once a violation is found, before it is shrunk, with its length.
+  std::function<void(size_t found_steps)> found;
+};
+
+struct Counterexample {
+  trace::Trace trace;      // the violating execution, recorded
+  size_t found_steps = 0;  // its length as the search found it
+  bool shrunk = false;     // it has the fewest steps of any violation
+};
+
+struct ExploreResult {
+  explore::SearchResult search;  // verdict, counts, why incomplete
+  // True iff the strategy visits every schedule within its bounds, so that
+  // kSafe is a proof within them.
+  bool exhaustive = false;
+  std::optional<Counterexample> counterexample;  // iff search.verdict is kViolation
+  // What the strategy was given: the options' request with the scenario's
+  // defaults and the reductions that apply.
+  explore::StrategyRequest request;
+
+  bool safe() const { return search.verdict == explore::Verdict::kSafe; }
+};
+
+// Throws base::InputError for an unknown strategy, std::runtime_error if an
+// algorithm throws or is not deterministic.
+ExploreResult Explore(const scenario::Scenario& s, ExploreOptions options = {});
+
+}  // namespace lockstep::run
