@@ -1,7 +1,49 @@
 # What `cmake --install` puts under the prefix, and what `cpack -G DEB` packs:
 # the programs, a man page for each (written by help2man from their --help
-# and --version), and bash completion.
+# and --version), bash completion, and lockstep as a library for a program
+# of its own (find_package(lockstep CONFIG), target lockstep::lockstep).
 include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+# One shared library holds the whole engine: the built-in algorithms register
+# themselves when it is loaded, and a program's own algorithms register into
+# the same table. Its private dependencies (Boost.Fiber, Lua, nettle) stay
+# behind it; its headers need only nlohmann_json.
+set(LOCKSTEP_LAYERS lockstep_kv lockstep_world lockstep_algo lockstep_check lockstep_trace
+  lockstep_scenario lockstep_explore lockstep_run lockstep_api)
+add_library(lockstep_shared SHARED)
+foreach(layer IN LISTS LOCKSTEP_LAYERS)
+  target_sources(lockstep_shared PRIVATE $<TARGET_OBJECTS:${layer}>)
+  add_dependencies(lockstep_shared ${layer})
+endforeach()
+set_target_properties(lockstep_shared PROPERTIES OUTPUT_NAME lockstep EXPORT_NAME lockstep
+  VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR}.${PROJECT_VERSION_MINOR})
+target_link_libraries(lockstep_shared
+  PRIVATE Boost::fiber Boost::context PkgConfig::LUA51 PkgConfig::NETTLE
+  PUBLIC nlohmann_json::nlohmann_json)
+target_include_directories(lockstep_shared
+  INTERFACE $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>
+            $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/lockstep/detail>)
+target_compile_features(lockstep_shared INTERFACE cxx_std_20)
+install(TARGETS lockstep_shared EXPORT lockstepTargets
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(FILES ${PROJECT_SOURCE_DIR}/sim/api/lockstep/lockstep.h
+              ${PROJECT_SOURCE_DIR}/sim/api/lockstep/catch2.h
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/lockstep)
+foreach(header IN LISTS LOCKSTEP_DETAIL_HEADERS)
+  get_filename_component(folder ${header} DIRECTORY)
+  install(FILES ${PROJECT_SOURCE_DIR}/${header}
+          DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/lockstep/detail/${folder})
+endforeach()
+set(LOCKSTEP_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/lockstep)
+install(EXPORT lockstepTargets NAMESPACE lockstep:: DESTINATION ${LOCKSTEP_CMAKE_DIR})
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/lockstepConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/lockstepConfig.cmake INSTALL_DESTINATION ${LOCKSTEP_CMAKE_DIR})
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/lockstepConfigVersion.cmake
+  COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/lockstepConfig.cmake
+              ${PROJECT_BINARY_DIR}/lockstepConfigVersion.cmake
+        DESTINATION ${LOCKSTEP_CMAKE_DIR})
 
 install(TARGETS lockstep RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 if(TARGET lockstep-viewer)

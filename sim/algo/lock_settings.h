@@ -14,12 +14,11 @@ inline constexpr Setting kKeySetting{.name = "key",
                                      .type = SettingType::kString,
                                      .help = "the lock's key",
                                      .default_text = "lock.foo"};
-inline constexpr Setting kTimeoutSetting{
-    .name = "timeout",
-    .help = "T in ticks: a lock taken at time t stores t+T+1",
-    .min = 0,
-    .max = base::Limits::kMaxSpan,
-    .default_value = 2};
+inline constexpr Setting kTimeoutSetting{.name = "timeout",
+                                         .help = "T in ticks: a lock taken at time t stores t+T+1",
+                                         .min = 0,
+                                         .max = base::Limits::kMaxSpan,
+                                         .default_value = 2};
 inline constexpr Setting kRoundsSetting{
     .name = "rounds", .help = "acquisitions per client", .min = 1, .max = 1000, .default_value = 1};
 inline constexpr Setting kRetryDelaySetting{.name = "retry_delay",
@@ -30,8 +29,9 @@ inline constexpr Setting kRetryDelaySetting{.name = "retry_delay",
 inline constexpr Setting kReleaseWithLeaveSetting{
     .name = "release_with_leave",
     .type = SettingType::kBool,
-    .help = "leave the critical section and release in one step, the clock read in that "
-            "step (SPIN's model)",
+    .help =
+        "leave the critical section and release in one step, the clock read in that "
+        "step (SPIN's model)",
     .default_value = 0};
 inline constexpr Setting kTtlSetting{.name = "ttl",
                                      .help = "PX of SET-based locks: the lock's time to live",
@@ -40,8 +40,8 @@ inline constexpr Setting kTtlSetting{.name = "ttl",
                                      .default_value = 10};
 
 // The SETNX timestamp locks' settings, and the SET NX PX family's.
-inline constexpr Setting kTimestampLockSettings[] = {
-    kKeySetting, kTimeoutSetting, kRoundsSetting, kRetryDelaySetting, kReleaseWithLeaveSetting};
+inline constexpr Setting kTimestampLockSettings[] = {kKeySetting, kTimeoutSetting, kRoundsSetting,
+                                                     kRetryDelaySetting, kReleaseWithLeaveSetting};
 inline constexpr Setting kTtlLockSettings[] = {kKeySetting, kTtlSetting, kRoundsSetting,
                                                kRetryDelaySetting};
 

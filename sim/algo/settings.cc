@@ -39,9 +39,9 @@ bool Settings::Declares(std::string_view name) const {
 void Settings::SetNumber(std::string_view name, int64_t value) {
   Value& v = const_cast<Value&>(Find(name, Declared(name)));
   LOCKSTEP_CHECK(v.declared.type != SettingType::kString, "settings: a number for a string");
-  LOCKSTEP_CHECK(v.declared.type == SettingType::kBool ? value == 0 || value == 1
-                                                       : value >= v.declared.min &&
-                                                             value <= v.declared.max,
+  LOCKSTEP_CHECK(v.declared.type == SettingType::kBool
+                     ? value == 0 || value == 1
+                     : value >= v.declared.min && value <= v.declared.max,
                  "settings: a value out of its declared range");
   v.number = value;
 }

@@ -25,9 +25,9 @@ struct Setting {
   std::string_view name{};
   SettingType type = SettingType::kInt;
   std::string_view help{};  // one line: what it means
-  int64_t min = 0;        // kInt: the range
+  int64_t min = 0;          // kInt: the range
   int64_t max = 0;
-  int64_t default_value = 0;      // kInt and kBool (0 or 1)
+  int64_t default_value = 0;        // kInt and kBool (0 or 1)
   std::string_view default_text{};  // kString: never empty
 
   friend bool operator==(const Setting&, const Setting&) = default;

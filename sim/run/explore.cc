@@ -9,8 +9,8 @@ namespace lockstep::run {
 ExploreResult Explore(const scenario::Scenario& s, ExploreOptions options) {
   const explore::StrategyEntry* strategy = explore::FindStrategy(options.strategy);
   if (!strategy) {
-    throw base::InputError("", "", "expected a strategy of lockstep explore, got \"" +
-                                       options.strategy + "\"");
+    throw base::InputError(
+        "", "", "expected a strategy of lockstep explore, got \"" + options.strategy + "\"");
   }
   explore::StrategyRequest& request = options.request;
   explore::SearchOptions& search = request.search;
@@ -36,9 +36,9 @@ ExploreResult Explore(const scenario::Scenario& s, ExploreOptions options) {
   c.found_steps = schedule.size();
   if (options.found) options.found(c.found_steps);
   if (options.shrink) {
-    if (auto shortest = explore::ShortestCounterexample(
-            s.world, properties, static_cast<int>(schedule.size()), base::Limits::kShrinkStates,
-            search.interrupted)) {
+    if (auto shortest =
+            explore::ShortestCounterexample(s.world, properties, static_cast<int>(schedule.size()),
+                                            base::Limits::kShrinkStates, search.interrupted)) {
       schedule = shortest->counterexample;
       c.shrunk = true;
     }

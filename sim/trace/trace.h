@@ -52,7 +52,7 @@ std::string CommandText(const std::vector<std::string>& command);
 // "clock tick", "C2 leaves", "crash C3".
 std::string StepLine(const world::StepRecord& r);
 // The whole execution on one line: steps joined by "; ", then
-// " !mutual_exclusion(C1,C2)@8" if violated.
+// " !mutual_exclusion(C1,C2)@8" if violated. What a test pins.
 std::string OneLine(const Trace& t);
 // A reply as compactly as a test wants it: 1, "13", nil, OK, ERR ...
 std::string CompactReply(const kv::Reply& r);

@@ -41,7 +41,6 @@ struct ClientStopped {};
 
 class Client {
  public:
-  Client(int index, uint64_t seed, FiberScheduler* scheduler, boost::fibers::context* driver);
   Client(const Client&) = delete;
   Client& operator=(const Client&) = delete;
 
@@ -113,7 +112,11 @@ class Client {
   }
   void ForgetHistory(std::string_view label, std::span<const int64_t> live);
 
-  // --- For the driver (ClientAutomaton), not for algorithms. ---
+ private:
+  // The driver (ClientAutomaton) makes, runs and reads clients; an
+  // algorithm sees only the methods above.
+  friend class ClientAutomaton;
+  Client(int index, uint64_t seed, FiberScheduler* scheduler, boost::fibers::context* driver);
   const Request& request() const { return request_; }
   uint64_t concrete_history() const { return concrete_; }
   uint64_t abstract_history() const { return abstract_; }
@@ -130,7 +133,6 @@ class Client {
   void set_tokens_only(bool tokens_only) { tokens_only_ = tokens_only; }
   boost::fibers::context* fiber() const { return fiber_; }
 
- private:
   // Gives control back to the driver and waits to be resumed.
   void Park();
   void Observe(uint64_t v);

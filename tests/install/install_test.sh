@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Installs a build tree into a temporary prefix and uses it as a user would:
-# the programs, their man pages, bash completion, the scenarios and examples.
+# the programs, their man pages, bash completion, the scenarios and examples,
+# and the library: examples/own-lock, as installed, is configured against the
+# prefix with find_package(lockstep), built, and its tests must pass.
 #   tests/install/install_test.sh BUILD_DIR
 set -euo pipefail
-build=$1
+build=$(cd "$1" && pwd)
 prefix=$(mktemp -d)
 trap 'rm -rf "$prefix"' EXIT
 fail() { echo "install test: $*" >&2; exit 1; }
@@ -37,4 +39,30 @@ complete_words() {
 cd "$prefix/share/lockstep/scenarios"
 [ "$(complete_words "$prefix/bin/lockstep" replay setnx-docs)" = setnx-docs-race.json ] ||
   fail "completing a scenario file"
+
+# The library: the package, the headers, and nothing under lockstep/detail
+# that lockstep.h does not include.
+for f in lib/cmake/lockstep/lockstepConfig.cmake include/lockstep/lockstep.h \
+         include/lockstep/catch2.h; do
+  [ -f "$prefix/$f" ] || fail "missing $f"
+done
+ls "$prefix"/lib*/liblockstep.so >/dev/null 2>&1 || ls "$prefix"/lib/*/liblockstep.so >/dev/null ||
+  fail "missing liblockstep.so"
+cache() { sed -n "s/^$1:[A-Z]*=//p" "$build/CMakeCache.txt"; }
+cxx=$(cache CMAKE_CXX_COMPILER)
+sanitize=$(cache LOCKSTEP_SANITIZE)
+flags=${sanitize:+-fsanitize=$sanitize}
+detail="$prefix/include/lockstep/detail"
+used=$("$cxx" -std=c++20 -MM -I"$prefix/include" -I"$detail" "$prefix/include/lockstep/lockstep.h" |
+  tr ' \\' '\n\n' | sed -n "s|^$detail/||p" | sort -u)
+installed=$(cd "$detail" && find . -name '*.h' | sed 's|^\./||' | sort)
+[ "$used" = "$installed" ] || fail "lockstep/detail holds other headers than lockstep.h needs:
+$(diff <(echo "$used") <(echo "$installed"))"
+
+example="$prefix/share/lockstep/examples/own-lock"
+cmake -S "$example" -B "$prefix/own-lock-build" -DCMAKE_PREFIX_PATH="$prefix" \
+  -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_BUILD_TYPE=Release >/dev/null ||
+  fail "examples/own-lock does not configure against the install"
+cmake --build "$prefix/own-lock-build" -j2 >/dev/null || fail "examples/own-lock does not build"
+"$prefix/own-lock-build/own_lock_tests" || fail "examples/own-lock's tests fail"
 echo "installed and used from $prefix"

@@ -1,0 +1,91 @@
+// Catch2 (2.x, as Debian ships it) matchers for regression tests of a lock:
+//
+//   REQUIRE_THAT(lockstep::Explore("safe.json"), lockstep::IsSafe());
+//   REQUIRE_THAT(lockstep::Explore("stall.json"), lockstep::Violates("mutual_exclusion"));
+//   REQUIRE_THAT(lockstep::Explore("stall.json"), lockstep::HasCounterexample("C1 SET ..."));
+//
+// When one fails, Catch2 prints the result: the verdict, the counts and, for
+// a violation, the counterexample's timeline step by step.
+#pragma once
+
+#include <sstream>
+#include <string>
+
+// A timeline is wide: unless the program chose a width, the file that
+// defines CATCH_CONFIG_MAIN (include this header first there) prints 160
+// columns.
+#ifndef CATCH_CONFIG_CONSOLE_WIDTH
+#define CATCH_CONFIG_CONSOLE_WIDTH 160
+#endif
+#include <catch2/catch.hpp>
+
+#include "lockstep/lockstep.h"
+
+namespace Catch {
+template <>
+struct StringMaker<lockstep::ExploreResult> {
+  static std::string convert(const lockstep::ExploreResult& r) {
+    std::ostringstream out;
+    out << lockstep::VerdictText(r.search.verdict) << " after " << r.search.stats.states
+        << " states and " << r.search.stats.transitions << " transitions";
+    if (r.search.verdict == lockstep::Verdict::kIncomplete) out << ": " << r.search.incomplete;
+    if (r.counterexample) {
+      const lockstep::Trace& t = r.counterexample->trace;
+      out << "\ncounterexample, " << t.schedule.size() << " steps"
+          << (r.counterexample->shrunk ? " (shortest)" : "") << ":\n"
+          << lockstep::Timeline(t) << "one line: " << lockstep::OneLine(t);
+    }
+    return out.str();
+  }
+};
+}  // namespace Catch
+
+namespace lockstep {
+
+// Safe: no schedule within the bounds violates a property, and the search
+// was exhaustive (a sampling search that found nothing proves nothing).
+class IsSafeMatcher : public Catch::MatcherBase<ExploreResult> {
+ public:
+  bool match(const ExploreResult& r) const override { return r.safe() && r.exhaustive; }
+  std::string describe() const override {
+    return "is safe: an exhaustive search found no schedule violating a property";
+  }
+};
+inline IsSafeMatcher IsSafe() { return {}; }
+
+// A schedule violates `property`.
+class ViolatesMatcher : public Catch::MatcherBase<ExploreResult> {
+ public:
+  explicit ViolatesMatcher(std::string property) : property_(std::move(property)) {}
+  bool match(const ExploreResult& r) const override {
+    return r.counterexample && r.counterexample->trace.violation &&
+           r.counterexample->trace.violation->property == property_;
+  }
+  std::string describe() const override { return "violates " + property_; }
+
+ private:
+  std::string property_;
+};
+inline ViolatesMatcher Violates(std::string property) {
+  return ViolatesMatcher(std::move(property));
+}
+
+// The counterexample is exactly `one_line` (trace::OneLine: every step and
+// the violation), so that a change of the lock or of lockstep that changes
+// it is seen.
+class HasCounterexampleMatcher : public Catch::MatcherBase<ExploreResult> {
+ public:
+  explicit HasCounterexampleMatcher(std::string one_line) : one_line_(std::move(one_line)) {}
+  bool match(const ExploreResult& r) const override {
+    return r.counterexample && OneLine(r.counterexample->trace) == one_line_;
+  }
+  std::string describe() const override { return "has the counterexample " + one_line_; }
+
+ private:
+  std::string one_line_;
+};
+inline HasCounterexampleMatcher HasCounterexample(std::string one_line) {
+  return HasCounterexampleMatcher(std::move(one_line));
+}
+
+}  // namespace lockstep

@@ -1,0 +1,85 @@
+// lockstep for a program that links it (find_package(lockstep), target
+// lockstep::lockstep): write a lock algorithm against the client API,
+// register it, load a scenario that uses it, search every schedule, and
+// read the counterexample as a trace.
+//
+//   #include <lockstep/lockstep.h>
+//
+//   void RunMyLock(lockstep::Client& c, const lockstep::Settings& s) { ... }
+//   constexpr lockstep::Setting kMySettings[] = {lockstep::kKeySetting, ...};
+//   LOCKSTEP_ALGORITHM(my_lock, {.name = "my-lock", .summary = "...",
+//                                .make = lockstep::MakeBody<RunMyLock>,
+//                                .settings = kMySettings});
+//
+//   lockstep::ExploreResult r = lockstep::Explore(lockstep::LoadScenarioFile("s.json"));
+//   if (!r.safe()) std::cout << lockstep::Timeline(r.counterexample->trace);
+//
+// Only the names below are the interface. The headers under lockstep/detail
+// are what they are built from, installed because they need them; they may
+// change between versions.
+#pragma once
+
+#include <string>
+
+#include "sim/algo/algorithm.h"
+#include "sim/algo/lock_settings.h"
+#include "sim/run/explore.h"
+#include "sim/run/runner.h"
+#include "sim/run/trace_file.h"
+#include "sim/scenario/scenario.h"
+#include "sim/trace/trace.h"
+
+namespace lockstep {
+
+// --- An algorithm: the client API, its settings, its registration. ---
+using world::Client;           // every command, the clock, the critical section
+using world::ClientStopped;    // let it pass through any catch (...)
+using world::Millis;           // virtual time, in ticks
+using world::Value;            // a command argument (Value::ClockPlus for timestamps)
+using kv::Reply;               // a command's reply, as Redis gives it
+using algo::AlgorithmInfo;     // what LOCKSTEP_ALGORITHM registers
+using algo::Body;              // an algorithm's run, made from its settings
+using algo::MakeBody;          // Body that calls Run(client, settings, Args...)
+using algo::Setting;           // a declared setting: name, type, range, default, help
+using algo::Settings;          // one client's values of its algorithm's settings
+using algo::SettingType;
+using algo::WorldFacts;        // the resource, the masters, the token server
+using algo::HoldLock;          // enter the critical section (and write the resource)
+using algo::kKeySetting;       // settings the shipped algorithms declare, to share
+using algo::kRetryDelaySetting;
+using algo::kRoundsSetting;
+using algo::kTimeoutSetting;
+using algo::kTtlSetting;
+using algo::Algorithms;
+using algo::FindAlgorithm;
+
+// --- A scenario. ---
+using scenario::Scenario;
+using scenario::LoadScenario;      // from a JSON document
+using scenario::LoadScenarioFile;  // from a file; throws base::InputError
+using base::InputError;            // bad input: names the file, the place, what was expected
+
+// --- A search and its counterexample. ---
+using run::Counterexample;  // the violating execution as a trace, shrunk
+using run::ExploreOptions;  // strategy, reductions, bounds, progress, stop flag
+using run::ExploreResult;   // verdict, counts, counterexample
+using explore::Verdict;
+using explore::VerdictText;
+// Searches every schedule of `s` (by default: exhaustively, with every
+// reduction) and shrinks a violation found.
+inline ExploreResult Explore(const Scenario& s, ExploreOptions options = {}) {
+  return run::Explore(s, std::move(options));
+}
+// The same for the scenario in `scenario_file`.
+ExploreResult Explore(const std::string& scenario_file, ExploreOptions options = {});
+
+// --- One execution as a trace. ---
+using trace::Trace;
+using trace::OneLine;   // every step on one line, and the violation: what a test pins
+using trace::Timeline;  // the execution as text, step by step
+using trace::ToJsonText;
+using run::LoadTraceFile;
+using run::RunSeeded;       // one random execution
+using run::ReplaySchedule;  // the scenario's own schedule
+
+}  // namespace lockstep
