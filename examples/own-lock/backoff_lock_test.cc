@@ -16,8 +16,8 @@ TEST_CASE("a stall past the TTL lets a second client in, in this schedule") {
   const lockstep::ExploreResult r = lockstep::Explore(kScenarios + "/backoff-stall.json");
   REQUIRE_THAT(r, lockstep::Violates("mutual_exclusion"));
   CHECK_THAT(r, lockstep::HasCounterexample(
-                   "C1 SET lock.foo e4bacea5c4b9b499 NX PX 3 -> OK; tick; tick; tick; stall C1; "
-                   "C2 SET lock.foo 3f4aa7cabeb88997 NX PX 3 -> OK !mutual_exclusion(C1,C2)@6"));
+                    "C1 SET lock.foo e4bacea5c4b9b499 NX PX 3 -> OK; tick; tick; tick; stall C1; "
+                    "C2 SET lock.foo 3f4aa7cabeb88997 NX PX 3 -> OK !mutual_exclusion(C1,C2)@6"));
 }
 
 TEST_CASE("the lock's own settings are checked against its declaration") {

@@ -15,7 +15,8 @@ namespace lockstep::explore {
 
 Continuation ShortestContinuation(const world::WorldConfig& config, const Properties& properties,
                                   const std::vector<world::Action>& prefix, int max_steps,
-                                  uint64_t max_states, const std::atomic<bool>* stop) {
+                                  uint64_t max_states, const std::atomic<bool>* stop,
+                                  const std::function<void(const SearchStats&)>& progress) {
   const auto start = std::chrono::steady_clock::now();
   Continuation result;
   auto finish = [&](Continuation::Outcome outcome) {
@@ -54,11 +55,29 @@ Continuation ShortestContinuation(const world::WorldConfig& config, const Proper
   seen.insert(fingerprinter.Of(s0, nullptr, nullptr));
   queue.emplace_back(std::move(s0), -1);
   std::vector<world::Action> enabled;
+  auto last_report = start;
+  // The path from the initial state to `node`, then `last`.
+  auto path_to = [&](int64_t node, const world::Action& last) {
+    for (int64_t at = node; at >= 0; at = nodes[static_cast<size_t>(at)].parent) {
+      result.actions.push_back(nodes[static_cast<size_t>(at)].action);
+    }
+    std::reverse(result.actions.begin(), result.actions.end());
+    result.actions.push_back(last);
+  };
   for (uint64_t popped = 0; !queue.empty(); ++popped) {
-    if (stop && popped % 1024 == 0 && stop->load()) {
-      result.stats.states = seen.size();
-      result.why = "interrupted";
-      return finish(Continuation::Outcome::kGaveUp);
+    if (popped % 1024 == 0) {
+      if (stop && stop->load()) {
+        result.stats.states = seen.size();
+        result.why = "interrupted";
+        return finish(Continuation::Outcome::kGaveUp);
+      }
+      const auto now = std::chrono::steady_clock::now();
+      if (progress && now - last_report > std::chrono::milliseconds(250)) {
+        last_report = now;
+        result.stats.states = seen.size();
+        result.stats.elapsed_s = std::chrono::duration<double>(now - start).count();
+        progress(result.stats);
+      }
     }
     auto [s, node] = std::move(queue.front());
     queue.pop_front();
@@ -85,19 +104,18 @@ Continuation ShortestContinuation(const world::WorldConfig& config, const Proper
       world::WorldState next = s;
       model.Apply(next, a, nullptr);
       ++result.stats.transitions;
-      nodes.push_back({node, a, depth + 1});
-      const int64_t id = static_cast<int64_t>(nodes.size()) - 1;
       result.stats.max_depth = std::max(result.stats.max_depth, depth + 1);
       if (auto v = check::CheckAll(properties, model, next, base + depth + 1)) {
-        for (int64_t at = id; at >= 0; at = nodes[static_cast<size_t>(at)].parent) {
-          result.actions.push_back(nodes[static_cast<size_t>(at)].action);
-        }
-        std::reverse(result.actions.begin(), result.actions.end());
+        path_to(node, a);
         result.violation = v;
         result.stats.states = seen.size();
         return finish(Continuation::Outcome::kFound);
       }
       if (!seen.insert(fingerprinter.Of(next, nullptr, nullptr)).second) continue;
+      // Only a new state needs its way back: a node per state, not per
+      // transition.
+      nodes.push_back({node, a, depth + 1});
+      const int64_t id = static_cast<int64_t>(nodes.size()) - 1;
       if (seen.size() > max_states) {
         result.stats.states = seen.size();
         result.why = "stopped after " + std::to_string(max_states) + " states";

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -38,9 +39,12 @@ struct Continuation {
 // further steps and `max_states` distinct states. If the prefix itself ends
 // in a violation, that is kFound with no actions. Setting `*stop` (Ctrl-C)
 // makes it give up ("interrupted").
+// `progress`, if given, is called every quarter second or so.
 // Throws ScheduleError if an action of `prefix` is not enabled where it is.
-Continuation ShortestContinuation(const world::WorldConfig& config, const Properties& properties,
-                                  const std::vector<world::Action>& prefix, int max_steps,
-                                  uint64_t max_states, const std::atomic<bool>* stop = nullptr);
+Continuation ShortestContinuation(
+    const world::WorldConfig& config, const Properties& properties,
+    const std::vector<world::Action>& prefix, int max_steps, uint64_t max_states,
+    const std::atomic<bool>* stop = nullptr,
+    const std::function<void(const SearchStats&)>& progress = nullptr);
 
 }  // namespace lockstep::explore

@@ -1,9 +1,11 @@
 #include "sim/explore/strategy_registry.h"
 
 #include <algorithm>
+#include <limits>
 #include <memory>
 
 #include "sim/base/hash.h"
+#include "sim/explore/continuation.h"
 #include "sim/explore/pct_strategy.h"
 #include "sim/explore/random_strategy.h"
 
@@ -13,6 +15,35 @@ namespace {
 SearchResult RunDepthFirst(const world::WorldConfig& config, const Properties& properties,
                            const StrategyRequest& request) {
   return DepthFirstSearch(config, properties, request.search);
+}
+
+// Breadth-first over states (with symmetry): the first violation found is a
+// shortest one, so nothing is left to shrink; no violation once every
+// state is visited is a proof, as DFS's is.
+SearchResult RunBreadthFirst(const world::WorldConfig& config, const Properties& properties,
+                             const StrategyRequest& request) {
+  const SearchOptions& o = request.search;
+  Continuation c = ShortestContinuation(
+      config, properties, {}, o.bounds.max_steps.value_or(std::numeric_limits<int>::max()),
+      std::numeric_limits<uint64_t>::max(), o.interrupted, o.progress);
+  SearchResult r;
+  r.stats = c.stats;
+  r.stats.executions = 1;
+  switch (c.outcome) {
+    case Continuation::Outcome::kFound:
+      r.verdict = Verdict::kViolation;
+      r.counterexample = std::move(c.actions);
+      r.violation = std::move(c.violation);
+      break;
+    case Continuation::Outcome::kUnreachable:
+      r.verdict = Verdict::kSafe;
+      break;
+    case Continuation::Outcome::kGaveUp:
+      r.verdict = Verdict::kIncomplete;
+      r.incomplete = c.why;
+      break;
+  }
+  return r;
 }
 
 // Random or PCT executions, execution i from its own seed drawn from the
@@ -50,6 +81,12 @@ const std::vector<StrategyEntry>& Strategies() {
        StrategyKind::kExhaustive,
        {"--preemptions", "--jobs", "--no-cache", "--no-symmetry", "--no-por"},
        RunDepthFirst},
+      {"bfs",
+       "exhaustive breadth-first search: the first violation found is a shortest one",
+       StrategyKind::kExhaustive,
+       {},
+       RunBreadthFirst,
+       /*shortest=*/true},
       {"random",
        "uniformly random executions",
        StrategyKind::kSampling,

@@ -35,6 +35,8 @@ struct StrategyEntry {
   std::vector<std::string_view> options;
   SearchResult (*run)(const world::WorldConfig& config, const Properties& properties,
                       const StrategyRequest& request);
+  // Its counterexamples are shortest already: they are not shrunk again.
+  bool shortest = false;
 };
 
 // The strategies, the default first.

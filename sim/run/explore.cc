@@ -34,8 +34,10 @@ ExploreResult Explore(const scenario::Scenario& s, ExploreOptions options) {
   Counterexample c;
   std::vector<world::Action> schedule = result.search.counterexample;
   c.found_steps = schedule.size();
-  if (options.found) options.found(c.found_steps);
-  if (options.shrink) {
+  if (strategy->shortest) {
+    c.shrunk = true;
+  } else if (options.shrink) {
+    if (options.found) options.found(c.found_steps);
     if (auto shortest =
             explore::ShortestCounterexample(s.world, properties, static_cast<int>(schedule.size()),
                                             base::Limits::kShrinkStates, search.interrupted)) {

@@ -22,7 +22,8 @@ struct ExploreOptions {
   // Shrink a violation found to the fewest steps (breadth-first search over
   // at most base::Limits::kShrinkStates states; the stop flag ends it).
   bool shrink = true;
-  // Called once a violation is found, before it is shrunk, with its length.
+  // Called once a violation is found, before it is shrunk (never when it is
+  // shortest already), with its length.
   std::function<void(size_t found_steps)> found;
 };
 

@@ -52,7 +52,8 @@ TEST_CASE("a failing matcher shows the verdict, the counts and the counterexampl
                                                 std::to_string(r.search.stats.states) + " states"));
   CHECK_THAT(shown, Catch::Matchers::Contains(Timeline(r.counterexample->trace)));
   CHECK_THAT(shown, Catch::Matchers::EndsWith("one line: " + OneLine(r.counterexample->trace)));
-  CHECK(IsSafe().describe() == "is safe: an exhaustive search found no schedule violating a property");
+  CHECK(IsSafe().describe() ==
+        "is safe: an exhaustive search found no schedule violating a property");
   CHECK(Violates("mutual_exclusion").describe() == "violates mutual_exclusion");
 }
 

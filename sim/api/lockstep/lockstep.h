@@ -32,39 +32,39 @@
 namespace lockstep {
 
 // --- An algorithm: the client API, its settings, its registration. ---
-using world::Client;           // every command, the clock, the critical section
-using world::ClientStopped;    // let it pass through any catch (...)
-using world::Millis;           // virtual time, in ticks
-using world::Value;            // a command argument (Value::ClockPlus for timestamps)
-using kv::Reply;               // a command's reply, as Redis gives it
-using algo::AlgorithmInfo;     // what LOCKSTEP_ALGORITHM registers
-using algo::Body;              // an algorithm's run, made from its settings
-using algo::MakeBody;          // Body that calls Run(client, settings, Args...)
-using algo::Setting;           // a declared setting: name, type, range, default, help
-using algo::Settings;          // one client's values of its algorithm's settings
-using algo::SettingType;
-using algo::WorldFacts;        // the resource, the masters, the token server
-using algo::HoldLock;          // enter the critical section (and write the resource)
-using algo::kKeySetting;       // settings the shipped algorithms declare, to share
+using algo::AlgorithmInfo;  // what LOCKSTEP_ALGORITHM registers
+using algo::Algorithms;
+using algo::Body;  // an algorithm's run, made from its settings
+using algo::FindAlgorithm;
+using algo::HoldLock;     // enter the critical section (and write the resource)
+using algo::kKeySetting;  // settings the shipped algorithms declare, to share
 using algo::kRetryDelaySetting;
 using algo::kRoundsSetting;
 using algo::kTimeoutSetting;
 using algo::kTtlSetting;
-using algo::Algorithms;
-using algo::FindAlgorithm;
+using algo::MakeBody;  // Body that calls Run(client, settings, Args...)
+using algo::Setting;   // a declared setting: name, type, range, default, help
+using algo::Settings;  // one client's values of its algorithm's settings
+using algo::SettingType;
+using algo::WorldFacts;      // the resource, the masters, the token server
+using kv::Reply;             // a command's reply, as Redis gives it
+using world::Client;         // every command, the clock, the critical section
+using world::ClientStopped;  // let it pass through any catch (...)
+using world::Millis;         // virtual time, in ticks
+using world::Value;          // a command argument (Value::ClockPlus for timestamps)
 
 // --- A scenario. ---
-using scenario::Scenario;
+using base::InputError;            // bad input: names the file, the place, what was expected
 using scenario::LoadScenario;      // from a JSON document
 using scenario::LoadScenarioFile;  // from a file; throws base::InputError
-using base::InputError;            // bad input: names the file, the place, what was expected
+using scenario::Scenario;
 
 // --- A search and its counterexample. ---
+using explore::Verdict;
+using explore::VerdictText;
 using run::Counterexample;  // the violating execution as a trace, shrunk
 using run::ExploreOptions;  // strategy, reductions, bounds, progress, stop flag
 using run::ExploreResult;   // verdict, counts, counterexample
-using explore::Verdict;
-using explore::VerdictText;
 // Searches every schedule of `s` (by default: exhaustively, with every
 // reduction) and shrinks a violation found.
 inline ExploreResult Explore(const Scenario& s, ExploreOptions options = {}) {
@@ -74,12 +74,12 @@ inline ExploreResult Explore(const Scenario& s, ExploreOptions options = {}) {
 ExploreResult Explore(const std::string& scenario_file, ExploreOptions options = {});
 
 // --- One execution as a trace. ---
-using trace::Trace;
-using trace::OneLine;   // every step on one line, and the violation: what a test pins
-using trace::Timeline;  // the execution as text, step by step
-using trace::ToJsonText;
 using run::LoadTraceFile;
-using run::RunSeeded;       // one random execution
 using run::ReplaySchedule;  // the scenario's own schedule
+using run::RunSeeded;       // one random execution
+using trace::OneLine;       // every step on one line, and the violation: what a test pins
+using trace::Timeline;      // the execution as text, step by step
+using trace::ToJsonText;
+using trace::Trace;
 
 }  // namespace lockstep
