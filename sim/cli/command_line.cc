@@ -1,5 +1,8 @@
 #include "sim/cli/command_line.h"
 
+#include <unistd.h>
+
+#include <cstdlib>
 #include <iostream>
 
 #include <CLI/CLI.hpp>
@@ -11,6 +14,7 @@
 #include "sim/cli/memory_bound.h"
 #include "sim/cli/redis_replay.h"
 #include "sim/cli/render_command.h"
+#include "sim/cli/terminal.h"
 #include "sim/explore/strategy_registry.h"
 #include "sim/run/stop_signals.h"
 #include "sim/run/version.h"
@@ -67,6 +71,24 @@ int RunCommandLine(const std::vector<std::string>& args) {
   app.set_help_all_flag("--help-all", "Show help for every subcommand");
 
   OutputOptions out;
+  TerminalOptions terminal;
+  // The timeline's options, on every command that prints one.
+  auto add_terminal = [&terminal](CLI::App* command) {
+    command
+        ->add_option("--width", terminal.width,
+                     "Fit the timeline to this many columns (0: no limit; default: the "
+                     "terminal's, or $COLUMNS)")
+        ->check(CLI::Validator(
+            [](const std::string& text) -> std::string {
+              const long v = std::strtol(text.c_str(), nullptr, 10);
+              return v == 0 || (v >= 20 && v <= 10000) ? ""
+                                                       : "expected 0 (no limit) or 20 to 10000";
+            },
+            "0|20..10000"));
+    command->add_flag("--compact", terminal.compact, "One line per step");
+    command->add_option("--color", terminal.color, "Colour: auto (on a terminal), always, never")
+        ->check(CLI::IsMember({"auto", "always", "never"}));
+  };
   std::string file;
   uint64_t seed = 0;
   std::optional<int> max_steps;
@@ -164,6 +186,7 @@ int RunCommandLine(const std::vector<std::string>& args) {
 
   auto* demo = app.add_subcommand("demo", "Show the documented race, then the GETSET fix holding");
   demo->add_option("--dir", dir, "Scenario folder")->check(kPath);
+  for (CLI::App* command : {replay, run, explore, demo}) add_terminal(command);
 
   std::string svg_out, html_out;
   auto* render = app.add_subcommand(
@@ -206,6 +229,8 @@ int RunCommandLine(const std::vector<std::string>& args) {
     }
   }
   ex.max_memory = out.max_memory;
+  out.timeline = StyleFor(terminal, STDOUT_FILENO);
+  ex.timeline = out.timeline;
 
   // Bad input and files that cannot be written end here, in one place.
   try {
@@ -224,7 +249,7 @@ int RunCommandLine(const std::vector<std::string>& args) {
       }
       return List(dir, json);
     }
-    if (*demo) return Demo(dir);
+    if (*demo) return Demo(dir, out.timeline);
     if (*render) {
       if (svg_out.empty() && html_out.empty()) {
         std::cerr << "lockstep render: give --svg OUT.svg, --html OUT.html, or both\n";

@@ -8,6 +8,7 @@
 #include "sim/cli/memory_bound.h"
 #include "sim/explore/replay_strategy.h"
 #include "sim/explore/search.h"
+#include "sim/run/explore.h"
 #include "sim/run/output_file.h"
 #include "sim/run/runner.h"
 #include "sim/run/stop_signals.h"
@@ -63,8 +64,15 @@ int Report(const trace::Trace& t, const scenario::Scenario& s, const OutputOptio
   if (out.json) {
     report << Summary(t, s).dump(2) << "\n";
   } else {
-    report << trace::Timeline(t);
+    report << trace::Timeline(t, out.timeline);
     report << "expected: " << s.expect.Text() << "\n";
+    if (!conclusive && !t.violation && !s.expect.safe) {
+      // One seeded schedule missed what the scenario expects: not a failure.
+      report << trace::WrapText("this seeded run is one schedule of many and missed the " +
+                                    s.expect.property + " the scenario expects; lockstep explore " +
+                                    s.file + " searches them all",
+                                out.timeline.width);
+    }
     if (!out.trace_out.empty()) report << "trace written to " << out.trace_out << "\n";
   }
   return t.violation ? kExitViolation : kExitSafe;
@@ -254,7 +262,7 @@ int List(const std::string& dir, bool as_json) {
   return kExitSafe;
 }
 
-int Demo(const std::string& dir) {
+int Demo(const std::string& dir, const trace::TimelineStyle& timeline) {
   bool all_as_expected = true;
   auto expectation = [&](const scenario::Scenario& s, bool violated, const std::string& property) {
     bool matches = s.expect.Matches(violated ? property : "");
@@ -267,23 +275,23 @@ int Demo(const std::string& dir) {
     scenario::Scenario naive = scenario::LoadScenarioFile(dir + "/setnx-naive.json");
     naive.world.clients.resize(2);
     naive.algorithms.resize(2);
-    explore::Properties props = explore::MakeProperties(naive.properties);
     std::cout << "\n=== 1. lockstep searches the naive takeover (GET, DEL, SETNX) for a race ===\n"
-              << "Two clients, a crashed holder C0 whose timestamp expires, every interleaving of\n"
-              << "their commands and the clock's ticks (scenarios/setnx-naive.json).\n\n";
-    explore::SearchResult found = explore::DepthFirstSearch(naive.world, props, {});
-    if (found.verdict != explore::Verdict::kViolation) {
+              << trace::WrapText(
+                     "Two clients, a crashed holder C0 whose timestamp expires, every "
+                     "interleaving of their commands and the clock's ticks "
+                     "(scenarios/setnx-naive.json).",
+                     timeline.width ? timeline.width : 80)
+              << "\n";
+    const run::ExploreResult found = run::Explore(naive);
+    if (!found.counterexample) {
       std::cout << "no race found\n";
       all_as_expected = false;
     } else {
-      auto shortest = explore::ShortestCounterexample(naive.world, props,
-                                                      static_cast<int>(found.counterexample.size()),
-                                                      base::Limits::kShrinkStates);
-      const auto& schedule = shortest ? shortest->counterexample : found.counterexample;
-      std::cout << "found after " << found.stats.states << " states and " << found.stats.transitions
-                << " transitions; the shortest race has " << schedule.size() << " steps:\n\n";
-      trace::Trace t = run::RecordTrace(naive, schedule);
-      std::cout << trace::Timeline(t);
+      const trace::Trace& t = found.counterexample->trace;
+      std::cout << "found after " << found.search.stats.states << " states and "
+                << found.search.stats.transitions << " transitions; the shortest race has "
+                << t.schedule.size() << " steps:\n\n";
+      std::cout << trace::Timeline(t, timeline);
       expectation(naive, true, t.violation->property);
     }
 
@@ -298,9 +306,10 @@ int Demo(const std::string& dir) {
     };
     for (const Part& p : parts) {
       scenario::Scenario s = scenario::LoadScenarioFile(dir + "/" + p.file);
-      std::cout << "\n=== " << p.title << " ===\n" << s.description << "\n\n";
+      std::cout << "\n=== " << p.title << " ===\n"
+                << trace::WrapText(s.description, timeline.width) << "\n";
       trace::Trace t = run::ReplaySchedule(s);
-      std::cout << trace::Timeline(t);
+      std::cout << trace::Timeline(t, timeline);
       expectation(s, t.violation.has_value(), t.violation ? t.violation->property : "");
     }
 

@@ -10,6 +10,8 @@
 #include <optional>
 #include <string>
 
+#include "sim/trace/trace.h"
+
 namespace lockstep::cli {
 
 inline constexpr int kExitSafe = 0;
@@ -22,13 +24,14 @@ struct OutputOptions {
   bool json = false;        // print a machine-readable summary instead
   std::string trace_out;    // write the trace here if non-empty (output_file.h)
   uint64_t max_memory = 0;  // run: stop at this resident size (memory_bound.h); 0: none
+  trace::TimelineStyle timeline;
 };
 
 int Replay(const std::string& file, const OutputOptions& out);
 int Run(const std::string& file, uint64_t seed, std::optional<int> max_steps,
         const OutputOptions& out);
 int List(const std::string& scenario_dir, bool json);
-int Demo(const std::string& scenario_dir);
+int Demo(const std::string& scenario_dir, const trace::TimelineStyle& timeline);
 
 // Where the scenarios are: ./scenarios if it exists, else the source tree's.
 std::string DefaultScenarioDir();

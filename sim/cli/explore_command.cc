@@ -210,8 +210,8 @@ void SaveCounterexample(const ExploreOptions& o, const scenario::Scenario& s,
   text << "VIOLATION of " << t.violation->property << ": " << t.violation->message << "\n";
   text << "counterexample: " << t.schedule.size() << " steps (" << how << "; the search found "
        << c.found_steps << ")\n\n";
-  text << trace::Timeline(t) << "\nsaved " << path << "\nreplay it: lockstep replay " << path
-       << "\n";
+  text << trace::Timeline(t, o.timeline) << "\nsaved " << path << "\nreplay it: lockstep replay "
+       << path << "\n";
 }
 
 int Search(const ExploreOptions& o);

@@ -8,6 +8,7 @@
 #include "sim/base/limits.h"
 #include "sim/explore/search.h"
 #include "sim/explore/strategy_registry.h"
+#include "sim/trace/trace.h"
 
 namespace lockstep::cli {
 
@@ -28,6 +29,7 @@ struct ExploreOptions {
   std::string out = "counterexamples";
   uint64_t max_memory = 0;  // stop at this resident size (memory_bound.h); 0: none
   explore::Reductions reductions;
+  trace::TimelineStyle timeline;
 };
 
 int Explore(const ExploreOptions& o);

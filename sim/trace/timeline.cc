@@ -1,5 +1,7 @@
-// The terminal timeline: one row per step, one column per client.
+// The terminal timeline: one row per step, one column per client; fitted to
+// a width by wrapping cells in their columns, or one line per step.
 #include <algorithm>
+#include <cctype>
 #include <sstream>
 
 #include "sim/trace/trace.h"
@@ -47,16 +49,95 @@ std::string Join(const std::vector<std::string>& v, const char* sep) {
   return s;
 }
 
-std::string Pad(const std::string& s, size_t width) {
-  return s.size() >= width ? s : s + std::string(width - s.size(), ' ');
+// Columns on a terminal: UTF-8 code points (the text is ASCII but for "…"),
+// colour escapes ("\033[...m") taking none.
+size_t Width(const std::string& s) {
+  size_t w = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\033') {
+      while (i < s.size() && s[i] != 'm') ++i;
+      continue;
+    }
+    w += (static_cast<unsigned char>(s[i]) & 0xC0) != 0x80;
+  }
+  return w;
 }
 
-}  // namespace
+std::string Pad(const std::string& s, size_t width) {
+  const size_t w = Width(s);
+  return w >= width ? s : s + std::string(width - w, ' ');
+}
 
-std::string Timeline(const Trace& t) {
+// Every run of 12 or more hex digits (random tokens) cut to its first 6 and
+// an ellipsis: enough to tell tokens apart in one picture.
+std::string ShortenTokens(const std::string& s) {
+  std::string out;
+  for (size_t i = 0; i < s.size();) {
+    size_t j = i;
+    while (j < s.size() && std::isxdigit(static_cast<unsigned char>(s[j]))) ++j;
+    if (j - i >= 12) {
+      out += s.substr(i, 6) + "\u2026";
+      i = j;
+    } else if (j > i) {
+      out += s.substr(i, j - i);
+      i = j;
+    } else {
+      out += s[i++];
+    }
+  }
+  return out;
+}
+
+// `s` in lines of at most `width` columns: broken at spaces, a longer word
+// broken where it must be.
+std::vector<std::string> Wrap(const std::string& s, size_t width) {
+  std::vector<std::string> lines;
+  if (width == 0 || Width(s) <= width) return {s};
+  std::string line;
+  auto flush = [&] {
+    lines.push_back(line);
+    line.clear();
+  };
+  std::istringstream words(s);
+  std::string word;
+  while (words >> word) {
+    while (Width(word) > width) {
+      if (!line.empty()) flush();
+      // Cut at `width` code points.
+      size_t cut = 0;
+      for (size_t cols = 0; cut < word.size() && cols < width; ++cols) {
+        ++cut;
+        while (cut < word.size() && (static_cast<unsigned char>(word[cut]) & 0xC0) == 0x80) ++cut;
+      }
+      lines.push_back(word.substr(0, cut));
+      word = word.substr(cut);
+    }
+    if (word.empty()) continue;
+    if (!line.empty() && Width(line) + 1 + Width(word) > width) flush();
+    line += (line.empty() ? "" : " ") + word;
+  }
+  if (!line.empty() || lines.empty()) flush();
+  return lines;
+}
+
+// ANSI colours: a client's cells in its own, the violation in bold red.
+constexpr const char* kClientColors[] = {"\033[36m", "\033[33m", "\033[35m", "\033[32m",
+                                         "\033[34m", "\033[96m", "\033[93m", "\033[95m"};
+constexpr const char* kViolationColor = "\033[1;31m";
+constexpr const char* kReset = "\033[0m";
+
+std::string Paint(const std::string& s, const char* color, bool on) {
+  return on && !s.empty() ? color + s + kReset : s;
+}
+
+struct Table {
+  std::vector<std::vector<std::string>> rows;  // the header first
+  std::vector<bool> violating;                 // per row
+};
+
+Table MakeTable(const Trace& t) {
   const size_t n = t.clients.size();
-  // Rows of cells: step, clock, one per client, critical section, keyspace.
-  std::vector<std::vector<std::string>> rows;
+  Table table;
   std::vector<std::string> header = {"step", "clock"};
   for (const ClientInfo& c : t.clients) {
     std::string h = c.name;
@@ -66,7 +147,8 @@ std::string Timeline(const Trace& t) {
   }
   header.push_back("in CS");
   header.push_back("keyspace after the step");
-  rows.push_back(header);
+  table.rows.push_back(header);
+  table.violating.push_back(false);
 
   for (const world::StepRecord& r : t.steps) {
     std::vector<std::string> row(n + 4);
@@ -126,39 +208,183 @@ std::string Timeline(const Trace& t) {
     if (r.action.kind == world::Action::Kind::kFailover) row[1] = "FAILOVER " + on + row[1];
     row[n + 2] = Join(r.in_critical_section, ",");
     row[n + 3] = KeyspaceText(r);
-    rows.push_back(row);
+    table.rows.push_back(row);
+    table.violating.push_back(t.violation && r.index > 0 && r.index == t.violation->step);
+  }
+  return table;
+}
+
+// The last line: the violation, or why the execution ended.
+std::string Outcome(const Trace& t) {
+  if (t.violation) {
+    return "VIOLATION of " + t.violation->property + " at step " +
+           std::to_string(t.violation->step) + ": " + t.violation->message;
+  }
+  return "no violation (" + t.end + ", " + std::to_string(t.steps.size() - 1) + " steps)";
+}
+
+std::string Lines(const std::vector<std::string>& lines) {
+  std::string out;
+  for (const std::string& l : lines) out += l + "\n";
+  return out;
+}
+
+// One line per step: "   8  tick 3  C2 SETNX lock.foo 13 -> 1  [CS: C1,C2]".
+std::string Compact(const Trace& t, const Table& table, const TimelineStyle& style) {
+  const size_t n = t.clients.size();
+  size_t index_width = 0, clock_width = 0;
+  for (size_t ri = 1; ri < table.rows.size(); ++ri) {
+    index_width = std::max(index_width, Width(table.rows[ri][0]));
+    clock_width = std::max(clock_width, Width(table.rows[ri][1]));
+  }
+  std::string out;
+  for (size_t ri = 1; ri < table.rows.size(); ++ri) {
+    const auto& row = table.rows[ri];
+    std::string head = (table.violating[ri] ? "!! " : "   ") +
+                       std::string(index_width - Width(row[0]), ' ') + row[0] + "  " +
+                       Pad(row[1], clock_width);
+    std::vector<std::pair<std::string, size_t>> parts;  // text, client (n: none)
+    for (size_t i = 0; i < n; ++i) {
+      if (row[2 + i].empty()) continue;
+      // The client's name in its colour: one word, so wrapping never cuts it.
+      parts.push_back(
+          {Paint(t.clients[i].name, kClientColors[i % 8], style.color) + " " + row[2 + i], i});
+    }
+    if (!row[n + 2].empty()) parts.push_back({"[CS: " + row[n + 2] + "]", n});
+    // The keyspace where it changed (and at the start).
+    if (ri == 1 || row[n + 3] != table.rows[ri - 1][n + 3]) {
+      parts.push_back({"| " + row[n + 3], n});
+    }
+    std::string text;
+    for (const auto& [part, who] : parts) text += (text.empty() ? "" : "  ") + part;
+    if (style.width) text = ShortenTokens(text);
+    const size_t indent = Width(head) + 2;
+    std::vector<std::string> lines =
+        Wrap(text, style.width > indent + 20 ? style.width - indent : 0);
+    for (size_t k = 0; k < lines.size(); ++k) {
+      std::string line = (k == 0 ? head : std::string(indent - 2, ' ')) + "  " + lines[k];
+      while (!line.empty() && line.back() == ' ') line.pop_back();
+      if (style.color && table.violating[ri]) line = Paint(line, kViolationColor, true);
+      out += line + "\n";
+    }
+  }
+  return out + Lines(Wrap(Outcome(t), style.width));
+}
+
+}  // namespace
+
+std::string Timeline(const Trace& t, const TimelineStyle& style) {
+  const size_t n = t.clients.size();
+  Table table = MakeTable(t);
+  if (style.compact) {
+    std::string out = Compact(t, table, style);
+    if (style.color && t.violation) {
+      // The outcome line(s) after the steps, in the violation's colour.
+      const size_t at = out.rfind("VIOLATION of ");
+      out =
+          out.substr(0, at) + kViolationColor + out.substr(at, out.size() - at - 1) + kReset + "\n";
+    }
+    return out;
   }
 
-  std::vector<size_t> width(n + 4, 0);
-  for (const auto& row : rows) {
-    for (size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
-  }
-  std::ostringstream out;
-  for (size_t ri = 0; ri < rows.size(); ++ri) {
-    const auto& row = rows[ri];
-    bool violating = ri > 0 && t.violation && t.steps[ri - 1].index == t.violation->step;
-    std::string line = violating ? "!! " : "   ";
-    for (size_t c = 0; c < row.size(); ++c) {
-      std::string cell = row[c];
-      if (c < 2) cell = std::string(width[c] - cell.size(), ' ') + cell;  // right-align numbers
-      line += (c + 1 == row.size()) ? cell : Pad(cell, width[c]) + "  ";
+  const size_t cols = n + 4;
+  std::vector<size_t> width(cols, 0);
+  auto measure = [&] {
+    std::fill(width.begin(), width.end(), 0);
+    for (const auto& row : table.rows) {
+      for (size_t c = 0; c < cols; ++c) width[c] = std::max(width[c], Width(row[c]));
     }
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    out << line << "\n";
+  };
+  auto total = [&] {
+    size_t w = 3 + 2 * (cols - 1);
+    for (size_t c : width) w += c;
+    return w;
+  };
+  measure();
+  if (style.width && total() > style.width) {
+    // Too wide: shorten tokens, then narrow the client and keyspace
+    // columns (widest first) and wrap their cells.
+    for (size_t ri = 1; ri < table.rows.size(); ++ri) {
+      for (size_t c = 2; c < cols; ++c) table.rows[ri][c] = ShortenTokens(table.rows[ri][c]);
+    }
+    measure();
+    // The keyspace keeps up to 30 columns while the clients give way (to 12
+    // each, widest first), then goes to 16; narrower than that, a table is
+    // unreadable: one line per step instead.
+    const size_t keyspace = cols - 1;
+    const size_t keep =
+        std::min(width[keyspace], std::max<size_t>(16, std::min<size_t>(30, style.width / 3)));
+    auto narrow = [&](size_t least_client, size_t least_keyspace) {
+      while (total() > style.width) {
+        size_t widest = cols;
+        for (size_t c = 2; c < cols; ++c) {
+          if (c == n + 2) continue;
+          const size_t least = c == keyspace ? least_keyspace : least_client;
+          if (width[c] <= least) continue;
+          if (widest == cols || width[c] > width[widest]) widest = c;
+        }
+        if (widest == cols) return;  // as narrow as it goes
+        --width[widest];
+      }
+    };
+    narrow(12, keep);
+    narrow(12, 16);
+    if (total() > style.width) {
+      TimelineStyle compact = style;
+      compact.compact = true;
+      return Timeline(t, compact);
+    }
+  }
+
+  std::ostringstream out;
+  for (size_t ri = 0; ri < table.rows.size(); ++ri) {
+    const auto& row = table.rows[ri];
+    std::vector<std::vector<std::string>> cells(cols);
+    size_t height = 1;
+    for (size_t c = 0; c < cols; ++c) {
+      cells[c] = Wrap(row[c], width[c]);
+      height = std::max(height, cells[c].size());
+    }
+    for (size_t line_no = 0; line_no < height; ++line_no) {
+      std::string line = line_no == 0 && table.violating[ri] ? "!! " : "   ";
+      std::string painted = line;
+      std::string pending;  // spaces not yet known to be followed by text
+      for (size_t c = 0; c < cols; ++c) {
+        std::string cell = line_no < cells[c].size() ? cells[c][line_no] : "";
+        if (c < 2 && !cell.empty()) {
+          cell = std::string(width[c] - Width(cell), ' ') + cell;  // right-align numbers
+        }
+        const std::string padded = c + 1 == cols ? cell : Pad(cell, width[c]) + "  ";
+        // Trailing spaces are dropped: keep them pending until text follows.
+        size_t text_end = padded.find_last_not_of(' ');
+        if (text_end == std::string::npos) {
+          pending += padded;
+          continue;
+        }
+        const std::string text = padded.substr(0, text_end + 1);
+        const char* color = c >= 2 && c < n + 2 ? kClientColors[(c - 2) % 8] : "";
+        painted += pending + Paint(text, color, style.color && ri > 0 && *color);
+        pending = padded.substr(text_end + 1);
+      }
+      if (style.color && table.violating[ri] && line_no == 0) {
+        painted = Paint("!!", kViolationColor, true) + painted.substr(2);
+      }
+      out << painted << "\n";
+    }
     if (ri == 0) {
       std::string rule = "   ";
-      for (size_t c = 0; c < row.size(); ++c) rule += std::string(width[c], '-') + "  ";
+      for (size_t c = 0; c < cols; ++c) rule += std::string(width[c], '-') + "  ";
       while (rule.back() == ' ') rule.pop_back();
       out << rule << "\n";
     }
   }
-  if (t.violation) {
-    out << "VIOLATION of " << t.violation->property << " at step " << t.violation->step << ": "
-        << t.violation->message << "\n";
-  } else {
-    out << "no violation (" << t.end << ", " << (t.steps.size() - 1) << " steps)\n";
-  }
+  const std::string last = Lines(Wrap(Outcome(t), style.width));
+  out << (style.color && t.violation
+              ? kViolationColor + last.substr(0, last.size() - 1) + kReset + "\n"
+              : last);
   return out.str();
 }
+
+std::string WrapText(const std::string& text, size_t width) { return Lines(Wrap(text, width)); }
 
 }  // namespace lockstep::trace

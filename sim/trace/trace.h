@@ -59,6 +59,16 @@ std::string CompactReply(const kv::Reply& r);
 
 // A step-by-step timeline for a terminal: one column per client, the clock,
 // and the keyspace after each step; the violating step marked.
-std::string Timeline(const Trace& t);
+struct TimelineStyle {
+  // Fit this many columns: tokens are cut to 6 hex digits and an ellipsis,
+  // and the client and keyspace columns wrap (0: no limit).
+  size_t width = 0;
+  bool compact = false;  // one line per step: "8  tick 3  C2 SETNX ... [CS: C1,C2]"
+  bool color = false;    // ANSI colours: each client's cells, the violation in red
+};
+std::string Timeline(const Trace& t, const TimelineStyle& style = {});
+// `text` broken at spaces into lines of at most `width` columns, each ending
+// in a newline (0: one line).
+std::string WrapText(const std::string& text, size_t width);
 
 }  // namespace lockstep::trace

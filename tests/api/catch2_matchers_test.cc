@@ -59,7 +59,7 @@ TEST_CASE("a failing matcher shows the verdict, the counts and the counterexampl
 
 TEST_CASE("an unknown strategy is bad input, not a crash") {
   ExploreOptions o;
-  o.strategy = "bfs";
+  o.strategy = "astar";
   CHECK_THROWS_AS(Explore(kDir + "setnx-naive.json", o), InputError);
 }
 

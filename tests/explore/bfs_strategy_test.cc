@@ -49,15 +49,15 @@ TEST_CASE("bfs gives DFS's verdicts and shortest counterexamples on the shipped 
       CHECK(bfs.counterexample->shrunk);
       CHECK(bfs.counterexample->trace.violation->property ==
             dfs.counterexample->trace.violation->property);
-      CHECK(bfs.counterexample->trace.schedule.size() ==
-            dfs.counterexample->trace.schedule.size());
+      CHECK(bfs.counterexample->trace.schedule.size() == dfs.counterexample->trace.schedule.size());
     }
     ++compared;
   }
   CHECK(compared >= 20);
 }
 
-TEST_CASE("bfs within a step bound too short for the violation finds none, and says it is bounded") {
+TEST_CASE(
+    "bfs within a step bound too short for the violation finds none, and says it is bounded") {
   const scenario::Scenario s =
       scenario::LoadScenarioFile(testing::ScenarioPath("setnx-naive.json"));
   run::ExploreOptions o;

@@ -183,8 +183,9 @@ TEST_CASE("the JSON report carries verdict, strategy, bounds and honest counts")
 }
 
 TEST_CASE("explore refuses bad options with exit 2") {
-  CHECK(RunLockstep({"explore", ScenarioPath("setnx-naive.json"), "--strategy", "bfs"}).exit_code ==
-        2);
+  CHECK(
+      RunLockstep({"explore", ScenarioPath("setnx-naive.json"), "--strategy", "astar"}).exit_code ==
+      2);
   auto r = RunLockstep({"explore", ScenarioPath("setnx-naive.json"), "--clients", "7"});
   CHECK(r.exit_code == 2);
   CHECK(r.err == "lockstep: --clients 7: the scenario has 5 contending clients\n");

@@ -44,10 +44,10 @@ TEST_CASE("explore accepts exactly the registry's strategy names") {
   for (const explore::StrategyEntry& e : explore::Strategies()) {
     CHECK(help.out.find(std::string(e.help)) != std::string::npos);
   }
-  CHECK(explore::FindStrategy("bfs") == nullptr);
-  auto unknown = RunLockstep({"explore", ScenarioPath("setnx-naive.json"), "--strategy", "bfs"});
+  CHECK(explore::FindStrategy("astar") == nullptr);
+  auto unknown = RunLockstep({"explore", ScenarioPath("setnx-naive.json"), "--strategy", "astar"});
   CHECK(unknown.exit_code == 2);
-  CHECK(unknown.err.find("bfs") != std::string::npos);
+  CHECK(unknown.err.find("astar") != std::string::npos);
 }
 
 TEST_CASE("each option names the strategies that read it") {
