@@ -258,6 +258,9 @@ int Search(const ExploreOptions& o) {
 
   run::ExploreResult result = run::Explore(s, options);
   explore::SearchResult& r = result.search;
+  // The violation reported is the counterexample's: shrinking finds the
+  // shortest violation of any property, which may not be the one found.
+  if (result.counterexample) r.violation = result.counterexample->trace.violation;
   if (live) std::fprintf(stderr, "\r%80s\r", "");
   if (r.verdict == explore::Verdict::kIncomplete && r.incomplete == "interrupted") {
     if (watch && watch->exceeded()) r.incomplete = "stopped at " + stop_reason();

@@ -1,9 +1,10 @@
 #include "sim/cli/terminal.h"
 
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <cstdlib>
+
+#include <sys/ioctl.h>
 
 namespace lockstep::cli {
 namespace {

@@ -46,6 +46,9 @@ ExploreResult Explore(const scenario::Scenario& s, ExploreOptions options) {
     }
   }
   c.trace = RecordTrace(s, schedule);
+  // Shrinking finds the shortest violation of any property, which may be
+  // another property than the one the search met first: report that one.
+  result.search.violation = c.trace.violation;
   result.counterexample = std::move(c);
   return result;
 }

@@ -34,7 +34,9 @@ struct Counterexample {
 };
 
 struct ExploreResult {
-  explore::SearchResult search;  // verdict, counts, why incomplete
+  // Verdict, counts, why incomplete; `violation` is the counterexample's,
+  // `counterexample` the execution as the search found it.
+  explore::SearchResult search;
   // True iff the strategy visits every schedule within its bounds, so that
   // kSafe is a proof within them.
   bool exhaustive = false;

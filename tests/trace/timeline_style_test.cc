@@ -55,8 +55,8 @@ TEST_CASE("every line of a timeline fits 80 and 120 columns, as a table or one l
           CHECK(Columns(line) <= width);
         }
         // The outcome is still said, whole.
-        CHECK_THAT(Uncoloured(text), Catch::Matchers::Contains(
-                                         t.violation ? "VIOLATION of " : "no violation ("));
+        CHECK_THAT(Uncoloured(text),
+                   Catch::Matchers::Contains(t.violation ? "VIOLATION of " : "no violation ("));
       }
     }
   }
@@ -118,8 +118,7 @@ TEST_CASE("the command line fits the timeline to a width, in one line per step o
   const auto always = testing::RunLockstep({"run", naive, "--seed", "1", "--color", "always"});
   CHECK(always.out.find("\033[") != std::string::npos);
   // Not a terminal, no --color: no escapes.
-  CHECK(testing::RunLockstep({"run", naive, "--seed", "1"}).out.find('\033') ==
-        std::string::npos);
+  CHECK(testing::RunLockstep({"run", naive, "--seed", "1"}).out.find('\033') == std::string::npos);
   CHECK(testing::RunLockstep({"run", naive, "--seed", "1", "--width", "19"}).exit_code == 2);
   CHECK(testing::RunLockstep({"run", naive, "--seed", "1", "--color", "sometimes"}).exit_code == 2);
 }
