@@ -214,7 +214,8 @@ int RunProtected(lua_State* L) {
 std::optional<Reply> ParseShebang(RunContext* ctx) {
   const std::string& body = ctx->body;
   if (body.compare(0, 2, "#!") != 0) return std::nullopt;
-  const size_t end = body.find('\n');
+  // strchr on the body: a NUL before the line feed hides it.
+  const size_t end = AsCString(body).find('\n');
   if (end == std::string::npos) return Reply::Error("ERR Invalid script shebang");
   std::vector<std::string> parts;
   std::string_view line = AsCString(body).substr(0, end);
@@ -236,20 +237,20 @@ std::optional<Reply> ParseShebang(RunContext* ctx) {
     if (parts[p].compare(0, 6, "flags=") != 0) {
       return Reply::Error("ERR Unknown lua shebang option: " + parts[p]);
     }
+    // sdssplitlen on ",": no flag for "flags=", and an empty one (known to
+    // no table, so refused) for each "," with nothing on one side.
     std::string_view flags = std::string_view(parts[p]).substr(6);
     size_t start = 0;
-    while (start <= flags.size()) {
+    while (!flags.empty() && start <= flags.size()) {
       size_t comma = flags.find(',', start);
       if (comma == std::string_view::npos) comma = flags.size();
       const std::string_view flag = flags.substr(start, comma - start);
-      if (!flag.empty()) {
-        bool known = false;
-        for (const char* f : kFlags) known = known || flag == f;
-        if (!known) {
-          return Reply::Error("ERR Unexpected flag in script shebang: " + std::string(flag));
-        }
-        ctx->no_writes = ctx->no_writes || flag == "no-writes";
+      bool known = false;
+      for (const char* f : kFlags) known = known || flag == f;
+      if (!known) {
+        return Reply::Error("ERR Unexpected flag in script shebang: " + std::string(flag));
       }
+      ctx->no_writes = ctx->no_writes || flag == "no-writes";
       start = comma + 1;
     }
   }

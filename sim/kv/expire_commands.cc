@@ -102,10 +102,12 @@ Reply TtlGeneric(Db& db, const Argv& argv, bool output_ms) {
   if (!entry->deadline.has_value()) return Reply::Integer(-1);
   int64_t ttl = *entry->deadline - db.now();
   if (ttl < 0) ttl = 0;
-  // Redis computes (ttl+500)/1000 in C, where a deadline near INT64_MAX
-  // wraps; do the addition unsigned so it wraps the same way, defined.
-  return Reply::Integer(output_ms ? ttl
-                                  : static_cast<int64_t>(static_cast<uint64_t>(ttl) + 500) / 1000);
+  // Redis computes (ttl+500)/1000 in C, where the sum overflows for a
+  // deadline near INT64_MAX; redis-server 7.0 (Debian's build) answers as if
+  // it did not (PXAT 9223372036854775807 at clock 10 ms: TTL
+  // 9223372036854776), which unsigned arithmetic gives, defined.
+  return Reply::Integer(
+      output_ms ? ttl : static_cast<int64_t>((static_cast<uint64_t>(ttl) + 500) / 1000));
 }
 
 }  // namespace

@@ -301,3 +301,31 @@ TEST_CASE("A copied keyspace runs scripts independently", "[kv][eval]") {
 
 }  // namespace
 }  // namespace lockstep::kv
+
+namespace lockstep::kv {
+namespace {
+
+// redis-server 7.0.15's replies, found by sending these to it (issue text of
+// the conformance work): the shebang is read as C reads it.
+TEST_CASE("A shebang's flags are split on commas as Redis splits them", "[kv][eval]") {
+  testing::Server s;
+  const std::string empty_flag = "(error) ERR Unexpected flag in script shebang: ";
+  for (const char* flags : {"no-writes,", ",no-writes", "a,,b", ","}) {
+    INFO(flags);
+    const std::string script = std::string("#!lua flags=") + flags + "\nreturn 5";
+    CHECK(s.Run(0, {"EVAL", script, "0"}) ==
+          (std::string(flags) == "a,,b" ? empty_flag + "a" : empty_flag));
+  }
+  CHECK(s.Run(0, {"EVAL", "#!lua flags=\nreturn 5", "0"}) == "(integer) 5");
+  CHECK(s.Run(0, {"EVAL", "#!lua flags=no-writes,allow-oom\nreturn 5", "0"}) == "(integer) 5");
+}
+
+TEST_CASE("A NUL before the shebang's line feed hides the line feed", "[kv][eval]") {
+  testing::Server s;
+  const std::string invalid = "(error) ERR Invalid script shebang";
+  CHECK(s.Run(0, {"EVAL", std::string("#!lua\0\nreturn 5", 15), "0"}) == invalid);
+  CHECK(s.Run(0, {"EVAL", std::string("#!\0lua\nreturn 5", 15), "0"}) == invalid);
+}
+
+}  // namespace
+}  // namespace lockstep::kv

@@ -318,3 +318,17 @@ TEST_CASE("Relative expires count from now, absolute ones from 0", "[kv][expire]
 
 }  // namespace
 }  // namespace lockstep::kv
+
+namespace lockstep::kv {
+namespace {
+
+TEST_CASE("TTL of a deadline near INT64_MAX rounds without wrapping, as redis-server 7.0 does",
+          "[kv][expire]") {
+  testing::Server s;
+  s.Run(10, {"SET", "k", "v", "PXAT", "9223372036854775807"});
+  CHECK(s.Run(10, {"TTL", "k"}) == "(integer) 9223372036854776");
+  CHECK(s.Run(10, {"PTTL", "k"}) == "(integer) 9223372036854775797");
+}
+
+}  // namespace
+}  // namespace lockstep::kv

@@ -253,6 +253,33 @@ TEST_CASE("the release script behaves alike on both sides for every kind of lock
                          "2bab3b661081db58bd2341920e0ba7cf5dc77b25, on @user_script:1."));
 }
 
+TEST_CASE("odd shebang lines get the same replies on both sides") {
+  testing::RedisServer server;
+  auto redis = server.Connect();
+  Runner runner(*redis);
+  auto eval = [](const std::string& script) {
+    Command c = Plain({"EVAL"});
+    c.args.push_back(Arg{script, Arg::Base::kNone, 0});
+    c.args.push_back(Arg{"0", Arg::Base::kNone, 0});
+    return c;
+  };
+  Sequence s;
+  for (const char* flags : {"no-writes,", ",no-writes", "a,,b", ",", "", "no-writes,allow-oom"}) {
+    s.push_back(eval(std::string("#!lua flags=") + flags + "\nreturn 5"));
+  }
+  s.push_back(eval(std::string("#!lua\0\nreturn 5", 15)));
+  s.push_back(eval(std::string("#!\0lua\nreturn 5", 15)));
+  s.push_back(eval("#!lua\nreturn 5"));
+  const Outcome o = runner.Run(s);
+  INFO(Explain(s, o));
+  CHECK(o.ok);
+  REQUIRE(o.real.size() == s.size());
+  CHECK(o.real[0] == kv::Reply::Error("ERR Unexpected flag in script shebang: "));
+  CHECK(o.real[4] == kv::Reply::Integer(5));
+  CHECK(o.real[6] == kv::Reply::Error("ERR Invalid script shebang"));
+  CHECK(o.real[8] == kv::Reply::Integer(5));
+}
+
 // The generated sequences keep deadlines far from now; this pins the instant
 // itself. A key whose deadline is the server's current millisecond is still
 // there (PTTL 0) and is gone a millisecond later (-2). The runner checks each
