@@ -21,12 +21,16 @@ if [ -x "$build/lockstep-viewer" ]; then
   done
 fi
 
-"$prefix/bin/lockstep" --version | grep -q '^lockstep [0-9][0-9.]* (commit ' ||
+# Output is read whole before grep: with pipefail, "| grep -q" fails when
+# grep stops reading before the program has written everything.
+version=$("$prefix/bin/lockstep" --version)
+grep -q '^lockstep [0-9][0-9.]* (commit ' <<<"$version" ||
   fail "the installed lockstep --version"
 grep -q '^\.TH LOCKSTEP "1"' "$prefix/share/man/man1/lockstep.1" || fail "lockstep.1 is no man page"
 grep -q 'explore' "$prefix/share/man/man1/lockstep.1" || fail "lockstep.1 omits the subcommands"
 # Away from the source tree, the installed program finds its own scenarios.
-(cd / && "$prefix/bin/lockstep" list) | grep -q 'setnx-docs-race' ||
+listing=$(cd / && "$prefix/bin/lockstep" list)
+grep -q 'setnx-docs-race' <<<"$listing" ||
   fail "the installed lockstep does not list its scenarios"
 
 complete_words() {
