@@ -1,5 +1,7 @@
 #include "sim/algo/settings.h"
 
+#include <utility>
+
 #include "sim/base/check.h"
 
 namespace lockstep::algo {
@@ -10,15 +12,22 @@ Settings::Settings(std::span<const Setting> declared) {
   }
 }
 
-const Settings::Value& Settings::Find(std::string_view name, SettingType type) const {
+const Settings::Value* Settings::Lookup(std::string_view name) const {
   for (const Value& v : values_) {
-    if (v.declared.name == name) {
-      LOCKSTEP_CHECK(v.declared.type == type, "settings: a setting read as another type");
-      return v;
-    }
+    if (v.declared.name == name) return &v;
   }
-  LOCKSTEP_CHECK(false, "settings: an algorithm read a setting it did not declare");
-  return values_.front();
+  return nullptr;
+}
+
+Settings::Value& Settings::Find(std::string_view name, SettingType type) {
+  return const_cast<Value&>(std::as_const(*this).Find(name, type));
+}
+
+const Settings::Value& Settings::Find(std::string_view name, SettingType type) const {
+  const Value* v = Lookup(name);
+  LOCKSTEP_CHECK(v != nullptr, "settings: a setting that is not declared");
+  LOCKSTEP_CHECK(v->declared.type == type, "settings: a setting read as another type");
+  return *v;
 }
 
 int64_t Settings::Int(std::string_view name) const { return Find(name, SettingType::kInt).number; }
@@ -29,16 +38,13 @@ const std::string& Settings::String(std::string_view name) const {
   return Find(name, SettingType::kString).text;
 }
 
-bool Settings::Declares(std::string_view name) const {
-  for (const Value& v : values_) {
-    if (v.declared.name == name) return true;
-  }
-  return false;
-}
+bool Settings::Declares(std::string_view name) const { return Lookup(name) != nullptr; }
 
 void Settings::SetNumber(std::string_view name, int64_t value) {
-  Value& v = const_cast<Value&>(Find(name, Declared(name)));
-  LOCKSTEP_CHECK(v.declared.type != SettingType::kString, "settings: a number for a string");
+  const Value* declared = Lookup(name);
+  LOCKSTEP_CHECK(declared != nullptr && declared->declared.type != SettingType::kString,
+                 "settings: a number for a setting that is not a number");
+  Value& v = Find(name, declared->declared.type);
   LOCKSTEP_CHECK(v.declared.type == SettingType::kBool
                      ? value == 0 || value == 1
                      : value >= v.declared.min && value <= v.declared.max,
@@ -48,15 +54,7 @@ void Settings::SetNumber(std::string_view name, int64_t value) {
 
 void Settings::SetText(std::string_view name, std::string value) {
   LOCKSTEP_CHECK(!value.empty(), "settings: an empty string");
-  const_cast<Value&>(Find(name, SettingType::kString)).text = std::move(value);
-}
-
-SettingType Settings::Declared(std::string_view name) const {
-  for (const Value& v : values_) {
-    if (v.declared.name == name) return v.declared.type;
-  }
-  LOCKSTEP_CHECK(false, "settings: a setting that is not declared");
-  return SettingType::kInt;
+  Find(name, SettingType::kString).text = std::move(value);
 }
 
 std::string Settings::Label() const {

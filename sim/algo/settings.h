@@ -74,8 +74,10 @@ class Settings {
     int64_t number = 0;
     std::string text;
   };
+  const Value* Lookup(std::string_view name) const;  // nullptr: not declared
+  // REQUIRES: declared, of `type`.
   const Value& Find(std::string_view name, SettingType type) const;
-  SettingType Declared(std::string_view name) const;
+  Value& Find(std::string_view name, SettingType type);
   std::vector<Value> values_;
 };
 

@@ -229,6 +229,13 @@ std::string Lines(const std::vector<std::string>& lines) {
   return out;
 }
 
+// The outcome, wrapped to the width, a violation in its colour.
+std::string OutcomeLines(const Trace& t, const TimelineStyle& style) {
+  const std::string lines = Lines(Wrap(Outcome(t), style.width));
+  if (!style.color || !t.violation) return lines;
+  return kViolationColor + lines.substr(0, lines.size() - 1) + kReset + "\n";
+}
+
 // One line per step: "   8  tick 3  C2 SETNX lock.foo 13 -> 1  [CS: C1,C2]".
 std::string Compact(const Trace& t, const Table& table, const TimelineStyle& style) {
   const size_t n = t.clients.size();
@@ -268,7 +275,7 @@ std::string Compact(const Trace& t, const Table& table, const TimelineStyle& sty
       out += line + "\n";
     }
   }
-  return out + Lines(Wrap(Outcome(t), style.width));
+  return out + OutcomeLines(t, style);
 }
 
 }  // namespace
@@ -276,16 +283,7 @@ std::string Compact(const Trace& t, const Table& table, const TimelineStyle& sty
 std::string Timeline(const Trace& t, const TimelineStyle& style) {
   const size_t n = t.clients.size();
   Table table = MakeTable(t);
-  if (style.compact) {
-    std::string out = Compact(t, table, style);
-    if (style.color && t.violation) {
-      // The outcome line(s) after the steps, in the violation's colour.
-      const size_t at = out.rfind("VIOLATION of ");
-      out =
-          out.substr(0, at) + kViolationColor + out.substr(at, out.size() - at - 1) + kReset + "\n";
-    }
-    return out;
-  }
+  if (style.compact) return Compact(t, table, style);
 
   const size_t cols = n + 4;
   std::vector<size_t> width(cols, 0);
@@ -378,10 +376,7 @@ std::string Timeline(const Trace& t, const TimelineStyle& style) {
       out << rule << "\n";
     }
   }
-  const std::string last = Lines(Wrap(Outcome(t), style.width));
-  out << (style.color && t.violation
-              ? kViolationColor + last.substr(0, last.size() - 1) + kReset + "\n"
-              : last);
+  out << OutcomeLines(t, style);
   return out.str();
 }
 
