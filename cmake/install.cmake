@@ -100,5 +100,6 @@ set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)  # the libraries the programs link, from dpkg-shlibdeps
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "redis-server")
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "fonts-dejavu-core")  # the font `render --png` draws with
 set(CPACK_PACKAGE_DIRECTORY ${PROJECT_BINARY_DIR}/packages)
 include(CPack)

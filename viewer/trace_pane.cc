@@ -133,6 +133,49 @@ bool TracePane::Draw(const char* id, ImVec2 size, bool keyboard, bool panel_besi
   return clicked;
 }
 
+namespace {
+
+// One server's keyspace after a step: key, value, TTL by its clock, writer.
+void KeyspaceTable(const char* id, const std::vector<kv::Entry>& keyspace,
+                   const std::map<std::string, std::string>& writers, world::Millis clock) {
+  if (keyspace.empty()) {
+    ImGui::TextDisabled("(empty)");
+    return;
+  }
+  const ImGuiTableFlags flags =
+      ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
+  if (!ImGui::BeginTable(id, 4, flags)) return;
+  ImGui::TableSetupColumn("key");
+  ImGui::TableSetupColumn("value");
+  ImGui::TableSetupColumn("TTL");
+  ImGui::TableSetupColumn("writer");
+  ImGui::TableHeadersRow();
+  for (const kv::Entry& e : keyspace) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(e.key.c_str());
+    ImGui::TableNextColumn();
+    if (e.kind == kv::Entry::Kind::kList) {
+      ImGui::Text("(list of %zu)", e.list.size());
+    } else {
+      ImGui::Text("\"%s\"", e.value.c_str());
+    }
+    ImGui::TableNextColumn();
+    if (e.deadline) {
+      ImGui::Text("%lld (until %lld)", static_cast<long long>(*e.deadline - clock),
+                  static_cast<long long>(*e.deadline));
+    } else {
+      ImGui::TextDisabled("none");
+    }
+    ImGui::TableNextColumn();
+    auto w = writers.find(e.key);
+    ImGui::TextUnformatted(w != writers.end() ? w->second.c_str() : "");
+  }
+  ImGui::EndTable();
+}
+
+}  // namespace
+
 void TracePane::DrawDiagram(ImDrawList* dl, ImVec2 o) {
   namespace pal = trace::palette;
   const trace::Diagram& d = diagram_;
@@ -157,9 +200,10 @@ void TracePane::DrawDiagram(ImDrawList* dl, ImVec2 o) {
   text(d.step_column.x, d.step_column.y - 24, pal::kText, d.title);
   text(d.step_column.x + 4, d.step_column.y + 14, pal::kMutedText, "step");
   text(d.clock_column.x + 4, d.clock_column.y + 14, pal::kMutedText, "clock");
-  text(d.key_column.x + 8, d.key_column.y + 6, pal::kText,
-       d.lock_key.empty() ? "keyspace" : d.lock_key);
-  text(d.key_column.x + 8, d.key_column.y + 20, pal::kMutedText, "value, writer, TTL");
+  for (const trace::ServerColumn& c : d.servers) {
+    text(c.header.x + 6, c.header.y + 6, pal::kText, c.title);
+    text(c.header.x + 6, c.header.y + 20, pal::kMutedText, c.subtitle);
+  }
 
   for (size_t i = 0; i < d.lanes.size(); ++i) {
     const trace::Lane& l = d.lanes[i];
@@ -191,30 +235,46 @@ void TracePane::DrawDiagram(ImDrawList* dl, ImVec2 o) {
     if (s.kind == trace::StepKind::kStart && !d.lanes.empty()) {
       text(d.lanes.front().body.x + 28, s.row.y + 13, pal::kMutedText, "initial state");
     }
-    if (s.kind == trace::StepKind::kFault && s.lane < 0 && !d.lanes.empty()) {
-      text(d.lanes.front().body.x + 28, s.row.y + 13, pal::kFaultFill, s.command);
-    }
   }
 
-  for (const trace::KeySpan& k : d.key) {
-    if (k.present) {
-      rect(k.box, Col(pal::kKeyFill), 3);
-      outline(k.box, Col(pal::kKeyBorder), 1, 3);
-    } else {
-      outline(k.box, Col(pal::kGrid), 1, 3);
+  // Arrows from commands to their servers, under the columns they pass.
+  for (const trace::DiagramStep& s : d.steps) {
+    if (s.arrow) {
+      dl->AddLine(P(s.arrow->x1, s.arrow->y), P(s.arrow->x2 - 6, s.arrow->y), Col(pal::kBoxBorder),
+                  1.5f);
     }
-    std::string label = k.present ? "\"" + k.value + "\"" : "(no key)";
-    if (k.present && !k.writer.empty()) label += " by " + k.writer;
-    text(k.box.x + 8, k.box.y + 4, k.present ? pal::kText : pal::kMutedText, label);
-    if (k.deadline) {
-      for (int i = k.from_step; i <= k.to_step; ++i) {
-        const trace::DiagramStep& s = d.steps[static_cast<size_t>(i)];
-        text(k.box.x + 8, s.row.y + (i == k.from_step ? 19 : 13), pal::kMutedText,
-             "until " + std::to_string(*k.deadline) + "  ttl " +
-                 std::to_string(*k.deadline - s.clock));
+  }
+  for (size_t k = 0; k < d.servers.size(); ++k) {
+    const trace::ServerColumn& c = d.servers[k];
+    if (d.servers.size() > 1) {
+      dl->AddLine(P(c.body.x, c.header.y), P(c.body.x, c.body.bottom()), Col(pal::kGrid));
+    }
+    for (const trace::KeySpan& span : c.spans) {
+      rect(span.box,
+           Col(span.down      ? pal::kDownFill
+               : span.present ? pal::kKeyFill
+                              : pal::kBackground),
+           3);
+      outline(span.box, Col(span.present ? pal::kKeyBorder : pal::kGrid), 1, 3);
+      text(span.box.x + 8, span.box.y + 4, span.present ? pal::kText : pal::kMutedText, span.label);
+      for (int row = span.from_row; row <= span.to_row; ++row) {
+        const std::string& detail = span.details[static_cast<size_t>(row - span.from_row)];
+        const trace::DiagramStep& s = d.steps[static_cast<size_t>(row)];
+        text(span.box.x + 8, s.row.y + (row == span.from_row ? 21 : 13), pal::kMutedText, detail);
       }
-    } else if (k.present) {
-      text(k.box.x + 8, k.box.y + 18, pal::kMutedText, "no TTL");
+    }
+  }
+  for (const trace::ServerEvent& e : d.server_events) {
+    rect(e.box, Col(e.fault ? pal::kFaultFill : pal::kBoxFill), 4);
+    outline(e.box, Col(e.fault ? pal::kFaultFill : pal::kKeyBorder), 1, 4);
+    const uint32_t ink = e.fault ? pal::kFaultText : pal::kText;
+    text(e.box.x + 8, e.box.y + 3, ink, e.label);
+    text(e.box.x + 8, e.box.y + 17, ink, e.note);
+  }
+  for (const trace::DiagramStep& s : d.steps) {
+    if (s.arrow) {
+      const double x = s.arrow->x2, y = s.arrow->y;
+      dl->AddTriangleFilled(P(x, y), P(x - 8, y - 4.5), P(x - 8, y + 4.5), Col(pal::kBoxBorder));
     }
   }
 
@@ -243,8 +303,7 @@ void TracePane::DrawDiagram(ImDrawList* dl, ImVec2 o) {
     rect(m.flag, Col(pal::kViolation));
     rect(m.banner, Col(pal::kViolationBand), 4);
     rect({m.banner.x, m.banner.y, 6, m.banner.h}, Col(pal::kViolation));
-    text(m.banner.x + 16, m.banner.y + 7, pal::kViolation,
-         "VIOLATION of " + m.property + " at step " + std::to_string(m.step));
+    text(m.banner.x + 16, m.banner.y + 7, pal::kViolation, m.headline);
     text(m.banner.x + 16, m.banner.y + 23, pal::kText, m.message);
   }
 
@@ -318,37 +377,15 @@ void TracePane::DrawStatePanel() {
   ImGui::Text("Believe they hold the lock: %s",
               r.holding.empty() ? "nobody" : Join(r.holding, ", ").c_str());
   ImGui::Separator();
-  ImGui::TextUnformatted("Server keyspace after the step:");
-  if (r.keyspace.empty()) {
-    ImGui::TextDisabled("(empty)");
-  } else if (ImGui::BeginTable("keyspace", 4, flags)) {
-    ImGui::TableSetupColumn("key");
-    ImGui::TableSetupColumn("value");
-    ImGui::TableSetupColumn("TTL");
-    ImGui::TableSetupColumn("writer");
-    ImGui::TableHeadersRow();
-    for (const kv::Entry& e : r.keyspace) {
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(e.key.c_str());
-      ImGui::TableNextColumn();
-      if (e.kind == kv::Entry::Kind::kList) {
-        ImGui::Text("(list of %zu)", e.list.size());
-      } else {
-        ImGui::Text("\"%s\"", e.value.c_str());
-      }
-      ImGui::TableNextColumn();
-      if (e.deadline) {
-        ImGui::Text("%lld (until %lld)", static_cast<long long>(*e.deadline - r.global_time),
-                    static_cast<long long>(*e.deadline));
-      } else {
-        ImGui::TextDisabled("none");
-      }
-      ImGui::TableNextColumn();
-      auto w = r.writers.find(e.key);
-      ImGui::TextUnformatted(w != r.writers.end() ? w->second.c_str() : "");
-    }
-    ImGui::EndTable();
+  if (r.servers.empty()) {
+    ImGui::TextUnformatted("Server keyspace after the step:");
+    KeyspaceTable("keyspace", r.keyspace, r.writers, r.global_time);
+  }
+  for (const world::ServerRecord& sv : r.servers) {
+    ImGui::Text("%s (%s%s), clock %lld, after the step:", sv.name.c_str(), sv.role.c_str(),
+                sv.available ? "" : ", restarting", static_cast<long long>(sv.clock));
+    if (sv.role != "failed")
+      KeyspaceTable(("keyspace " + sv.name).c_str(), sv.keyspace, sv.writers, sv.clock);
   }
 }
 
@@ -359,9 +396,22 @@ nlohmann::json TracePane::LayoutJson() const {
   }
   nlohmann::json rows = nlohmann::json::array();
   for (const trace::DiagramStep& s : diagram_.steps) rows.push_back(BoxJson(s.row, origin_));
+  nlohmann::json servers = nlohmann::json::array();
+  for (const trace::ServerColumn& c : diagram_.servers) {
+    servers.push_back({{"title", c.title}, {"header", BoxJson(c.header, origin_)}});
+  }
+  nlohmann::json events = nlohmann::json::array();
+  for (const trace::ServerEvent& e : diagram_.server_events) {
+    events.push_back({{"step", e.step},
+                      {"server", diagram_.servers[static_cast<size_t>(e.column)].title},
+                      {"label", e.label},
+                      {"box", BoxJson(e.box, origin_)}});
+  }
   nlohmann::json j = {
       {"label", label_},
       {"lanes", lanes},
+      {"servers", servers},
+      {"server_events", events},
       {"rows", rows},
       {"cursor", cursor_},
       {"visible",

@@ -188,14 +188,27 @@ int RunCommandLine(const std::vector<std::string>& args) {
   demo->add_option("--dir", dir, "Scenario folder")->check(kPath);
   for (CLI::App* command : {replay, run, explore, demo}) add_terminal(command);
 
-  std::string svg_out, html_out;
+  RenderOutputs render_out;
+  RenderRequest render_request;
   auto* render = app.add_subcommand(
-      "render", "Draw a trace's space-time diagram as SVG or as a self-contained HTML page");
+      "render", "Draw a trace's space-time diagram as SVG, PNG or a self-contained HTML page");
   render->add_option("TRACE", file, "Trace, or scenario with a schedule")->required()->check(kPath);
-  render->add_option("--svg", svg_out, "Write the diagram as SVG here; - for stdout")->check(kPath);
-  render
-      ->add_option("--html", html_out, "Write an HTML page (diagram and steps) here; - for stdout")
+  render->add_option("--svg", render_out.svg, "Write the diagram as SVG here; - for stdout")
       ->check(kPath);
+  render->add_option("--png", render_out.png, "Write the diagram as PNG here; - for stdout")
+      ->check(kPath);
+  render
+      ->add_option("--html", render_out.html,
+                   "Write an HTML page (diagram and steps) here; - for stdout")
+      ->check(kPath);
+  render->add_option("--steps", render_request.steps,
+                     "Draw only steps A..B (A.. and ..B too): a slide's worth");
+  render->add_flag("--hide-idle", render_request.hide_idle,
+                   "Leave out the lanes of clients that do nothing in the steps drawn");
+  render
+      ->add_option("--font-size", render_request.font_size,
+                   "Text size in pixels; the whole picture scales with it (default 12)")
+      ->check(CLI::Range(6.0, 72.0));
 
   // CLI11 takes an unknown first word for a missing subcommand: name it.
   if (argc > 1 && argv[1][0] != '-') {
@@ -251,11 +264,12 @@ int RunCommandLine(const std::vector<std::string>& args) {
     }
     if (*demo) return Demo(dir, out.timeline);
     if (*render) {
-      if (svg_out.empty() && html_out.empty()) {
-        std::cerr << "lockstep render: give --svg OUT.svg, --html OUT.html, or both\n";
+      if (render_out.svg.empty() && render_out.png.empty() && render_out.html.empty()) {
+        std::cerr << "lockstep render: give --svg OUT.svg, --png OUT.png, --html OUT.html, or "
+                     "several\n";
         return kExitBadInput;
       }
-      return Render(file, svg_out, html_out);
+      return Render(file, render_out, render_request);
     }
   } catch (const base::InputError& e) {
     std::cerr << "lockstep: " << e.what() << "\n";

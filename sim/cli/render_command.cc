@@ -2,25 +2,51 @@
 
 #include <iostream>
 
+#include "sim/base/input_error.h"
 #include "sim/cli/commands.h"
-#include "sim/explore/replay_strategy.h"
+#include "sim/cli/svg_png.h"
+#include "sim/kv/int_parse.h"
 #include "sim/run/output_file.h"
-#include "sim/run/runner.h"
 #include "sim/run/trace_file.h"
-#include "sim/scenario/scenario.h"
-#include "sim/trace/json_reader.h"
-#include "sim/trace/render_svg.h"
 
 namespace lockstep::cli {
 
-int Render(const std::string& file, const std::string& svg_out, const std::string& html_out) {
-  for (const auto& [option, path] : {std::pair{"--svg", svg_out}, std::pair{"--html", html_out}}) {
+trace::DiagramOptions ParseStepRange(const std::string& file, const std::string& steps, int last) {
+  trace::DiagramOptions o;
+  const base::InputError bad(
+      file, "--steps",
+      "expected A..B, A.. or ..B with 0 <= A <= B <= " + std::to_string(last) +
+          " (the trace's last step), got \"" + steps + "\"");
+  const size_t dots = steps.find("..");
+  if (dots == std::string::npos) throw bad;
+  const std::string a = steps.substr(0, dots), b = steps.substr(dots + 2);
+  int64_t from = 0, to = last;
+  if ((!a.empty() && !kv::ParseInt64(a, &from)) || (!b.empty() && !kv::ParseInt64(b, &to)) ||
+      from < 0 || to > last || from > to) {
+    throw bad;
+  }
+  o.from_step = static_cast<int>(from);
+  o.to_step = static_cast<int>(to);
+  return o;
+}
+
+int Render(const std::string& file, const RenderOutputs& out, const RenderRequest& request) {
+  for (const auto& [option, path] :
+       {std::pair{"--svg", out.svg}, std::pair{"--png", out.png}, std::pair{"--html", out.html}}) {
     if (!path.empty()) run::CheckOutput(option, path, {file});
   }
   trace::Trace t = run::LoadTraceFile(file);
+  trace::PictureOptions options;
+  if (!request.steps.empty()) {
+    options.diagram = ParseStepRange(file, request.steps, static_cast<int>(t.steps.size()) - 1);
+  }
+  options.diagram.hide_idle = request.hide_idle;
+  options.font_size = request.font_size;
+  const std::string svg = trace::RenderSvg(t, options);
   for (const auto& [path, content] :
-       {std::pair{svg_out, svg_out.empty() ? "" : trace::RenderSvg(t)},
-        std::pair{html_out, html_out.empty() ? "" : trace::RenderHtml(t)}}) {
+       {std::pair{out.svg, out.svg.empty() ? "" : svg},
+        std::pair{out.png, out.png.empty() ? "" : SvgToPng(svg)},
+        std::pair{out.html, out.html.empty() ? "" : trace::RenderHtml(t, options)}}) {
     if (path.empty()) continue;
     run::WriteOutput(path, content);
     (run::IsStandardOutput(path) ? std::cerr : std::cout) << "wrote " << path << "\n";

@@ -1,17 +1,31 @@
-// `lockstep render`: the space-time diagram of a trace as SVG or as a
+// `lockstep render`: the space-time diagram of a trace as SVG, PNG or a
 // self-contained HTML page (see sim/trace/render_svg.h), for slides and
 // pages.
 #pragma once
 
 #include <string>
 
-#include "sim/trace/trace.h"
+#include "sim/trace/render_svg.h"
 
 namespace lockstep::cli {
 
-// Writes the SVG to `svg_out` and the HTML to `html_out` (each if not
-// empty), atomically. Returns the exit code: 0 written, 2 bad input or a
-// file that could not be written.
-int Render(const std::string& file, const std::string& svg_out, const std::string& html_out);
+struct RenderOutputs {
+  std::string svg, png, html;  // where to write each; empty: not wanted
+};
+
+struct RenderRequest {
+  std::string steps;  // "A..B", "A..", "..B" or "" (all)
+  bool hide_idle = false;
+  double font_size = trace::kDiagramFontSize;
+};
+
+// Writes each picture asked for, atomically. Returns the exit code: 0
+// written, 2 bad input or a file that could not be written.
+int Render(const std::string& file, const RenderOutputs& out, const RenderRequest& request);
+
+// "A..B" as the diagram's rows of the trace in `file`, whose steps are
+// 0..last. Throws base::InputError naming the file and --steps unless
+// 0 <= A <= B <= last.
+trace::DiagramOptions ParseStepRange(const std::string& file, const std::string& steps, int last);
 
 }  // namespace lockstep::cli

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "sim/base/check.h"
+
 namespace lockstep::trace {
 namespace {
 
@@ -25,7 +27,7 @@ constexpr double kMinKeyWidth = 170;
 constexpr double kBannerHeight = 44;
 constexpr double kLegendHeight = 22;
 
-double TextWidth(const std::string& s) { return kCharWidth * static_cast<double>(s.size()); }
+constexpr double kSpanPadding = 32;  // a key span's text to its column's edges
 
 bool Contains(const std::vector<std::string>& v, const std::string& x) {
   return std::find(v.begin(), v.end(), x) != v.end();
@@ -62,18 +64,112 @@ std::string SecondLine(const DiagramStep& d) {
   return s;
 }
 
-const kv::Entry* FindKey(const world::StepRecord& r, const std::string& key) {
-  for (const kv::Entry& e : r.keyspace) {
+// The lock key on one server after one step, and the server's state.
+struct ServerCell {
+  std::optional<kv::Entry> entry;
+  std::string writer;  // empty if unknown
+  bool available = true;
+  std::string role;  // several servers: "master", "replica", "failed"
+  world::Millis clock = 0;
+};
+
+const kv::Entry* FindKey(const std::vector<kv::Entry>& keyspace, const std::string& key) {
+  for (const kv::Entry& e : keyspace) {
     if (e.key == key) return &e;
   }
   return nullptr;
 }
 
-std::string KeyLabel(const KeySpan& k) {
-  if (!k.present) return "(no key)";
-  std::string s = "\"" + k.value + "\"";
-  if (!k.writer.empty()) s += " by " + k.writer;
-  return s;
+// cells[i][k]: server k after step i. One server's clock is the global
+// clock moved by its jumps (a one-server record does not carry it).
+std::vector<std::vector<ServerCell>> ServerCells(const Trace& t, const std::string& key) {
+  std::vector<std::vector<ServerCell>> cells;
+  world::Millis jumped = 0;
+  for (const world::StepRecord& r : t.steps) {
+    std::vector<ServerCell> row;
+    if (t.server_names.empty()) {
+      if (r.index > 0 && r.action.kind == world::Action::Kind::kJump) jumped += r.action.jump_by;
+      ServerCell c;
+      c.clock = r.global_time + jumped;
+      if (const kv::Entry* e = FindKey(r.keyspace, key)) c.entry = *e;
+      auto w = r.writers.find(key);
+      if (c.entry && w != r.writers.end()) c.writer = w->second;
+      row.push_back(std::move(c));
+    } else {
+      for (const world::ServerRecord& sv : r.servers) {
+        ServerCell c;
+        c.role = sv.role;
+        c.available = sv.available && sv.role != "failed";
+        c.clock = sv.clock;
+        if (const kv::Entry* e = FindKey(sv.keyspace, key)) c.entry = *e;
+        auto w = sv.writers.find(key);
+        if (c.entry && w != sv.writers.end()) c.writer = w->second;
+        row.push_back(std::move(c));
+      }
+    }
+    cells.push_back(std::move(row));
+  }
+  return cells;
+}
+
+// What a server's fault did to the lock key.
+std::string KeyFate(const ServerCell& before, const ServerCell& after, const std::string& key) {
+  if (!before.entry) return "";
+  if (!after.entry) return key + " lost";
+  return after.entry->value == before.entry->value ? key + " kept" : key + " changed";
+}
+
+// The boxes a server action of step i draws in the servers' columns.
+std::vector<ServerEvent> ServerEventsOf(const Trace& t,
+                                        const std::vector<std::vector<ServerCell>>& cells, int i,
+                                        const std::string& key) {
+  using K = world::Action::Kind;
+  const world::StepRecord& r = t.steps[static_cast<size_t>(i)];
+  const auto& before = cells[static_cast<size_t>(i - 1)];
+  const auto& after = cells[static_cast<size_t>(i)];
+  const size_t k = t.server_names.empty() ? 0 : static_cast<size_t>(r.action.server);
+  std::vector<ServerEvent> events;
+  ServerEvent e;
+  e.step = r.index;
+  e.column = static_cast<int>(k);
+  if (r.action.kind == K::kJump) {
+    e.label = "JUMP +" + std::to_string(r.action.jump_by);
+    e.note = "clock " + std::to_string(before[k].clock) + " -> " + std::to_string(after[k].clock);
+    if (before[k].entry && !after[k].entry) e.note += ", " + key + " expired";
+  } else if (r.action.kind == K::kRestart) {
+    e.label = "RESTART";
+    e.note = KeyFate(before[k], after[k], key);
+  } else if (r.action.kind == K::kFailover) {
+    e.label = "FAILOVER";
+    for (size_t j = 0; j < after.size(); ++j) {
+      if (before[j].role == "replica" && after[j].role == "master") {
+        e.note = KeyFate(before[k], after[j], key);  // what the promoted replica kept
+      }
+    }
+  } else if (r.action.kind == K::kReplicate) {
+    e.label = "REPLICATE";
+    e.fault = false;
+    for (size_t j = 0; j < after.size(); ++j) {
+      if (j != k && after[j].role == "replica" &&
+          (before[j].entry != after[j].entry || e.note.empty())) {
+        e.note = "to " + t.server_names[j];
+      }
+    }
+  } else {
+    e.label = FaultLabel(world::FormatAction(r.action, {}, t.server_names), "");
+  }
+  events.push_back(std::move(e));
+  for (size_t j = 0; j < after.size(); ++j) {
+    if (j != k && before[j].role == "replica" && after[j].role == "master") {
+      ServerEvent p;
+      p.step = r.index;
+      p.column = static_cast<int>(j);
+      p.label = "PROMOTED";
+      p.note = "now master";
+      events.push_back(std::move(p));
+    }
+  }
+  return events;
 }
 
 }  // namespace
@@ -82,6 +178,20 @@ std::string HexColour(uint32_t rgb) {
   char buf[8];
   std::snprintf(buf, sizeof buf, "#%06X", static_cast<unsigned>(rgb & 0xFFFFFF));
   return buf;
+}
+
+double TextWidth(const std::string& s) { return kCharWidth * static_cast<double>(s.size()); }
+
+std::vector<std::vector<ServerEvent>> ServerEvents(const Trace& t) {
+  const auto cells = ServerCells(t, LockKeyOf(t));
+  std::vector<std::vector<ServerEvent>> events(t.steps.size());
+  for (size_t i = 1; i < t.steps.size(); ++i) {
+    const world::StepRecord& r = t.steps[i];
+    if (r.action.client < 0 && r.action.kind != world::Action::Kind::kTick) {
+      events[i] = ServerEventsOf(t, cells, static_cast<int>(i), LockKeyOf(t));
+    }
+  }
+  return events;
 }
 
 std::string LockKeyOf(const Trace& t) {
@@ -97,7 +207,13 @@ std::string LockKeyOf(const Trace& t) {
   return "";
 }
 
-Diagram Layout(const Trace& t) {
+Diagram Layout(const Trace& t, const DiagramOptions& options) {
+  LOCKSTEP_CHECK(!t.steps.empty(), "a trace has its initial state");
+  const int last = static_cast<int>(t.steps.size()) - 1;
+  const int from = options.from_step;
+  const int to = options.to_step < 0 ? last : options.to_step;
+  LOCKSTEP_CHECK(0 <= from && from <= to && to <= last, "the rows are steps of the trace");
+
   Diagram d;
   if (t.scenario.is_object() && t.scenario.contains("name") && t.scenario["name"].is_string()) {
     d.title = t.scenario["name"].get<std::string>();
@@ -106,156 +222,243 @@ Diagram Layout(const Trace& t) {
   d.row_height = kRowHeight;
   std::vector<std::string> names;
   for (const ClientInfo& c : t.clients) names.push_back(c.name);
+  const auto cells = ServerCells(t, d.lock_key);
+  const size_t server_count = cells.front().size();
+
+  // Which clients get a lane: all, or those that act, hold or take part in
+  // the violation within the rows.
+  std::vector<int> lane_of(t.clients.size(), -1);
+  int lanes = 0;
+  for (size_t c = 0; c < t.clients.size(); ++c) {
+    bool shown = !options.hide_idle;
+    for (int i = from; i <= to && !shown; ++i) {
+      const world::StepRecord& r = t.steps[static_cast<size_t>(i)];
+      shown = (i > 0 && r.action.client == static_cast<int>(c)) || Contains(r.holding, names[c]) ||
+              Contains(r.in_critical_section, names[c]);
+    }
+    if (t.violation && Contains(t.violation->clients, names[c])) shown = true;
+    if (shown) lane_of[c] = lanes++;
+  }
 
   // Content first, geometry once the widths are known.
   double lane_width = kMinLaneWidth;
-  for (const ClientInfo& c : t.clients) {
-    lane_width = std::max(lane_width, TextWidth(c.algorithm) + 24);
+  for (size_t c = 0; c < t.clients.size(); ++c) {
+    if (lane_of[c] >= 0) lane_width = std::max(lane_width, TextWidth(t.clients[c].algorithm) + 24);
   }
-  for (size_t i = 0; i < t.steps.size(); ++i) {
-    const world::StepRecord& r = t.steps[i];
+  for (int i = from; i <= to; ++i) {
+    const world::StepRecord& r = t.steps[static_cast<size_t>(i)];
     DiagramStep s;
     s.index = r.index;
     s.clock = r.global_time;
     if (r.index > 0) {
-      s.action = i - 1 < t.schedule.size() ? t.schedule[i - 1]
-                                           : world::FormatAction(r.action, names, t.server_names);
+      s.action = static_cast<size_t>(i - 1) < t.schedule.size()
+                     ? t.schedule[static_cast<size_t>(i - 1)]
+                     : world::FormatAction(r.action, names, t.server_names);
     }
-    const bool has_lane = r.action.client >= 0 && r.action.client < static_cast<int>(names.size());
-    const std::string actor = has_lane ? names[static_cast<size_t>(r.action.client)] : "";
+    const bool has_client =
+        r.action.client >= 0 && r.action.client < static_cast<int>(names.size());
+    const std::string actor = has_client ? names[static_cast<size_t>(r.action.client)] : "";
+    const int lane = has_client ? lane_of[static_cast<size_t>(r.action.client)] : -1;
     if (r.index == 0) {
       s.kind = StepKind::kStart;
     } else if (r.action.kind == world::Action::Kind::kStep) {
       s.kind = StepKind::kCommand;
-      s.lane = has_lane ? r.action.client : -1;
-      s.command = r.command.empty() ? "leaves CS" : CommandText(r.command);
+      s.lane = lane;
+      s.command = r.command.empty()  ? "leaves CS"
+                  : r.server.empty() ? CommandText(r.command)
+                                     : r.server + ": " + CommandText(r.command);
       if (r.reply) s.reply = CompactReply(*r.reply);
       if (r.action.arg_age > 0)
         s.notes.push_back("args " + std::to_string(r.action.arg_age) + " ticks old");
+      for (size_t k = 0; k < t.server_names.size(); ++k) {
+        if (t.server_names[k] == r.server) s.server = static_cast<int>(k);
+      }
     } else if (r.action.kind == world::Action::Kind::kTick) {
       s.kind = StepKind::kTick;
-    } else {
+    } else if (has_client) {
       s.kind = StepKind::kFault;
-      s.lane = has_lane ? r.action.client : -1;
+      s.lane = lane;
       s.command = FaultLabel(s.action, actor);
       if (!r.command.empty()) s.notes.push_back(CommandText(r.command));
       if (r.reply) s.reply = CompactReply(*r.reply);
+    } else {
+      s.kind = StepKind::kServer;
     }
     for (const std::string& e : r.events) {
+      if (s.kind == StepKind::kServer) break;  // the server's column says what happened
       std::string n = Note(e, actor);
       if (s.kind == StepKind::kCommand && n == "leaves CS" && s.command == "leaves CS") continue;
       s.notes.push_back(n);
     }
     s.violating = t.violation && t.violation->step == r.index && r.index > 0;
-    lane_width = std::max(lane_width, kBoxInset + kBoxPadding + TextWidth(s.command));
-    lane_width = std::max(lane_width, kBoxInset + kBoxPadding + TextWidth(SecondLine(s)));
+    if (s.lane >= 0) {
+      lane_width = std::max(lane_width, kBoxInset + kBoxPadding + TextWidth(s.command));
+      lane_width = std::max(lane_width, kBoxInset + kBoxPadding + TextWidth(SecondLine(s)));
+    }
     d.steps.push_back(std::move(s));
   }
   lane_width = std::ceil(lane_width / 2) * 2;
 
-  // The key column: spans of rows with one value.
-  double key_width = std::max(kMinKeyWidth, TextWidth(d.lock_key) + 24);
-  for (size_t i = 0; i < t.steps.size(); ++i) {
-    const kv::Entry* e = d.lock_key.empty() ? nullptr : FindKey(t.steps[i], d.lock_key);
-    KeySpan k;
-    k.from_step = k.to_step = static_cast<int>(i);
-    k.present = e != nullptr;
-    if (e) {
-      k.value = e->kind == kv::Entry::Kind::kList
-                    ? "(list of " + std::to_string(e->list.size()) + ")"
-                    : e->value;
-      k.deadline = e->deadline;
-      auto w = t.steps[i].writers.find(d.lock_key);
-      if (w != t.steps[i].writers.end()) k.writer = w->second;
+  // The servers' columns: their events, then spans of rows with one value.
+  const int rows = to - from + 1;
+  for (size_t k = 0; k < server_count; ++k) {
+    ServerColumn col;
+    if (!t.server_names.empty()) {
+      col.name = t.server_names[k];
+      col.role = cells[static_cast<size_t>(from)][k].role;
+      col.title = col.name + " (" + col.role + ")";
+      col.subtitle = d.lock_key.empty() ? "keyspace" : d.lock_key;
+    } else {
+      col.title = d.lock_key.empty() ? "keyspace" : d.lock_key;
+      col.subtitle = "value, writer, TTL";
     }
-    if (!d.key.empty()) {
-      KeySpan& last = d.key.back();
-      if (last.present == k.present && last.value == k.value && last.writer == k.writer &&
-          last.deadline == k.deadline) {
-        last.to_step = k.to_step;
-        continue;
-      }
-    }
-    key_width = std::max(key_width, TextWidth(KeyLabel(k)) + 24);
-    if (k.deadline)
-      key_width = std::max(key_width,
-                           TextWidth("until " + std::to_string(*k.deadline) + "  ttl 99999") + 24);
-    d.key.push_back(std::move(k));
+    d.servers.push_back(std::move(col));
   }
-  key_width = std::ceil(key_width / 2) * 2;
+  std::vector<std::vector<bool>> has_event(server_count, std::vector<bool>(rows, false));
+  for (int row = 0; row < rows; ++row) {
+    const int i = from + row;
+    if (d.steps[static_cast<size_t>(row)].kind != StepKind::kServer) continue;
+    for (ServerEvent e : ServerEventsOf(t, cells, i, d.lock_key)) {
+      has_event[static_cast<size_t>(e.column)][static_cast<size_t>(row)] = true;
+      d.server_events.push_back(std::move(e));
+    }
+  }
+  std::vector<double> column_width(server_count, kMinKeyWidth);
+  for (size_t k = 0; k < server_count; ++k) {
+    ServerColumn& col = d.servers[k];
+    double& w = column_width[k];
+    w = std::max({w, TextWidth(col.title) + 24, TextWidth(col.subtitle) + 24});
+    for (int row = 0; row < rows; ++row) {
+      if (has_event[k][static_cast<size_t>(row)]) continue;
+      const ServerCell& c = cells[static_cast<size_t>(from + row)][k];
+      KeySpan span;
+      span.from_row = span.to_row = row;
+      span.present = c.entry.has_value();
+      span.down = !c.available;
+      if (c.entry) {
+        span.value = c.entry->kind == kv::Entry::Kind::kList
+                         ? "(list of " + std::to_string(c.entry->list.size()) + ")"
+                         : c.entry->value;
+        span.deadline = c.entry->deadline;
+        span.writer = c.writer;
+      }
+      std::string detail = !span.present   ? ""
+                           : span.deadline ? "until " + std::to_string(*span.deadline) + "  ttl " +
+                                                 std::to_string(*span.deadline - c.clock)
+                                           : "no TTL";
+      if (!col.spans.empty()) {
+        KeySpan& prev = col.spans.back();
+        if (prev.to_row == row - 1 && prev.present == span.present && prev.down == span.down &&
+            prev.value == span.value && prev.writer == span.writer &&
+            prev.deadline == span.deadline) {
+          prev.to_row = row;
+          prev.details.push_back(span.deadline ? detail : "");  // the TTL moves with the clock
+          w = std::max(w, TextWidth(detail) + kSpanPadding);
+          continue;
+        }
+      }
+      span.label = span.down      ? (c.role == "failed" ? "(failed)" : "(restarting)")
+                   : span.present ? "\"" + span.value + "\"" +
+                                        (span.writer.empty() ? "" : " by " + span.writer)
+                                  : "(no key)";
+      span.details.push_back(detail);
+      w = std::max({w, TextWidth(span.label) + kSpanPadding, TextWidth(detail) + kSpanPadding});
+      col.spans.push_back(std::move(span));
+    }
+  }
+  for (const ServerEvent& e : d.server_events) {
+    double& w = column_width[static_cast<size_t>(e.column)];
+    w = std::max({w, TextWidth(e.label) + kSpanPadding, TextWidth(e.note) + kSpanPadding});
+  }
+  for (double& w : column_width) w = std::ceil(w / 2) * 2;
 
   // Geometry.
   const double header_y = kMargin + kTitleHeight;
   const double rows_y = header_y + kHeaderHeight;
-  const double rows_bottom = rows_y + kRowHeight * static_cast<double>(d.steps.size());
+  const double rows_bottom = rows_y + kRowHeight * static_cast<double>(rows);
+  auto row_top = [&](int row) { return rows_y + kRowHeight * row; };
   double x = kMargin;
   d.step_column = {x, header_y, kStepColumnWidth, kHeaderHeight};
   x += kStepColumnWidth;
   d.clock_column = {x, header_y, kClockColumnWidth, kHeaderHeight};
   x += kClockColumnWidth;
-  for (const ClientInfo& c : t.clients) {
+  for (size_t c = 0; c < t.clients.size(); ++c) {
+    if (lane_of[c] < 0) continue;
     Lane lane;
-    lane.name = c.name;
-    lane.algorithm = c.algorithm;
-    lane.skew = c.skew;
-    lane.crashed_at_start = c.crashed_at_start;
+    lane.name = t.clients[c].name;
+    lane.algorithm = t.clients[c].algorithm;
+    lane.skew = t.clients[c].skew;
+    lane.crashed_at_start = t.clients[c].crashed_at_start;
     lane.header = {x + 2, header_y, lane_width - 4, kHeaderHeight - 4};
     lane.body = {x, rows_y, lane_width, rows_bottom - rows_y};
     d.lanes.push_back(std::move(lane));
     x += lane_width;
   }
-  d.key_column = {x, header_y, key_width, kHeaderHeight};
-  x += key_width;
+  for (size_t k = 0; k < server_count; ++k) {
+    ServerColumn& col = d.servers[k];
+    col.header = {x + 2, header_y, column_width[k] - 4, kHeaderHeight - 4};
+    col.body = {x, rows_y, column_width[k], rows_bottom - rows_y};
+    auto cell = [&](int row_a, int row_b) {
+      return Box{x + 8, row_top(row_a) + 4, column_width[k] - 16,
+                 kRowHeight * (row_b - row_a + 1) - 8};
+    };
+    for (KeySpan& s : col.spans) s.box = cell(s.from_row, s.to_row);
+    for (ServerEvent& e : d.server_events) {
+      if (e.column == static_cast<int>(k))
+        e.box = cell(e.step - d.steps.front().index, e.step - d.steps.front().index);
+    }
+    x += column_width[k];
+  }
   d.width = x + kMargin;
 
-  for (size_t i = 0; i < d.steps.size(); ++i) {
-    DiagramStep& s = d.steps[i];
-    s.row = {kMargin, rows_y + kRowHeight * static_cast<double>(i), x - kMargin, kRowHeight};
+  for (size_t row = 0; row < d.steps.size(); ++row) {
+    DiagramStep& s = d.steps[row];
+    s.row = {kMargin, row_top(static_cast<int>(row)), x - kMargin, kRowHeight};
     if (s.lane >= 0) {
       const Box& body = d.lanes[static_cast<size_t>(s.lane)].body;
       s.box = {body.x + kBoxInset, s.row.y + 4, lane_width - kBoxInset - 6, kRowHeight - 8};
+      if (s.server >= 0) {
+        s.arrow =
+            DiagramStep::Arrow{s.box.right(), d.servers[static_cast<size_t>(s.server)].body.x + 8,
+                               s.row.y + s.row.h / 2};
+      }
     } else {
       s.box = s.row;
     }
   }
 
-  // Bars: from the first step after which a client holds (or is inside)
-  // until the first step after which it no longer does.
-  auto row_middle = [&](int i) { return rows_y + kRowHeight * (i + 0.5); };
+  // Bars: from the first row after which a client holds (or is inside)
+  // until the first row after which it no longer does.
+  auto row_middle = [&](int row) { return rows_y + kRowHeight * (row + 0.5); };
   for (size_t l = 0; l < d.lanes.size(); ++l) {
     for (BarKind kind : {BarKind::kHolding, BarKind::kCritical}) {
       std::optional<int> open;
-      auto close = [&](int to) {
+      auto close = [&](int to_row) {
         Bar b;
         b.lane = static_cast<int>(l);
         b.kind = kind;
-        b.from_step = *open;
-        b.to_step = to;
+        b.from_row = *open;
+        b.to_row = to_row;
         const double bx = d.lanes[l].body.x + (kind == BarKind::kHolding ? 6 : 6 + kBarWidth + 3);
         const double y0 = row_middle(*open);
-        const double y1 = to >= 0 ? row_middle(to) : rows_bottom;
+        const double y1 = to_row >= 0 ? row_middle(to_row) : rows_bottom;
         b.box = {bx, y0, kBarWidth, y1 - y0};
         d.bars.push_back(b);
         open.reset();
       };
-      for (size_t i = 0; i < t.steps.size(); ++i) {
-        const auto& who =
-            kind == BarKind::kHolding ? t.steps[i].holding : t.steps[i].in_critical_section;
+      for (int row = 0; row < rows; ++row) {
+        const world::StepRecord& r = t.steps[static_cast<size_t>(from + row)];
+        const auto& who = kind == BarKind::kHolding ? r.holding : r.in_critical_section;
         bool in = Contains(who, d.lanes[l].name);
-        if (in && !open) open = static_cast<int>(i);
-        if (!in && open) close(static_cast<int>(i));
+        if (in && !open) open = row;
+        if (!in && open) close(row);
       }
       if (open) close(-1);
     }
   }
   std::stable_sort(d.bars.begin(), d.bars.end(), [](const Bar& a, const Bar& b) {
-    return a.lane != b.lane ? a.lane < b.lane : a.from_step < b.from_step;
+    return a.lane != b.lane ? a.lane < b.lane : a.from_row < b.from_row;
   });
-
-  for (KeySpan& k : d.key) {
-    k.box = {d.key_column.x + 8, rows_y + kRowHeight * k.from_step + 4, key_width - 16,
-             kRowHeight * (k.to_step - k.from_step + 1) - 8};
-  }
 
   double y = rows_bottom + 12;
   if (t.violation) {
@@ -264,12 +467,11 @@ Diagram Layout(const Trace& t) {
     m.property = t.violation->property;
     m.clients = t.violation->clients;
     m.message = t.violation->message;
+    m.headline = "VIOLATION of " + m.property + " at step " + std::to_string(m.step);
     for (const DiagramStep& s : d.steps) {
       if (s.index == m.step) m.flag = {d.step_column.x + 4, s.row.y + 8, 14, kRowHeight - 16};
     }
-    const std::string headline =
-        "VIOLATION of " + m.property + " at step " + std::to_string(m.step);
-    const double text = std::max(TextWidth(m.message), TextWidth(headline)) + 32;
+    const double text = std::max(TextWidth(m.message), TextWidth(m.headline)) + 32;
     m.banner = {kMargin, y, std::max(x - kMargin, text), kBannerHeight};
     d.width = std::max(d.width, m.banner.right() + kMargin);
     y += kBannerHeight + 10;

@@ -74,11 +74,13 @@ class Svg {
 std::string Fill(uint32_t rgb) { return "fill=\"" + Colour(rgb) + "\""; }
 
 // The diagram as an <svg> element (no XML declaration).
-std::string SvgElement(const Trace& t) {
-  const Diagram d = Layout(t);
+std::string SvgElement(const Trace& t, const PictureOptions& options) {
+  const Diagram d = Layout(t, options.diagram);
+  const double scale = options.font_size / kDiagramFontSize;
   Svg s;
-  s.Open("svg", "xmlns=\"http://www.w3.org/2000/svg\" width=\"" + Num(d.width) + "\" height=\"" +
-                    Num(d.height) + "\" viewBox=\"0 0 " + Num(d.width) + " " + Num(d.height) +
+  s.Open("svg", "xmlns=\"http://www.w3.org/2000/svg\" width=\"" + Num(d.width * scale) +
+                    "\" height=\"" + Num(d.height * scale) + "\" viewBox=\"0 0 " + Num(d.width) +
+                    " " + Num(d.height) +
                     "\" font-family=\"DejaVu Sans Mono, Menlo, Consolas, monospace\" "
                     "font-size=\"12\"");
   s.Raw("<title>" + XmlEscape(d.title + ": " + Subtitle(t)) + "</title>");
@@ -94,9 +96,11 @@ std::string SvgElement(const Trace& t) {
   s.Open("g", "class=\"columns\" " + Fill(palette::kMutedText));
   s.Text(d.step_column.x + 4, d.step_column.y + 24, "step");
   s.Text(d.clock_column.x + 4, d.clock_column.y + 24, "clock");
-  s.Text(d.key_column.x + 8, d.key_column.y + 16, d.lock_key.empty() ? "keyspace" : d.lock_key,
-         "font-weight=\"bold\" " + Fill(palette::kText));
-  s.Text(d.key_column.x + 8, d.key_column.y + 30, "value, writer, TTL");
+  for (const ServerColumn& c : d.servers) {
+    s.Text(c.header.x + 6, c.header.y + 16, c.title,
+           "font-weight=\"bold\" " + Fill(palette::kText));
+    s.Text(c.header.x + 6, c.header.y + 30, c.subtitle);
+  }
   s.Close("g");
 
   // Lanes.
@@ -145,35 +149,69 @@ std::string SvgElement(const Trace& t) {
       s.Text(d.lanes.empty() ? st.row.x : d.lanes.front().body.x + 28, st.row.y + 24,
              "initial state", "font-style=\"italic\" " + Fill(palette::kMutedText));
     }
-    if (st.kind == StepKind::kFault && st.lane < 0) {
-      s.Text(d.lanes.empty() ? st.row.x : d.lanes.front().body.x + 28, st.row.y + 24, st.command,
-             "font-weight=\"bold\" " + Fill(palette::kFaultFill));
-    }
   }
   s.Close("g");
 
-  // The lock key's value over time.
-  s.Open("g", "class=\"key\" data-key=\"" + XmlEscape(d.lock_key) + "\"");
-  for (const KeySpan& k : d.key) {
-    s.Empty("rect", "class=\"key-span\" " + RectAttrs(k.box) + " rx=\"3\" " +
-                        (k.present ? Fill(palette::kKeyFill) : "fill=\"none\"") + " stroke=\"" +
-                        Colour(k.present ? palette::kKeyBorder : palette::kGrid) + "\"" +
-                        (k.present ? "" : " stroke-dasharray=\"4 3\""));
-    std::string label = k.present ? "\"" + k.value + "\"" : "(no key)";
-    if (k.present && !k.writer.empty()) label += " by " + k.writer;
-    s.Text(k.box.x + 8, k.box.y + 15, label,
-           Fill(k.present ? palette::kText : palette::kMutedText));
-    if (k.deadline) {
-      for (int i = k.from_step; i <= k.to_step; ++i) {
-        const DiagramStep& st = d.steps[static_cast<size_t>(i)];
-        std::string ttl = "until " + std::to_string(*k.deadline) + "  ttl " +
-                          std::to_string(*k.deadline - st.clock);
-        s.Text(k.box.x + 8, st.row.y + (i == k.from_step ? 29 : 24), ttl,
+  // Arrows from commands to their servers, under the columns they pass.
+  s.Open("g",
+         "class=\"arrows\" stroke=\"" + Colour(palette::kBoxBorder) + "\" stroke-width=\"1.5\"");
+  for (const DiagramStep& st : d.steps) {
+    if (!st.arrow) continue;
+    s.Empty("line", "data-step=\"" + std::to_string(st.index) + "\" x1=\"" + Num(st.arrow->x1) +
+                        "\" y1=\"" + Num(st.arrow->y) + "\" x2=\"" + Num(st.arrow->x2 - 6) +
+                        "\" y2=\"" + Num(st.arrow->y) + "\"");
+  }
+  s.Close("g");
+
+  // Each server's column: separators, the lock key's value over time, and
+  // the server's own events.
+  for (size_t k = 0; k < d.servers.size(); ++k) {
+    const ServerColumn& c = d.servers[k];
+    s.Open("g", "class=\"server\" data-server=\"" + XmlEscape(c.name) + "\" data-key=\"" +
+                    XmlEscape(d.lock_key) + "\"");
+    if (d.servers.size() > 1) {
+      s.Empty("line", "x1=\"" + Num(c.body.x) + "\" y1=\"" + Num(c.header.y) + "\" x2=\"" +
+                          Num(c.body.x) + "\" y2=\"" + Num(c.body.bottom()) + "\" stroke=\"" +
+                          Colour(palette::kGrid) + "\"");
+    }
+    for (const KeySpan& span : c.spans) {
+      const uint32_t fill = span.down      ? palette::kDownFill
+                            : span.present ? palette::kKeyFill
+                                           : palette::kBackground;
+      s.Empty("rect", "class=\"key-span\" " + RectAttrs(span.box) + " rx=\"3\" " + Fill(fill) +
+                          " stroke=\"" +
+                          Colour(span.present ? palette::kKeyBorder : palette::kGrid) + "\"" +
+                          (span.present ? "" : " stroke-dasharray=\"4 3\""));
+      s.Text(span.box.x + 8, span.box.y + 14, span.label,
+             Fill(span.present ? palette::kText : palette::kMutedText));
+      for (int row = span.from_row; row <= span.to_row; ++row) {
+        const std::string& detail = span.details[static_cast<size_t>(row - span.from_row)];
+        if (detail.empty()) continue;
+        s.Text(span.box.x + 8,
+               d.steps[static_cast<size_t>(row)].row.y + (row == span.from_row ? 32 : 24), detail,
                Fill(palette::kMutedText));
       }
-    } else if (k.present) {
-      s.Text(k.box.x + 8, k.box.y + 29, "no TTL", Fill(palette::kMutedText));
     }
+    for (const ServerEvent& e : d.server_events) {
+      if (e.column != static_cast<int>(k)) continue;
+      s.Empty("rect", std::string("class=\"server-event\" data-step=\"") + std::to_string(e.step) +
+                          "\" " + RectAttrs(e.box) + " rx=\"4\" " +
+                          Fill(e.fault ? palette::kFaultFill : palette::kBoxFill) + " stroke=\"" +
+                          Colour(e.fault ? palette::kFaultFill : palette::kKeyBorder) + "\"");
+      const uint32_t ink = e.fault ? palette::kFaultText : palette::kText;
+      s.Text(e.box.x + 8, e.box.y + 14, e.label, "font-weight=\"bold\" " + Fill(ink));
+      if (!e.note.empty()) s.Text(e.box.x + 8, e.box.y + 28, e.note, Fill(ink));
+    }
+    s.Close("g");
+  }
+
+  // Arrowheads, over the target's edge.
+  s.Open("g", "class=\"arrowheads\" " + Fill(palette::kBoxBorder));
+  for (const DiagramStep& st : d.steps) {
+    if (!st.arrow) continue;
+    const double x = st.arrow->x2, y = st.arrow->y;
+    s.Empty("polygon", "points=\"" + Num(x) + "," + Num(y) + " " + Num(x - 8) + "," + Num(y - 4.5) +
+                           " " + Num(x - 8) + "," + Num(y + 4.5) + "\"");
   }
   s.Close("g");
 
@@ -181,12 +219,15 @@ std::string SvgElement(const Trace& t) {
   s.Open("g", "class=\"bars\"");
   for (const Bar& b : d.bars) {
     const bool holding = b.kind == BarKind::kHolding;
-    s.Empty("rect", std::string("class=\"bar ") + (holding ? "holding" : "critical-section") +
-                        "\" data-client=\"" + XmlEscape(d.lanes[static_cast<size_t>(b.lane)].name) +
-                        "\" data-from=\"" + std::to_string(b.from_step) + "\" data-to=\"" +
-                        (b.to_step >= 0 ? std::to_string(b.to_step) : "end") + "\" " +
-                        RectAttrs(b.box) + " rx=\"2\" " +
-                        Fill(holding ? palette::kHolding : palette::kCritical));
+    s.Empty(
+        "rect",
+        std::string("class=\"bar ") + (holding ? "holding" : "critical-section") +
+            "\" data-client=\"" + XmlEscape(d.lanes[static_cast<size_t>(b.lane)].name) +
+            "\" data-from=\"" + std::to_string(d.steps[static_cast<size_t>(b.from_row)].index) +
+            "\" data-to=\"" +
+            (b.to_row >= 0 ? std::to_string(d.steps[static_cast<size_t>(b.to_row)].index) : "end") +
+            "\" " + RectAttrs(b.box) + " rx=\"2\" " +
+            Fill(holding ? palette::kHolding : palette::kCritical));
   }
   s.Close("g");
 
@@ -228,8 +269,7 @@ std::string SvgElement(const Trace& t) {
     s.Empty("rect", "x=\"" + Num(m.banner.x) + "\" y=\"" + Num(m.banner.y) +
                         "\" width=\"6\" height=\"" + Num(m.banner.h) + "\" " +
                         Fill(palette::kViolation));
-    s.Text(m.banner.x + 16, m.banner.y + 18,
-           "VIOLATION of " + m.property + " at step " + std::to_string(m.step),
+    s.Text(m.banner.x + 16, m.banner.y + 18, m.headline,
            "font-weight=\"bold\" " + Fill(palette::kViolation));
     s.Text(m.banner.x + 16, m.banner.y + 34, m.message, Fill(palette::kText));
     s.Close("g");
@@ -256,18 +296,17 @@ std::string SvgElement(const Trace& t) {
 
 std::string Cell(const std::string& s) { return "<td>" + XmlEscape(s) + "</td>"; }
 
+// The keyspace after a step; with several servers each one's.
 std::string KeyspaceText(const world::StepRecord& r) {
+  if (r.servers.empty()) return EntriesText(r.keyspace, r.writers);
   std::string s;
-  for (const kv::Entry& e : r.keyspace) {
-    if (!s.empty()) s += "  ";
-    s += e.key + "=";
-    s += e.kind == kv::Entry::Kind::kList ? "(list of " + std::to_string(e.list.size()) + ")"
-                                          : "\"" + e.value + "\"";
-    if (e.deadline) s += " until " + std::to_string(*e.deadline);
-    auto w = r.writers.find(e.key);
-    if (w != r.writers.end()) s += " by " + w->second;
+  for (const world::ServerRecord& sv : r.servers) {
+    s += (s.empty() ? "" : "  |  ") + sv.name + ": ";
+    s += sv.role == "failed" ? "(failed)"
+         : sv.available      ? EntriesText(sv.keyspace, sv.writers)
+                             : "(restarting) " + EntriesText(sv.keyspace, sv.writers);
   }
-  return s.empty() ? "(empty)" : s;
+  return s;
 }
 
 }  // namespace
@@ -299,11 +338,11 @@ std::string XmlEscape(const std::string& s) {
   return out;
 }
 
-std::string RenderSvg(const Trace& t) {
-  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + SvgElement(t);
+std::string RenderSvg(const Trace& t, const PictureOptions& options) {
+  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + SvgElement(t, options);
 }
 
-std::string RenderHtml(const Trace& t) {
+std::string RenderHtml(const Trace& t, const PictureOptions& options) {
   std::string name =
       t.scenario.is_object() && t.scenario.contains("name") && t.scenario["name"].is_string()
           ? t.scenario["name"].get<std::string>()
@@ -331,7 +370,7 @@ std::string RenderHtml(const Trace& t) {
   h << "<h1>" << XmlEscape(name) << "</h1>\n";
   if (!description.empty()) h << "<p class=\"description\">" << XmlEscape(description) << "</p>\n";
   h << "<p>" << XmlEscape(Subtitle(t)) << "</p>\n";
-  h << "<div class=\"diagram\">\n" << SvgElement(t) << "</div>\n";
+  h << "<div class=\"diagram\">\n" << SvgElement(t, options) << "</div>\n";
   if (t.violation) {
     h << "<p class=\"violation\">VIOLATION of " << XmlEscape(t.violation->property) << " at step "
       << t.violation->step << ": " << XmlEscape(t.violation->message) << "</p>\n";
@@ -345,7 +384,7 @@ std::string RenderHtml(const Trace& t) {
     std::string action = r.index == 0                ? "(start)"
                          : i - 1 < t.schedule.size() ? t.schedule[i - 1]
                                                      : "";
-    std::string command;
+    std::string command = r.server.empty() || r.command.empty() ? "" : r.server + ":";
     for (const auto& a : r.command) command += (command.empty() ? "" : " ") + a;
     h << "<tr" << (violating ? " class=\"violating\"" : "") << ">" << Cell(std::to_string(r.index))
       << Cell(action) << Cell(std::to_string(r.global_time)) << Cell(command)

@@ -12,15 +12,24 @@
 
 #include <string>
 
+#include "sim/trace/diagram.h"
 #include "sim/trace/trace.h"
 
 namespace lockstep::trace {
 
+// The size the diagram's geometry is laid out for.
+inline constexpr double kDiagramFontSize = 12;
+
+struct PictureOptions {
+  DiagramOptions diagram;               // which steps and lanes
+  double font_size = kDiagramFontSize;  // the whole picture scales with it
+};
+
 // A standalone SVG document (with an XML declaration).
-std::string RenderSvg(const Trace& t);
+std::string RenderSvg(const Trace& t, const PictureOptions& options = {});
 
 // An HTML5 page: title, the scenario's description, the diagram, the steps.
-std::string RenderHtml(const Trace& t);
+std::string RenderHtml(const Trace& t, const PictureOptions& options = {});
 
 // Escapes &, <, >, " and ' for XML text and attribute values.
 std::string XmlEscape(const std::string& s);

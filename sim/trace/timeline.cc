@@ -4,43 +4,32 @@
 #include <cctype>
 #include <sstream>
 
+#include "sim/trace/diagram.h"
 #include "sim/trace/trace.h"
 
 namespace lockstep::trace {
 namespace {
 
-std::string EntriesText(const std::vector<kv::Entry>& entries,
-                        const std::map<std::string, std::string>& writers) {
-  std::string s;
-  for (const kv::Entry& e : entries) {
-    if (!s.empty()) s += "  ";
-    s += e.key + "=";
-    if (e.kind == kv::Entry::Kind::kList) {
-      s += "(list of " + std::to_string(e.list.size()) + ")";
-    } else {
-      s += "\"" + e.value + "\"";
+// What each server column shows after step r: its keyspace, after what a
+// fault or replication did to it ("RESTART (lock.foo lost): (empty)").
+std::vector<std::string> ServerCellsText(const world::StepRecord& r,
+                                         const std::vector<ServerEvent>& events) {
+  std::vector<std::string> cells;
+  if (r.servers.empty()) {
+    cells.push_back(EntriesText(r.keyspace, r.writers));
+  } else {
+    for (const world::ServerRecord& sv : r.servers) {
+      std::string s = sv.role == "failed" ? "(failed)" : EntriesText(sv.keyspace, sv.writers);
+      if (!sv.available && sv.role != "failed") s = "(restarting) " + s;
+      if (sv.unreplicated > 0) s += " +" + std::to_string(sv.unreplicated) + " unreplicated";
+      cells.push_back(s);
     }
-    if (e.deadline) s += " until " + std::to_string(*e.deadline);
-    auto w = writers.find(e.key);
-    if (w != writers.end()) s += " by " + w->second;
   }
-  return s.empty() ? "(empty)" : s;
-}
-
-// One server's keyspace, or with several each one's: "S1: ... | S2: ...".
-std::string KeyspaceText(const world::StepRecord& r) {
-  if (r.servers.empty()) return EntriesText(r.keyspace, r.writers);
-  std::string s;
-  for (const world::ServerRecord& sv : r.servers) {
-    if (!s.empty()) s += " | ";
-    s += sv.name;
-    if (sv.role != "master") s += " (" + sv.role + ")";
-    if (!sv.available) s += " (down)";
-    if (sv.role == "failed") continue;
-    s += ": " + EntriesText(sv.keyspace, sv.writers);
-    if (sv.unreplicated > 0) s += " +" + std::to_string(sv.unreplicated) + " unreplicated";
+  for (const ServerEvent& e : events) {
+    std::string& cell = cells[static_cast<size_t>(e.column)];
+    cell = e.label + (e.note.empty() ? "" : " (" + e.note + ")") + ": " + cell;
   }
-  return s;
+  return cells;
 }
 
 std::string Join(const std::vector<std::string>& v, const char* sep) {
@@ -130,14 +119,18 @@ std::string Paint(const std::string& s, const char* color, bool on) {
   return on && !s.empty() ? color + s + kReset : s;
 }
 
+// Columns: step, clock, one per client, in CS, one per server.
 struct Table {
   std::vector<std::vector<std::string>> rows;  // the header first
   std::vector<bool> violating;                 // per row
+  size_t servers = 1;
 };
 
 Table MakeTable(const Trace& t) {
   const size_t n = t.clients.size();
+  const std::vector<std::vector<ServerEvent>> events = ServerEvents(t);
   Table table;
+  table.servers = std::max<size_t>(1, t.server_names.size());
   std::vector<std::string> header = {"step", "clock"};
   for (const ClientInfo& c : t.clients) {
     std::string h = c.name;
@@ -146,12 +139,21 @@ Table MakeTable(const Trace& t) {
     header.push_back(h);
   }
   header.push_back("in CS");
-  header.push_back("keyspace after the step");
+  if (t.server_names.empty()) {
+    header.push_back("keyspace after the step");
+  } else {
+    for (size_t k = 0; k < t.server_names.size(); ++k) {
+      const std::string role = t.steps.front().servers.size() > k ? t.steps.front().servers[k].role
+                                                                  : std::string("master");
+      header.push_back(t.server_names[k] + (role == "master" ? "" : " (" + role + ")"));
+    }
+  }
   table.rows.push_back(header);
   table.violating.push_back(false);
 
-  for (const world::StepRecord& r : t.steps) {
-    std::vector<std::string> row(n + 4);
+  for (size_t si = 0; si < t.steps.size(); ++si) {
+    const world::StepRecord& r = t.steps[si];
+    std::vector<std::string> row(n + 3);
     row[0] = std::to_string(r.index);
     row[1] = std::to_string(r.global_time);
     for (size_t i = 0; i < n; ++i) {
@@ -200,14 +202,8 @@ Table MakeTable(const Trace& t) {
                         r.action.kind == world::Action::Kind::kStall)) {
       row[1] = "tick " + row[1];
     }
-    // Server actions name their server when there are several.
-    const std::string on = r.servers.empty() ? "" : r.actor + " ";
-    if (r.action.kind == world::Action::Kind::kJump) row[1] = "jump " + on + row[1];
-    if (r.action.kind == world::Action::Kind::kRestart) row[1] = "RESTART " + on + row[1];
-    if (r.action.kind == world::Action::Kind::kReplicate) row[1] = "replicate " + on + row[1];
-    if (r.action.kind == world::Action::Kind::kFailover) row[1] = "FAILOVER " + on + row[1];
     row[n + 2] = Join(r.in_critical_section, ",");
-    row[n + 3] = KeyspaceText(r);
+    for (std::string& cell : ServerCellsText(r, events[si])) row.push_back(std::move(cell));
     table.rows.push_back(row);
     table.violating.push_back(t.violation && r.index > 0 && r.index == t.violation->step);
   }
@@ -258,9 +254,12 @@ std::string Compact(const Trace& t, const Table& table, const TimelineStyle& sty
           {Paint(t.clients[i].name, kClientColors[i % 8], style.color) + " " + row[2 + i], i});
     }
     if (!row[n + 2].empty()) parts.push_back({"[CS: " + row[n + 2] + "]", n});
-    // The keyspace where it changed (and at the start).
-    if (ri == 1 || row[n + 3] != table.rows[ri - 1][n + 3]) {
-      parts.push_back({"| " + row[n + 3], n});
+    // Each server's keyspace where it changed (and at the start).
+    for (size_t c = n + 3; c < row.size(); ++c) {
+      if (ri == 1 || row[c] != table.rows[ri - 1][c]) {
+        const std::string name = table.servers > 1 ? t.server_names[c - n - 3] + ": " : "";
+        parts.push_back({"| " + name + row[c], n});
+      }
     }
     std::string text;
     for (const auto& [part, who] : parts) text += (text.empty() ? "" : "  ") + part;
@@ -285,7 +284,7 @@ std::string Timeline(const Trace& t, const TimelineStyle& style) {
   Table table = MakeTable(t);
   if (style.compact) return Compact(t, table, style);
 
-  const size_t cols = n + 4;
+  const size_t cols = n + 3 + table.servers;
   std::vector<size_t> width(cols, 0);
   auto measure = [&] {
     std::fill(width.begin(), width.end(), 0);
@@ -306,18 +305,16 @@ std::string Timeline(const Trace& t, const TimelineStyle& style) {
       for (size_t c = 2; c < cols; ++c) table.rows[ri][c] = ShortenTokens(table.rows[ri][c]);
     }
     measure();
-    // The keyspace keeps up to 30 columns while the clients give way (to 12
-    // each, widest first), then goes to 16; narrower than that, a table is
-    // unreadable: one line per step instead.
-    const size_t keyspace = cols - 1;
-    const size_t keep =
-        std::min(width[keyspace], std::max<size_t>(16, std::min<size_t>(30, style.width / 3)));
+    // A keyspace keeps up to 30 columns (shared by the servers) while the
+    // clients give way (to 12 each, widest first), then goes to 16;
+    // narrower than that, a table is unreadable: one line per step instead.
+    const size_t keep = std::max<size_t>(16, std::min<size_t>(30, style.width / 3) / table.servers);
     auto narrow = [&](size_t least_client, size_t least_keyspace) {
       while (total() > style.width) {
         size_t widest = cols;
         for (size_t c = 2; c < cols; ++c) {
           if (c == n + 2) continue;
-          const size_t least = c == keyspace ? least_keyspace : least_client;
+          const size_t least = c > n + 2 ? std::min(width[c], least_keyspace) : least_client;
           if (width[c] <= least) continue;
           if (widest == cols || width[c] > width[widest]) widest = c;
         }

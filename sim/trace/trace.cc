@@ -289,6 +289,24 @@ Trace FromJson(const json& j, const std::string& file) {
   }
 }
 
+std::string EntriesText(const std::vector<kv::Entry>& entries,
+                        const std::map<std::string, std::string>& writers) {
+  std::string s;
+  for (const kv::Entry& e : entries) {
+    if (!s.empty()) s += "  ";
+    s += e.key + "=";
+    if (e.kind == kv::Entry::Kind::kList) {
+      s += "(list of " + std::to_string(e.list.size()) + ")";
+    } else {
+      s += "\"" + e.value + "\"";
+    }
+    if (e.deadline) s += " until " + std::to_string(*e.deadline);
+    auto w = writers.find(e.key);
+    if (w != writers.end()) s += " by " + w->second;
+  }
+  return s.empty() ? "(empty)" : s;
+}
+
 std::string CompactReply(const kv::Reply& r) {
   switch (r.type) {
     case kv::Reply::Type::kInteger:

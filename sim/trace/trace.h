@@ -54,6 +54,10 @@ std::string StepLine(const world::StepRecord& r);
 // The whole execution on one line: steps joined by "; ", then
 // " !mutual_exclusion(C1,C2)@8" if violated. What a test pins.
 std::string OneLine(const Trace& t);
+// A keyspace on one line: lock.foo="13" until 14 by C1  other="x"; or
+// "(empty)".
+std::string EntriesText(const std::vector<kv::Entry>& entries,
+                        const std::map<std::string, std::string>& writers);
 // A reply as compactly as a test wants it: 1, "13", nil, OK, ERR ...
 std::string CompactReply(const kv::Reply& r);
 

@@ -1,13 +1,19 @@
 // Static pictures: `lockstep render` draws the space-time diagram as SVG
 // (checked here as XML: lanes, one box per step, bars, the marker) and as a
 // self-contained HTML page; the same trace gives the same bytes.
+#include <cairo.h>
+
+#include <atomic>
 #include <cctype>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <thread>
 
 #include <catch2/catch.hpp>
 
+#include "sim/run/explore.h"
 #include "sim/run/runner.h"
 #include "sim/trace/diagram.h"
 #include "sim/trace/render_svg.h"
@@ -23,6 +29,7 @@ struct Element {
   std::string name;
   std::map<std::string, std::string> attrs;
   std::vector<std::string> ancestors;  // names, outermost first
+  std::string text;                    // its character data, entities as written
   std::string Attr(const std::string& k) const {
     auto it = attrs.find(k);
     return it == attrs.end() ? "" : it->second;
@@ -32,7 +39,7 @@ struct Element {
 
 bool ParseXml(const std::string& text, std::vector<Element>* out, std::string* why) {
   std::vector<std::string> open;
-  std::vector<std::string> open_classes;
+  std::vector<size_t> open_index;  // where each open element is in *out
   size_t i = 0;
   auto fail = [&](const std::string& w) {
     *why = w + " at offset " + std::to_string(i);
@@ -65,6 +72,7 @@ bool ParseXml(const std::string& text, std::vector<Element>* out, std::string* w
     if (open.empty() && chars.find_first_not_of(" \n\t\r") != std::string::npos) {
       return fail("text outside the root");
     }
+    if (!open_index.empty()) (*out)[open_index.back()].text += chars;
     if (lt == std::string::npos) break;
     i = lt;
     if (text.compare(i, 4, "<!--") == 0) {
@@ -80,6 +88,7 @@ bool ParseXml(const std::string& text, std::vector<Element>* out, std::string* w
       if (j >= text.size() || text[j] != '>') return fail("bad end tag");
       if (open.empty() || open.back() != name) return fail("mismatched </" + name + ">");
       open.pop_back();
+      open_index.pop_back();
       i = j + 1;
       if (open.empty()) root_closed = true;
       continue;
@@ -114,7 +123,10 @@ bool ParseXml(const std::string& text, std::vector<Element>* out, std::string* w
     }
     const bool empty = text[j] == '/';
     i = j + (empty ? 2 : 1);
-    if (!empty) open.push_back(e.name);
+    if (!empty) {
+      open.push_back(e.name);
+      open_index.push_back(out->size());
+    }
     out->push_back(std::move(e));
   }
   if (!open.empty()) return fail("unclosed <" + open.back() + ">");
@@ -277,11 +289,276 @@ TEST_CASE("lockstep render refuses bad input, naming the file and the place") {
 
   r = testing::RunLockstep({"render", testing::ScenarioPath("setnx-docs-race.json")});
   CHECK(r.exit_code == 2);
-  CHECK(r.err == "lockstep render: give --svg OUT.svg, --html OUT.html, or both\n");
+  CHECK(r.err ==
+        "lockstep render: give --svg OUT.svg, --png OUT.png, --html OUT.html, or several\n");
+
+  for (const char* steps : {"9..3", "3..40", "three", "-1..2", "4"}) {
+    r = testing::RunLockstep({"render", testing::ScenarioPath("setnx-docs-race.json"), "--steps",
+                              steps, "--svg", tmp.File("x.svg")});
+    INFO(steps << ": " << r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err == "lockstep: " + testing::ScenarioPath("setnx-docs-race.json") +
+                       ": at --steps: expected A..B, A.. or ..B with 0 <= A <= B <= 8 (the "
+                       "trace's last step), got \"" +
+                       steps + "\"\n");
+    CHECK_FALSE(std::filesystem::exists(tmp.File("x.svg")));
+  }
+  r = testing::RunLockstep({"render", testing::ScenarioPath("setnx-docs-race.json"), "--font-size",
+                            "200", "--png", tmp.File("x.png")});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("--font-size") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(tmp.File("x.png")));
 
   r = testing::RunLockstep({"render", tmp.File("missing.json"), "--svg", tmp.File("x.svg")});
   CHECK(r.exit_code == 2);
   CHECK(r.err.rfind("lockstep: " + tmp.File("missing.json") + ": ", 0) == 0);
+}
+
+// Text as a renderer draws it: cairo's metrics for the font the pictures
+// name (DejaVu Sans Mono, installed with lockstep), not the layout's
+// estimate of 7.4 pixels a character.
+class InkMeter {
+ public:
+  InkMeter()
+      : surface_(cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1)),
+        cr_(cairo_create(surface_)) {}
+  ~InkMeter() {
+    cairo_destroy(cr_);
+    cairo_surface_destroy(surface_);
+  }
+  InkMeter(const InkMeter&) = delete;
+  InkMeter& operator=(const InkMeter&) = delete;
+
+  // The box `text` inks drawn at (x, y) (its baseline), anchored at its
+  // start or end.
+  trace::Box Ink(const std::string& text, double x, double y, double size, bool bold,
+                 bool anchor_end) {
+    cairo_select_font_face(cr_, "DejaVu Sans Mono", CAIRO_FONT_SLANT_NORMAL,
+                           bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+    cairo_set_font_size(cr_, size);
+    cairo_text_extents_t e;
+    cairo_text_extents(cr_, text.c_str(), &e);
+    const double left = anchor_end ? x - e.x_advance : x;
+    const double width = std::max(e.x_advance, e.x_bearing + e.width);
+    return {left + std::min(0.0, e.x_bearing), y + e.y_bearing, width, e.height};
+  }
+
+ private:
+  cairo_surface_t* surface_;
+  cairo_t* cr_;
+};
+
+std::string Unescaped(std::string s) {
+  for (const auto& [entity, c] : std::vector<std::pair<std::string, std::string>>{
+           {"&lt;", "<"}, {"&gt;", ">"}, {"&quot;", "\""}, {"&apos;", "'"}, {"&amp;", "&"}}) {
+    for (size_t at = s.find(entity); at != std::string::npos; at = s.find(entity, at + 1)) {
+      s.replace(at, entity.size(), c);
+    }
+  }
+  return s;
+}
+
+double Number(const Element& e, const std::string& attr) { return std::stod(e.Attr(attr)); }
+
+bool Inside(const trace::Box& inner, const trace::Box& outer, double slack = 0.5) {
+  return inner.x >= outer.x - slack && inner.y >= outer.y - slack &&
+         inner.right() <= outer.right() + slack && inner.bottom() <= outer.bottom() + slack;
+}
+
+bool Overlap(const trace::Box& a, const trace::Box& b, double slack = 0.5) {
+  return a.x + slack < b.right() && b.x + slack < a.right() && a.y + slack < b.bottom() &&
+         b.y + slack < a.bottom();
+}
+
+// Every text of the SVG inside the box it is written in (a step's box, a
+// key span, a server's event, a lane header, the violation banner), or
+// inside the picture if it is in none, and no two texts overlapping.
+// Returns what does not fit, one line each.
+std::vector<std::string> TextsThatDoNotFit(const std::string& svg) {
+  const std::vector<Element> all = Parsed(svg);
+  InkMeter meter;
+  const trace::Box picture{0, 0, Number(all.front(), "width"), Number(all.front(), "height")};
+  std::vector<trace::Box> containers;
+  for (const Element& e : all) {
+    const std::string c = e.Class();
+    if (e.name == "rect" && (c == "step-box" || c == "key-span" || c == "server-event" ||
+                             c == "lane-header" || c == "violation-banner")) {
+      containers.push_back(
+          {Number(e, "x"), Number(e, "y"), Number(e, "width"), Number(e, "height")});
+    }
+  }
+  std::vector<std::string> problems;
+  std::vector<std::pair<trace::Box, std::string>> texts;
+  for (const Element& e : all) {
+    if (e.name != "text") continue;
+    const std::string text = Unescaped(e.text);
+    const double x = Number(e, "x"), y = Number(e, "y");
+    const bool end = e.Attr("text-anchor") == "end";
+    const trace::Box ink =
+        meter.Ink(text, x, y, e.Attr("font-size").empty() ? 12 : Number(e, "font-size"),
+                  e.Attr("font-weight") == "bold", end);
+    const trace::Box* in = nullptr;
+    for (const trace::Box& b : containers) {
+      if (b.Contains(end ? x - 1 : x + 1, y - 4) && (!in || b.w * b.h < in->w * in->h)) in = &b;
+    }
+    if (!Inside(ink, in ? *in : picture)) {
+      problems.push_back("\"" + text + "\" at " + e.Attr("x") + "," + e.Attr("y") + " leaves " +
+                         (in ? "its box" : "the picture"));
+    }
+    for (const auto& [other, other_text] : texts) {
+      if (Overlap(ink, other))
+        problems.push_back("\"" + text + "\" overlaps \"" + other_text + "\"");
+    }
+    texts.push_back({ink, text});
+  }
+  return problems;
+}
+
+// Pictures worth checking from one scenario: its schedule, two seeded runs,
+// and the shortest counterexample a breadth-first search finds within half
+// a second.
+std::vector<trace::Trace> TracesOf(const std::string& file) {
+  const scenario::Scenario s = scenario::LoadScenarioFile(file);
+  std::vector<trace::Trace> traces;
+  if (s.has_schedule) traces.push_back(run::ReplaySchedule(s));
+  for (uint64_t seed : {1, 2}) traces.push_back(run::RunSeeded(s, seed, 40));
+  std::atomic<bool> stop = false;
+  std::thread watchdog([&stop, started = std::chrono::steady_clock::now()] {
+    while (!stop && std::chrono::steady_clock::now() - started < std::chrono::milliseconds(500)) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    stop = true;
+  });
+  run::ExploreOptions o;
+  o.strategy = "bfs";
+  o.request.search.interrupted = &stop;
+  run::ExploreResult r = run::Explore(s, o);
+  stop = true;
+  watchdog.join();
+  if (r.counterexample) traces.push_back(std::move(r.counterexample->trace));
+  return traces;
+}
+
+TEST_CASE("every text of every picture fits its box and no two texts overlap") {
+  int pictures = 0, several_servers = 0;
+  for (const std::string& file : testing::AllScenarioPaths()) {
+    for (const trace::Trace& t : TracesOf(file)) {
+      INFO(file << ": " << trace::OneLine(t));
+      trace::PictureOptions cut;
+      cut.diagram.from_step = static_cast<int>(t.steps.size()) / 3;
+      cut.diagram.to_step = static_cast<int>(t.steps.size()) - 1;
+      cut.diagram.hide_idle = true;
+      for (const trace::PictureOptions& o : {trace::PictureOptions{}, cut}) {
+        const std::vector<std::string> problems = TextsThatDoNotFit(trace::RenderSvg(t, o));
+        CHECK(problems == std::vector<std::string>{});
+        ++pictures;
+      }
+      several_servers += !t.server_names.empty();
+    }
+  }
+  CHECK(pictures >= 200);
+  CHECK(several_servers >= 20);
+}
+
+TEST_CASE("the fit check finds a text that leaves its box and texts that overlap") {
+  const std::string svg = R"(<svg xmlns="http://www.w3.org/2000/svg" width="400" height="100">
+  <rect class="step-box" x="10" y="10" width="60" height="32"/>
+  <text x="17" y="24">SETNX lock.foo 13</text>
+  <text x="100" y="60">one</text>
+  <text x="104" y="62">two</text>
+</svg>
+)";
+  const std::vector<std::string> problems = TextsThatDoNotFit(svg);
+  REQUIRE(problems.size() == 2);
+  CHECK(problems[0] == "\"SETNX lock.foo 13\" at 17,24 leaves its box");
+  CHECK(problems[1] == "\"two\" overlaps \"one\"");
+}
+
+// The server a command went to, by the arrow's end and the column it ends in.
+TEST_CASE("several servers: a column per server, arrows to them, faults in the server's column") {
+  const trace::Trace t = run::ReplaySchedule(
+      scenario::LoadScenarioFile(testing::ScenarioPath("redlock-restart.json")));
+  const trace::Diagram d = trace::Layout(t);
+  REQUIRE(d.servers.size() == 3);
+  CHECK(d.servers[0].title == "A (master)");
+  for (const trace::DiagramStep& s : d.steps) {
+    const world::StepRecord& r = t.steps[static_cast<size_t>(s.index)];
+    if (r.action.kind == world::Action::Kind::kStep && !r.command.empty()) {
+      INFO("step " << s.index);
+      REQUIRE(s.arrow);
+      const trace::ServerColumn& to = d.servers[static_cast<size_t>(s.server)];
+      CHECK(to.name == r.server);
+      CHECK(s.command.rfind(r.server + ": ", 0) == 0);
+      CHECK(s.arrow->x2 > to.body.x);
+      CHECK(s.arrow->x2 < to.body.right());
+    }
+    if (r.action.kind == world::Action::Kind::kRestart) {
+      CHECK(s.kind == trace::StepKind::kServer);
+      CHECK(s.lane == -1);
+    }
+  }
+  // Every server's lock key in every row, and the restart in B's column.
+  int restarts = 0;
+  for (const trace::ServerEvent& e : d.server_events) {
+    CHECK(e.label == "RESTART");
+    CHECK(d.servers[static_cast<size_t>(e.column)].name == "B");
+    CHECK(e.note == "lock.foo lost");
+    ++restarts;
+  }
+  CHECK(restarts == 1);
+  for (const trace::ServerColumn& c : d.servers) {
+    int rows = 0;
+    for (const trace::KeySpan& k : c.spans) rows += k.to_row - k.from_row + 1;
+    for (const trace::ServerEvent& e : d.server_events)
+      rows += &d.servers[static_cast<size_t>(e.column)] == &c;
+    CHECK(rows == static_cast<int>(d.steps.size()));
+  }
+}
+
+TEST_CASE("render cuts a picture for a slide with --steps and --hide-idle") {
+  const trace::Trace t = Replayed("setnx-docs-race.json");
+  trace::DiagramOptions o;
+  o.from_step = 5;
+  o.to_step = 8;
+  o.hide_idle = true;
+  const trace::Diagram d = trace::Layout(t, o);
+  REQUIRE(d.steps.size() == 4);
+  CHECK(d.steps.front().index == 5);
+  REQUIRE(d.lanes.size() == 2);  // C3 crashed before the start and does nothing
+  CHECK(d.lanes[0].name == "C1");
+  CHECK(d.lanes[1].name == "C2");
+  REQUIRE(d.marker);
+  CHECK(d.marker->flag.y == d.steps.back().row.y + 8);
+  // Bars begin in the rows drawn.
+  for (const trace::Bar& b : d.bars) CHECK(b.from_row >= 0);
+}
+
+TEST_CASE("lockstep render --png draws the SVG at its size, scaled by --font-size") {
+  testing::TempDir tmp;
+  const std::string race = testing::ScenarioPath("setnx-docs-race.json");
+  testing::ProcessResult r =
+      testing::RunLockstep({"render", race, "--png", tmp.File("a.png"), "--font-size", "18",
+                            "--steps", "5..8", "--hide-idle", "--svg", tmp.File("a.svg")});
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  const std::string png = testing::ReadText(tmp.File("a.png"));
+  REQUIRE(png.size() > 24);
+  CHECK(png.compare(0, 8, "\x89PNG\r\n\x1a\n") == 0);
+  auto be32 = [&](size_t at) {
+    return (static_cast<uint32_t>(static_cast<unsigned char>(png[at])) << 24) |
+           (static_cast<uint32_t>(static_cast<unsigned char>(png[at + 1])) << 16) |
+           (static_cast<uint32_t>(static_cast<unsigned char>(png[at + 2])) << 8) |
+           static_cast<uint32_t>(static_cast<unsigned char>(png[at + 3]));
+  };
+  trace::PictureOptions o;
+  o.diagram.from_step = 5;
+  o.diagram.hide_idle = true;
+  const trace::Diagram d = trace::Layout(Replayed("setnx-docs-race.json"), o.diagram);
+  CHECK(be32(16) == static_cast<uint32_t>(std::ceil(d.width * 1.5)));
+  CHECK(be32(20) == static_cast<uint32_t>(std::ceil(d.height * 1.5)));
+  const std::vector<Element> svg = Parsed(testing::ReadText(tmp.File("a.svg")));
+  CHECK(WithClass(svg, "step-box").size() == 4);
+  CHECK(WithClass(svg, "lane").size() == 2);
 }
 
 }  // namespace
