@@ -6,8 +6,10 @@
 #include <atomic>
 #include <cctype>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <thread>
 
@@ -512,6 +514,23 @@ TEST_CASE("several servers: a column per server, arrows to them, faults in the s
     for (const trace::ServerEvent& e : d.server_events)
       rows += &d.servers[static_cast<size_t>(e.column)] == &c;
     CHECK(rows == static_cast<int>(d.steps.size()));
+  }
+}
+
+// The pictures of several-server counterexamples, committed: a change to
+// them is seen in review. LOCKSTEP_UPDATE_GOLDEN=1 rewrites them.
+TEST_CASE("the several-server pictures are the committed golden files") {
+  for (const char* name : {"redlock-restart", "replica-failover", "redlock-jump"}) {
+    const trace::Trace t = Replayed(std::string(name) + ".json");
+    for (const auto& [suffix, content] :
+         {std::pair{".svg", trace::RenderSvg(t)}, std::pair{".txt", trace::Timeline(t)}}) {
+      const std::string path = testing::SourceDir() + "/tests/trace/golden/" + name + suffix;
+      if (std::getenv("LOCKSTEP_UPDATE_GOLDEN")) {
+        std::ofstream(path, std::ios::binary) << content;
+      }
+      INFO(path << " (LOCKSTEP_UPDATE_GOLDEN=1 rewrites it)");
+      CHECK(testing::ReadText(path) == content);
+    }
   }
 }
 
