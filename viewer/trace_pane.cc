@@ -205,17 +205,37 @@ void TracePane::DrawDiagram(ImDrawList* dl, ImVec2 o) {
     text(c.header.x + 6, c.header.y + 20, pal::kMutedText, c.subtitle);
   }
 
+  // The headers of the lanes and the servers, `dy` below where the layout
+  // puts them (drawn again at the top once the rows scroll under it).
+  auto headers = [&](double dy) {
+    auto down = [dy](trace::Box b) {
+      b.y += dy;
+      return b;
+    };
+    if (dy > 0) {
+      rect({0, d.step_column.y + dy - 6, d.width, d.step_column.h + 6}, Col(pal::kBackground));
+      text(d.step_column.x + 4, d.step_column.y + dy + 14, pal::kMutedText, "step");
+      text(d.clock_column.x + 4, d.clock_column.y + dy + 14, pal::kMutedText, "clock");
+      for (const trace::ServerColumn& c : d.servers) {
+        text(c.header.x + 6, c.header.y + dy + 6, pal::kText, c.title);
+        text(c.header.x + 6, c.header.y + dy + 20, pal::kMutedText, c.subtitle);
+      }
+    }
+    for (const trace::Lane& l : d.lanes) {
+      const trace::Box h = down(l.header);
+      rect(h, Col(pal::kLaneHeader), 3);
+      std::string name = l.name;
+      if (l.skew != 0)
+        name += " (skew " + std::string(l.skew > 0 ? "+" : "") + std::to_string(l.skew) + ")";
+      text(h.x + 8, h.y + 4, pal::kLaneHeaderText, name);
+      text(h.x + 8, h.y + 19, pal::kLaneHeaderText,
+           l.crashed_at_start ? "crashed at start" : l.algorithm);
+    }
+  };
   for (size_t i = 0; i < d.lanes.size(); ++i) {
-    const trace::Lane& l = d.lanes[i];
-    rect(l.body, Col(i % 2 ? pal::kLaneBodyAlt : pal::kLaneBody));
-    rect(l.header, Col(pal::kLaneHeader), 3);
-    std::string name = l.name;
-    if (l.skew != 0)
-      name += " (skew " + std::string(l.skew > 0 ? "+" : "") + std::to_string(l.skew) + ")";
-    text(l.header.x + 8, l.header.y + 4, pal::kLaneHeaderText, name);
-    text(l.header.x + 8, l.header.y + 19, pal::kLaneHeaderText,
-         l.crashed_at_start ? "crashed at start" : l.algorithm);
+    rect(d.lanes[i].body, Col(i % 2 ? pal::kLaneBodyAlt : pal::kLaneBody));
   }
+  headers(0);
 
   for (const trace::DiagramStep& s : d.steps) {
     if (s.violating) rect(s.row, Col(pal::kViolationBand));
@@ -226,7 +246,7 @@ void TracePane::DrawDiagram(ImDrawList* dl, ImVec2 o) {
     text_right(d.clock_column.x + 56, s.row.y + 13, tick ? pal::kText : pal::kMutedText,
                (tick ? "tick " : "") + std::to_string(s.clock));
     if (tick && !d.lanes.empty()) {
-      const double y = s.row.y + s.row.h / 2;
+      const double y = s.row.y + d.row_height / 2;
       for (double x = d.lanes.front().body.x; x < d.lanes.back().body.right(); x += 10) {
         dl->AddLine(P(x, y), P(std::min(x + 6, d.lanes.back().body.right()), y),
                     Col(pal::kMutedText));
@@ -296,6 +316,19 @@ void TracePane::DrawDiagram(ImDrawList* dl, ImVec2 o) {
       const float w = second.empty() ? 0 : ImGui::CalcTextSize((second + "  ").c_str()).x;
       text(s.box.x + 7 + w, s.box.y + 17, fault ? ink : pal::kCritical, Join(s.notes, "  "));
     }
+    for (size_t k = 0; k < s.why.size(); ++k) {
+      text(s.box.x + 7, s.box.y + 31 + d.line_height * static_cast<double>(k),
+           fault ? ink : pal::kMutedText, s.why[k]);
+    }
+  }
+  for (const trace::DiagramStep& s : d.steps) {
+    for (const trace::DiagramStep::LaneNote& n : s.lane_notes) {
+      const trace::Lane& lane = d.lanes[static_cast<size_t>(n.lane)];
+      for (size_t k = 0; k < n.lines.size(); ++k) {
+        text(lane.body.x + 35, s.row.y + 25 + d.line_height * static_cast<double>(k),
+             pal::kMutedText, n.lines[k]);
+      }
+    }
   }
 
   if (d.marker) {
@@ -314,6 +347,10 @@ void TracePane::DrawDiagram(ImDrawList* dl, ImVec2 o) {
     const double x = d.step_column.x + d.step_column.w - 2, y = row.y + row.h / 2;
     dl->AddTriangleFilled(P(x - 8, y - 6), P(x - 8, y + 6), P(x, y), Col(kCursorMark));
   }
+
+  // Sticky headers: the rows scrolled under the top edge keep their lanes named.
+  header_shift_ = std::max(0.0, static_cast<double>(clip_min_.y - o.y) - d.step_column.y + 4);
+  if (header_shift_ > 0) headers(header_shift_);
 
   double x = d.legend.x;
   auto item = [&](uint32_t colour, const std::string& label, double w, double h) {
@@ -372,6 +409,11 @@ void TracePane::DrawStatePanel() {
     ImGui::EndTable();
   }
   if (!r.events.empty()) ImGui::Text("Events: %s", Join(r.events, "; ").c_str());
+  if (!r.source.empty()) ImGui::Text("Source: %s", r.source.c_str());
+  for (const world::StepRecord::Why& w : r.reasons) {
+    ImGui::TextWrapped("Why (%s): %s  [%s]", w.client.c_str(), w.reason.text.c_str(),
+                       w.reason.source.c_str());
+  }
   ImGui::Text("In the critical section: %s",
               r.in_critical_section.empty() ? "nobody" : Join(r.in_critical_section, ", ").c_str());
   ImGui::Text("Believe they hold the lock: %s",
@@ -392,7 +434,9 @@ void TracePane::DrawStatePanel() {
 nlohmann::json TracePane::LayoutJson() const {
   nlohmann::json lanes = nlohmann::json::array();
   for (const trace::Lane& l : diagram_.lanes) {
-    lanes.push_back({{"name", l.name}, {"header", BoxJson(l.header, origin_)}});
+    trace::Box header = l.header;
+    header.y += header_shift_;  // where it is drawn: sticky at the top once scrolled
+    lanes.push_back({{"name", l.name}, {"header", BoxJson(header, origin_)}});
   }
   nlohmann::json rows = nlohmann::json::array();
   for (const trace::DiagramStep& s : diagram_.steps) rows.push_back(BoxJson(s.row, origin_));

@@ -53,6 +53,7 @@ class TracePane {
   bool scroll_to_cursor_ = false;
   ImVec2 origin_{0, 0};                     // the diagram's (0,0) on screen, last frame
   ImVec2 clip_min_{0, 0}, clip_max_{0, 0};  // the visible part of the canvas
+  double header_shift_ = 0;                 // how far down the sticky headers are drawn, last frame
 };
 
 }  // namespace lockstep::viewer

@@ -24,8 +24,10 @@ local function acquire(round)
     if type(seen) == "string" then  -- else released meanwhile: retry at once
       local seen_stamp = timestamp(seen)
       if not seen_stamp or not expired(seen_stamp, lock.now()) then
+        lock.because(seen .. " has not expired: sleep and retry")
         lock.sleep(s.retry_delay)
       else
+        lock.because(seen .. " has expired: take it over with DEL, then SETNX")
         lock.forget_history("take over", {round})
         -- The race: another client can DEL and SETNX between these two.
         redis.pcall("DEL", s.key)

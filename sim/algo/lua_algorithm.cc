@@ -202,10 +202,25 @@ void PushReply(lua_State* L, const kv::Reply& r, bool raise) {
   }
 }
 
+// The script's line that called the API, as the source line of the step or
+// reason the call makes ("lock.lua:12"). Run inside Guard.
+void MarkSource(lua_State* L, LuaClient* self) {
+  lua_Debug ar;
+  if (lua_getstack(L, 1, &ar) == 0 || lua_getinfo(L, "Sl", &ar) == 0 || ar.currentline <= 0) return;
+  std::string_view file = ar.short_src;
+  if (size_t slash = file.find_last_of('/'); slash != std::string_view::npos) {
+    file.remove_prefix(slash + 1);
+  }
+  self->client->At(std::string(file) + ":" + std::to_string(ar.currentline));
+}
+
 int CommandOn(lua_State* L, int instance, int first, bool raise, const char* fn) {
   LuaClient* self = Self(L);
   ReadArgv(L, self, first, fn);
-  if (!Guard(self, [&] { self->reply = self->client->CallOn(instance, std::move(self->argv)); })) {
+  if (!Guard(self, [&] {
+        MarkSource(L, self);
+        self->reply = self->client->CallOn(instance, std::move(self->argv));
+      })) {
     return Failed(L);
   }
   self->instructions = 0;
@@ -259,8 +274,26 @@ int LockSleep(lua_State* L) {
   const int64_t ticks = CheckInteger(L, 1, "lock.sleep");
   if (ticks < 0) luaL_error(L, "lock.sleep: expected ticks >= 0");
   LuaClient* self = Self(L);
-  if (!Guard(self, [&] { self->client->Sleep(ticks); })) return Failed(L);
+  if (!Guard(self, [&] {
+        MarkSource(L, self);
+        self->client->Sleep(ticks);
+      })) {
+    return Failed(L);
+  }
   self->instructions = 0;
+  return 0;
+}
+
+int LockBecause(lua_State* L) {
+  size_t length = 0;
+  const char* text = luaL_checklstring(L, 1, &length);
+  LuaClient* self = Self(L);
+  if (!Guard(self, [&] {
+        MarkSource(L, self);
+        self->client->Because(std::string(text, length));
+      })) {
+    return Failed(L);
+  }
   return 0;
 }
 
@@ -293,6 +326,7 @@ int LockLeave(lua_State* L) {
     }
   }
   bool ok = Guard(self, [&] {
+    MarkSource(L, self);
     if (self->argv.empty()) {
       self->reply = self->client->LeaveCriticalSection();
       return;
@@ -323,7 +357,12 @@ int LockWriteResource(lua_State* L) {
   const int64_t token = CheckInteger(L, 1, "lock.write_resource");
   LuaClient* self = Self(L);
   bool accepted = false;
-  if (!Guard(self, [&] { accepted = self->client->WriteResource(token); })) return Failed(L);
+  if (!Guard(self, [&] {
+        MarkSource(L, self);
+        accepted = self->client->WriteResource(token);
+      })) {
+    return Failed(L);
+  }
   self->instructions = 0;
   lua_pushboolean(L, accepted);
   return 1;
@@ -469,6 +508,7 @@ int Setup(lua_State* L) {
                            {"clock_plus", LockClockPlus},
                            {"sent_timestamp", LockSentTimestamp},
                            {"sleep", LockSleep},
+                           {"because", LockBecause},
                            {"enter", LockEnter},
                            {"leave", LockLeave},
                            {"forget", LockForget},

@@ -40,6 +40,9 @@ call marked "step" is one atomic step and one scheduling point):
                                  (a table), send it in the same step, unless
                                  t < the clock then
   lock.forget()                  no longer believe it holds the lock
+  lock.because(text)             why the code does what it does next, shown
+                                 under the step (a ghost: never part of a
+                                 state)
   lock.write_resource(token)     step: write the protected resource; true iff
                                  accepted
   lock.random()                  a number in [0, 2^53) ("draws_numbers": true)

@@ -63,10 +63,16 @@ void RunRedlock(world::Client& c, const LockSettings& s, RedlockTokens tokens) {
       }
       const Millis now = c.Now();
       const Millis validity = s.ttl - (now - start) - RedlockDrift(s.ttl);
+      const std::string count = std::to_string(locked) + " of " + std::to_string(n) +
+                                " instances locked (a majority is " + std::to_string(quorum) + ")";
       if (locked >= quorum && validity > 0) {
         valid_until = now + validity;
+        c.Because(count + ", validity " + std::to_string(validity) +
+                  " left: the lock is mine until " + std::to_string(valid_until));
         break;
       }
+      c.Because(count + (locked >= quorum ? ", but no validity left" : "") +
+                ": unlock them all and back off");
       UnlockAll(c, s, value);
       c.Sleep(1 + static_cast<Millis>(c.Random() %
                                       static_cast<uint64_t>(std::max<Millis>(s.retry_delay, 1))));

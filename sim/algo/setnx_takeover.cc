@@ -5,6 +5,17 @@
 namespace lockstep::algo {
 namespace {
 
+std::string Quoted(const std::string& v) { return "\"" + v + "\""; }
+
+// The lock is ours: say until when, and where the number comes from.
+Millis Mine(world::Client& c, const LockSettings& s, const char* how) {
+  const Millis mine = c.SentTimestamp();
+  c.Because(std::string(how) + ": the lock is mine until " + std::to_string(mine) + " (my clock " +
+            std::to_string(mine - s.timeout - 1) + " + timeout " + std::to_string(s.timeout) +
+            " + 1)");
+  return mine;
+}
+
 // Takes the lock; returns the timestamp this client wrote.
 Millis Acquire(world::Client& c, const LockSettings& s, Takeover takeover, int round) {
   const world::Value stamp = world::Client::ClockPlus(s.timeout + 1);
@@ -13,24 +24,41 @@ Millis Acquire(world::Client& c, const LockSettings& s, Takeover takeover, int r
     c.ForgetHistory("acquire", {round});
 
     // "SETNX lock.foo <current Unix time + lock timeout + 1>"
-    if (c.SetNx(s.key, stamp)) return c.SentTimestamp();
+    if (c.SetNx(s.key, stamp)) return Mine(c, s, "SETNX set the key");
+    c.Because("the key is set: someone holds the lock; GET it to see if it expired");
 
     // "GET lock.foo to check if the lock expired."
     std::optional<std::string> seen = c.Get(s.key);
-    if (!seen) continue;  // released meanwhile: retry SETNX at once
+    if (!seen) {
+      c.Because("the key is gone (released meanwhile): retry SETNX at once");
+      continue;
+    }
     std::optional<Millis> seen_stamp = ParseTimestamp(*seen);
-    if (!seen_stamp || !TimestampExpired(*seen_stamp, c.Now())) {
-      // "If it is not, it will sleep for some time and retry from the start."
+    if (!seen_stamp) {
+      c.Because(Quoted(*seen) + " is no timestamp: never taken over; sleep " +
+                std::to_string(s.retry_delay) + " and retry");
       c.Sleep(s.retry_delay);
       continue;
     }
+    const Millis now = c.Now();
+    if (!TimestampExpired(*seen_stamp, now)) {
+      // "If it is not, it will sleep for some time and retry from the start."
+      c.Because(Quoted(*seen) + " >= my clock " + std::to_string(now) + ": not expired; sleep " +
+                std::to_string(s.retry_delay) + " and retry from SETNX");
+      c.Sleep(s.retry_delay);
+      continue;
+    }
+    c.Because(Quoted(*seen) + " < my clock " + std::to_string(now) + ": expired; take it over " +
+              (takeover == Takeover::kNaive ? "with DEL, then SETNX" : "with GETSET"));
     // The decision is taken: what was seen no longer matters.
     c.ForgetHistory("take over", {round});
 
     if (takeover == Takeover::kNaive) {
       // The race the documentation warns about: DEL, then SETNX.
-      c.Del(s.key);
-      if (c.SetNx(s.key, stamp)) return c.SentTimestamp();
+      c.Because(c.Del(s.key) == 1 ? "deleted the expired lock; now SETNX it"
+                                  : "someone deleted it first; SETNX it anyway");
+      if (c.SetNx(s.key, stamp)) return Mine(c, s, "SETNX set the key");
+      c.Because("someone set it first: retry from the start");
       continue;
     }
 
@@ -39,9 +67,22 @@ Millis Acquire(world::Client& c, const LockSettings& s, Takeover takeover, int r
     std::optional<std::string> old = c.GetSet(s.key, stamp);
     if (old) {
       std::optional<Millis> old_stamp = ParseTimestamp(*old);
-      if (old_stamp && TimestampExpired(*old_stamp, c.Now())) return c.SentTimestamp();
+      if (old_stamp) {
+        const Millis now_after = c.Now();
+        if (TimestampExpired(*old_stamp, now_after)) {
+          return Mine(c, s,
+                      ("the old value " + Quoted(*old) + " < my clock " +
+                       std::to_string(now_after) + " is still expired")
+                          .c_str());
+        }
+        c.Because("the old value " + Quoted(*old) + " >= my clock " + std::to_string(now_after) +
+                  ": another client took it first; retry from the first step");
+        continue;
+      }
     }
     // Another client was faster: "retry with the first step".
+    c.Because(old ? "the old value " + Quoted(*old) + " is no timestamp; retry from the first step"
+                  : "GETSET found no key: not taken over; retry from the first step");
   }
 }
 
@@ -56,7 +97,15 @@ void Release(world::Client& c, const LockSettings& s, Millis mine) {
     });
   } else {
     c.LeaveCriticalSection();
-    if (!TimestampExpired(mine, c.Now())) c.Del(s.key);
+    const Millis now = c.Now();
+    if (!TimestampExpired(mine, now)) {
+      c.Because("my timestamp " + std::to_string(mine) + " >= my clock " + std::to_string(now) +
+                ": still mine, DEL it");
+      c.Del(s.key);
+    } else {
+      c.Because("my timestamp " + std::to_string(mine) + " < my clock " + std::to_string(now) +
+                ": expired, another client may hold it; leave the key");
+    }
   }
   c.ForgetLock();
 }

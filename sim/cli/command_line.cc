@@ -86,6 +86,8 @@ int RunCommandLine(const std::vector<std::string>& args) {
             },
             "0|20..10000"));
     command->add_flag("--compact", terminal.compact, "One line per step");
+    command->add_flag("--no-why", terminal.no_why,
+                      "Leave out the reasons the algorithms give under their steps");
     command->add_option("--color", terminal.color, "Colour: auto (on a terminal), always, never")
         ->check(CLI::IsMember({"auto", "always", "never"}));
   };

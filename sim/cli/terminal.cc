@@ -24,6 +24,7 @@ std::optional<size_t> ColumnsVariable() {
 trace::TimelineStyle StyleFor(const TerminalOptions& options, int fd) {
   trace::TimelineStyle style;
   style.compact = options.compact;
+  style.why = !options.no_why;
   const bool terminal = isatty(fd) != 0;
   if (options.width) {
     style.width = *options.width;

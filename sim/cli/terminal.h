@@ -13,6 +13,7 @@ namespace lockstep::cli {
 struct TerminalOptions {
   std::optional<size_t> width;  // --width; 0: no limit
   bool compact = false;         // --compact
+  bool no_why = false;          // --no-why
   std::string color = "auto";   // --color: auto, always or never
 };
 

@@ -93,7 +93,7 @@ ReplayedTrace ReplaySavedTrace(const std::string& file, const nlohmann::json& do
   } catch (const explore::ScheduleError& e) {
     throw base::InputError(file, "/schedule/" + std::to_string(e.position), e.what());
   }
-  json again = trace::ToJson(out.trace);
+  json again = trace::ToJson(out.trace, saved.format_version);
   if (again != doc) {
     // Name the first place where the file and the replay disagree.
     std::string where = "/";

@@ -160,7 +160,7 @@ void RejectTrace(const jr::ObjectReader& o, const std::string& prefix) {
       throw jr::JsonError("",
                           "missing field \"format\": this is a trace (it has \"scenario\" and "
                           "\"steps\"), and a trace says \"format\": \"" +
-                              std::string(trace::kFormat) + "\"");
+                              trace::FormatName(trace::kFormatVersion) + "\"");
     }
     throw jr::JsonError("", "this is a trace, not a scenario; replay it with `lockstep replay`");
   }

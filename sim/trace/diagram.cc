@@ -17,6 +17,8 @@ constexpr double kCharWidth = 7.4;
 constexpr double kTitleHeight = 28;
 constexpr double kHeaderHeight = 40;
 constexpr double kRowHeight = 40;
+constexpr double kLineHeight = 14;  // a reason's or a lane note's line
+constexpr size_t kWhyColumns = 40;  // reasons wrap at a lane's text width, at least this
 constexpr double kStepColumnWidth = 48;
 constexpr double kClockColumnWidth = 64;
 constexpr double kBarWidth = 6;
@@ -220,6 +222,7 @@ Diagram Layout(const Trace& t, const DiagramOptions& options) {
   }
   d.lock_key = LockKeyOf(t);
   d.row_height = kRowHeight;
+  d.line_height = kLineHeight;
   std::vector<std::string> names;
   for (const ClientInfo& c : t.clients) names.push_back(c.name);
   const auto cells = ServerCells(t, d.lock_key);
@@ -296,6 +299,49 @@ Diagram Layout(const Trace& t, const DiagramOptions& options) {
       lane_width = std::max(lane_width, kBoxInset + kBoxPadding + TextWidth(SecondLine(s)));
     }
     d.steps.push_back(std::move(s));
+  }
+  // Why: each resumed client's reasons, wrapped to the lane's text width.
+  const size_t why_columns = std::max(
+      kWhyColumns, static_cast<size_t>((lane_width - kBoxInset - kBoxPadding) / kCharWidth));
+  auto wrapped = [&](const std::string& text) {
+    std::vector<std::string> lines;
+    std::string all = WrapText(text, why_columns);
+    for (size_t at = 0; at < all.size();) {
+      const size_t end = all.find('\n', at);
+      lines.push_back(all.substr(at, end - at));
+      at = end + 1;
+    }
+    return lines;
+  };
+  for (int i = from; i <= to; ++i) {
+    const world::StepRecord& r = t.steps[static_cast<size_t>(i)];
+    DiagramStep& s = d.steps[static_cast<size_t>(i - from)];
+    s.source = r.source;
+    for (size_t c = 0; c < t.clients.size(); ++c) {
+      const int lane = lane_of[c];
+      if (lane < 0) continue;
+      std::vector<std::string> lines;
+      if (lane != s.lane) {
+        for (const std::string& e : r.events) {
+          if (e == names[c] + " wakes" || e == names[c] + " times out") {
+            lines.push_back(Note(e, names[c]));
+          }
+        }
+      }
+      for (const world::StepRecord::Why& w : r.reasons) {
+        if (w.client != names[c]) continue;
+        for (std::string& line : wrapped(w.reason.text)) lines.push_back(std::move(line));
+      }
+      for (const std::string& line : lines) {
+        lane_width = std::max(lane_width, kBoxInset + kBoxPadding + TextWidth(line));
+      }
+      if (lines.empty()) continue;
+      if (lane == s.lane) {
+        s.why = std::move(lines);
+      } else {
+        s.lane_notes.push_back({lane, std::move(lines)});
+      }
+    }
   }
   lane_width = std::ceil(lane_width / 2) * 2;
 
@@ -375,8 +421,15 @@ Diagram Layout(const Trace& t, const DiagramOptions& options) {
   // Geometry.
   const double header_y = kMargin + kTitleHeight;
   const double rows_y = header_y + kHeaderHeight;
-  const double rows_bottom = rows_y + kRowHeight * static_cast<double>(rows);
-  auto row_top = [&](int row) { return rows_y + kRowHeight * row; };
+  // A row is taller by a line for each line of the most a lane explains in it.
+  std::vector<double> tops = {rows_y};
+  for (const DiagramStep& s : d.steps) {
+    size_t lines = s.why.size();
+    for (const DiagramStep::LaneNote& n : s.lane_notes) lines = std::max(lines, n.lines.size());
+    tops.push_back(tops.back() + kRowHeight + kLineHeight * static_cast<double>(lines));
+  }
+  const double rows_bottom = tops.back();
+  auto row_top = [&](int row) { return tops[static_cast<size_t>(row)]; };
   double x = kMargin;
   d.step_column = {x, header_y, kStepColumnWidth, kHeaderHeight};
   x += kStepColumnWidth;
@@ -400,7 +453,7 @@ Diagram Layout(const Trace& t, const DiagramOptions& options) {
     col.body = {x, rows_y, column_width[k], rows_bottom - rows_y};
     auto cell = [&](int row_a, int row_b) {
       return Box{x + 8, row_top(row_a) + 4, column_width[k] - 16,
-                 kRowHeight * (row_b - row_a + 1) - 8};
+                 row_top(row_b + 1) - row_top(row_a) - 8};
     };
     for (KeySpan& s : col.spans) s.box = cell(s.from_row, s.to_row);
     for (ServerEvent& e : d.server_events) {
@@ -413,14 +466,16 @@ Diagram Layout(const Trace& t, const DiagramOptions& options) {
 
   for (size_t row = 0; row < d.steps.size(); ++row) {
     DiagramStep& s = d.steps[row];
-    s.row = {kMargin, row_top(static_cast<int>(row)), x - kMargin, kRowHeight};
+    s.row = {kMargin, row_top(static_cast<int>(row)), x - kMargin,
+             row_top(static_cast<int>(row) + 1) - row_top(static_cast<int>(row))};
     if (s.lane >= 0) {
       const Box& body = d.lanes[static_cast<size_t>(s.lane)].body;
-      s.box = {body.x + kBoxInset, s.row.y + 4, lane_width - kBoxInset - 6, kRowHeight - 8};
+      s.box = {body.x + kBoxInset, s.row.y + 4, lane_width - kBoxInset - 6,
+               kRowHeight - 8 + kLineHeight * static_cast<double>(s.why.size())};
       if (s.server >= 0) {
         s.arrow =
             DiagramStep::Arrow{s.box.right(), d.servers[static_cast<size_t>(s.server)].body.x + 8,
-                               s.row.y + s.row.h / 2};
+                               s.row.y + kRowHeight / 2};
       }
     } else {
       s.box = s.row;
@@ -429,7 +484,7 @@ Diagram Layout(const Trace& t, const DiagramOptions& options) {
 
   // Bars: from the first row after which a client holds (or is inside)
   // until the first row after which it no longer does.
-  auto row_middle = [&](int row) { return rows_y + kRowHeight * (row + 0.5); };
+  auto row_middle = [&](int row) { return row_top(row) + kRowHeight / 2; };
   for (size_t l = 0; l < d.lanes.size(); ++l) {
     for (BarKind kind : {BarKind::kHolding, BarKind::kCritical}) {
       std::optional<int> open;

@@ -78,7 +78,18 @@ struct DiagramStep {
   std::string command;             // "SETNX lock.foo 13", "leaves CS", "CRASH", ""
   std::string reply;               // "0", "\"7\"", nil ...; empty if none
   std::vector<std::string> notes;  // "enters CS", "wakes"
-  world::Millis clock = 0;         // global clock after the step
+  // Why (Client::Because): the actor's reasons, wrapped to its lane, drawn
+  // under the box's reply line; and where its algorithm made the request.
+  std::vector<std::string> why;
+  std::string source;
+  // Other clients this step resumed (woken by a tick): "wakes" and what
+  // they said, drawn in their lanes without a box.
+  struct LaneNote {
+    int lane = 0;
+    std::vector<std::string> lines;
+  };
+  std::vector<LaneNote> lane_notes;
+  world::Millis clock = 0;  // global clock after the step
   bool violating = false;
   Box row;  // the whole row, across every column
   Box box;  // the step's box (kCommand, kFault with a lane)
@@ -165,7 +176,8 @@ struct Diagram {
   Box step_column, clock_column;  // headers of the side columns
   Box legend;
   double width = 0, height = 0;
-  double row_height = 0;
+  double row_height = 0;   // of a row with nothing to explain; rows with reasons are taller
+  double line_height = 0;  // of each line of a reason or a lane note
 };
 
 // What part of a trace to draw, for slides.

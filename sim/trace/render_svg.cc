@@ -139,7 +139,7 @@ std::string SvgElement(const Trace& t, const PictureOptions& options) {
            "text-anchor=\"end\" " + Fill(tick ? palette::kText : palette::kMutedText) +
                (tick ? " font-weight=\"bold\"" : ""));
     if (tick && !d.lanes.empty()) {
-      const double y = st.row.y + st.row.h / 2;
+      const double y = st.row.y + d.row_height / 2;
       s.Empty("line", "class=\"tick\" x1=\"" + Num(d.lanes.front().body.x) + "\" y1=\"" + Num(y) +
                           "\" x2=\"" + Num(d.lanes.back().body.right()) + "\" y2=\"" + Num(y) +
                           "\" stroke=\"" + Colour(palette::kMutedText) +
@@ -252,7 +252,21 @@ std::string SvgElement(const Trace& t, const PictureOptions& options) {
           st.box.x + 7 + 7.4 * static_cast<double>(second.size() + (second.empty() ? 0 : 2));
       s.Text(x, st.box.y + 28, Join(st.notes, "  "), Fill(fault ? ink : palette::kCritical));
     }
+    for (size_t k = 0; k < st.why.size(); ++k) {
+      s.Text(st.box.x + 7, st.box.y + 42 + d.line_height * static_cast<double>(k), st.why[k],
+             "class=\"why\" font-style=\"italic\" " + Fill(fault ? ink : palette::kMutedText));
+    }
     s.Close("g");
+  }
+  // What clients woken by a tick did and said, in their lanes.
+  for (const DiagramStep& st : d.steps) {
+    for (const DiagramStep::LaneNote& n : st.lane_notes) {
+      const Lane& lane = d.lanes[static_cast<size_t>(n.lane)];
+      for (size_t k = 0; k < n.lines.size(); ++k) {
+        s.Text(lane.body.x + 35, st.row.y + 36 + d.line_height * static_cast<double>(k), n.lines[k],
+               "class=\"why\" font-style=\"italic\" " + Fill(palette::kMutedText));
+      }
+    }
   }
   s.Close("g");
 

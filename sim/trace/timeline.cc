@@ -52,6 +52,18 @@ size_t Width(const std::string& s) {
   return w;
 }
 
+// The widest line of a cell that may hold several.
+size_t CellWidth(const std::string& s) {
+  size_t widest = 0;
+  for (size_t at = 0; at <= s.size();) {
+    size_t end = s.find('\n', at);
+    if (end == std::string::npos) end = s.size();
+    widest = std::max(widest, Width(s.substr(at, end - at)));
+    at = end + 1;
+  }
+  return widest;
+}
+
 std::string Pad(const std::string& s, size_t width) {
   const size_t w = Width(s);
   return w >= width ? s : s + std::string(width - w, ' ');
@@ -80,8 +92,21 @@ std::string ShortenTokens(const std::string& s) {
 // `s` in lines of at most `width` columns: broken at spaces, a longer word
 // broken where it must be.
 std::vector<std::string> Wrap(const std::string& s, size_t width) {
+  if (size_t newline = s.find('\n'); newline != std::string::npos) {
+    std::vector<std::string> lines = Wrap(s.substr(0, newline), width);
+    for (std::string& l : Wrap(s.substr(newline + 1), width)) lines.push_back(std::move(l));
+    return lines;
+  }
   std::vector<std::string> lines;
   if (width == 0 || Width(s) <= width) return {s};
+  // An indented line (a reason under its command) keeps its indent.
+  if (const size_t indent = s.find_first_not_of(' ');
+      indent != std::string::npos && indent > 0 && indent + 8 < width) {
+    for (std::string& l : Wrap(s.substr(indent), width - indent)) {
+      lines.push_back(std::string(indent, ' ') + l);
+    }
+    return lines;
+  }
   std::string line;
   auto flush = [&] {
     lines.push_back(line);
@@ -126,7 +151,7 @@ struct Table {
   size_t servers = 1;
 };
 
-Table MakeTable(const Trace& t) {
+Table MakeTable(const Trace& t, bool why) {
   const size_t n = t.clients.size();
   const std::vector<std::vector<ServerEvent>> events = ServerEvents(t);
   Table table;
@@ -195,6 +220,10 @@ Table MakeTable(const Trace& t) {
         if (e == name + " enters the critical section") cell += " [enters CS]";
         if (e == name + " wakes") cell += cell.empty() ? "(wakes)" : " (wakes)";
         if (e == name + " times out") cell += cell.empty() ? "(times out)" : " (times out)";
+      }
+      // Why, under the command: a line each.
+      for (const world::StepRecord::Why& w : r.reasons) {
+        if (why && w.client == name) cell += (cell.empty() ? "" : "\n") + ("  " + w.reason.text);
       }
       row[2 + i] = cell;
     }
@@ -281,7 +310,7 @@ std::string Compact(const Trace& t, const Table& table, const TimelineStyle& sty
 
 std::string Timeline(const Trace& t, const TimelineStyle& style) {
   const size_t n = t.clients.size();
-  Table table = MakeTable(t);
+  Table table = MakeTable(t, style.why);
   if (style.compact) return Compact(t, table, style);
 
   const size_t cols = n + 3 + table.servers;
@@ -289,7 +318,7 @@ std::string Timeline(const Trace& t, const TimelineStyle& style) {
   auto measure = [&] {
     std::fill(width.begin(), width.end(), 0);
     for (const auto& row : table.rows) {
-      for (size_t c = 0; c < cols; ++c) width[c] = std::max(width[c], Width(row[c]));
+      for (size_t c = 0; c < cols; ++c) width[c] = std::max(width[c], CellWidth(row[c]));
     }
   };
   auto total = [&] {

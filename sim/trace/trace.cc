@@ -98,7 +98,7 @@ std::vector<kv::Entry> KeyspaceFromJson(const jr::ObjectReader& o, const std::st
   return out;
 }
 
-json StepJson(const world::StepRecord& r, const Trace& t) {
+json StepJson(const world::StepRecord& r, const Trace& t, int version) {
   std::vector<std::string> names;
   for (const auto& c : t.clients) names.push_back(c.name);
   json keyspace = KeyspaceJson(r.keyspace, r.writers);
@@ -134,6 +134,16 @@ json StepJson(const world::StepRecord& r, const Trace& t) {
     }
     j["servers"] = servers;
   }
+  // Version 2: why, per step (ghosts for readers), where there is any.
+  if (version >= 2 && !r.source.empty()) j["source"] = r.source;
+  if (version >= 2 && !r.reasons.empty()) {
+    json reasons = json::array();
+    for (const world::StepRecord::Why& w : r.reasons) {
+      reasons.push_back(
+          {{"client", w.client}, {"text", w.reason.text}, {"source", w.reason.source}});
+    }
+    j["reasons"] = reasons;
+  }
   return j;
 }
 
@@ -149,11 +159,18 @@ std::vector<std::string> StringList(const json& j, const std::string& ptr) {
 
 world::StepRecord StepFromJson(const json& j, const std::string& ptr,
                                const std::vector<std::string>& names,
-                               const std::vector<std::string>& server_names, int expected_index) {
+                               const std::vector<std::string>& server_names, int expected_index,
+                               int version) {
   jr::ObjectReader o(j, ptr);
-  o.RejectUnknown({"index", "action", "actor", "command", "reply", "events", "clock",
-                   "client_clocks", "keyspace", "in_critical_section", "holding", "server",
-                   "servers"});
+  std::vector<const char*> known = {
+      "index",   "action", "actor",         "command",  "reply",
+      "events",  "clock",  "client_clocks", "keyspace", "in_critical_section",
+      "holding", "server", "servers"};
+  if (version >= 2) {
+    known.push_back("source");
+    known.push_back("reasons");
+  }
+  o.RejectUnknown(known);
   world::StepRecord r;
   r.index = static_cast<int>(o.Int("index", expected_index, expected_index));
   if (expected_index > 0) {
@@ -196,12 +213,29 @@ world::StepRecord StepFromJson(const json& j, const std::string& ptr,
   r.in_critical_section =
       StringList(o.Array("in_critical_section"), o.PointerOf("in_critical_section"));
   r.holding = StringList(o.Array("holding"), o.PointerOf("holding"));
+  r.source = o.OptString("source").value_or("");
+  if (o.Has("reasons")) {
+    const json& reasons = o.Array("reasons");
+    for (size_t i = 0; i < reasons.size(); ++i) {
+      jr::ObjectReader w(reasons[i], o.PointerOf("reasons") + "/" + std::to_string(i));
+      w.RejectUnknown({"client", "text", "source"});
+      world::StepRecord::Why why;
+      why.client = w.String("client");
+      if (std::find(names.begin(), names.end(), why.client) == names.end()) {
+        throw jr::JsonError(w.PointerOf("client"),
+                            "expected a client of the trace, got " + json(why.client).dump());
+      }
+      why.reason.text = w.String("text");
+      why.reason.source = w.String("source");
+      r.reasons.push_back(std::move(why));
+    }
+  }
   return r;
 }
 
 }  // namespace
 
-json ToJson(const Trace& t) {
+json ToJson(const Trace& t, int version) {
   json clients = json::array();
   for (const ClientInfo& c : t.clients) {
     clients.push_back({{"name", c.name},
@@ -210,7 +244,7 @@ json ToJson(const Trace& t) {
                        {"crashed_at_start", c.crashed_at_start}});
   }
   json steps = json::array();
-  for (const auto& r : t.steps) steps.push_back(StepJson(r, t));
+  for (const auto& r : t.steps) steps.push_back(StepJson(r, t, version));
   json violation = nullptr;
   if (t.violation) {
     violation = {{"property", t.violation->property},
@@ -218,24 +252,32 @@ json ToJson(const Trace& t) {
                  {"step", t.violation->step},
                  {"message", t.violation->message}};
   }
-  return {{"format", kFormat},  {"scenario", t.scenario}, {"seed", t.seed},
-          {"clients", clients}, {"schedule", t.schedule}, {"steps", steps},
-          {"end", t.end},       {"violation", violation}};
+  return {{"format", FormatName(version)},
+          {"scenario", t.scenario},
+          {"seed", t.seed},
+          {"clients", clients},
+          {"schedule", t.schedule},
+          {"steps", steps},
+          {"end", t.end},
+          {"violation", violation}};
 }
 
 std::string ToJsonText(const Trace& t) { return ToJson(t).dump(2) + "\n"; }
+
+std::string FormatName(int version) { return "lockstep-trace/" + std::to_string(version); }
 
 Trace FromJson(const json& j, const std::string& file) {
   try {
     jr::ObjectReader o(j, "");
     std::string format = o.String("format");
-    if (format != kFormat) {
-      throw jr::JsonError("/format",
-                          std::string("expected \"") + kFormat + "\", got \"" + format + "\"");
+    if (format != FormatName(1) && format != FormatName(kFormatVersion)) {
+      throw jr::JsonError("/format", "expected \"" + FormatName(kFormatVersion) + "\" or \"" +
+                                         FormatName(1) + "\", got \"" + format + "\"");
     }
     o.RejectUnknown(
         {"format", "scenario", "seed", "clients", "schedule", "steps", "end", "violation"});
     Trace t;
+    t.format_version = format == FormatName(1) ? 1 : kFormatVersion;
     jr::ObjectReader(o.Raw("scenario"), "/scenario");  // must be an object
     t.scenario = o.Raw("scenario");
     t.seed = ReadSeed(o.Raw("seed"), "/seed");
@@ -271,7 +313,7 @@ Trace FromJson(const json& j, const std::string& file) {
     const json& steps = o.Array("steps");
     for (size_t i = 0; i < steps.size(); ++i) {
       t.steps.push_back(StepFromJson(steps[i], "/steps/" + std::to_string(i), names, t.server_names,
-                                     static_cast<int>(i)));
+                                     static_cast<int>(i), t.format_version));
     }
     t.end = o.String("end");
     if (!o.Raw("violation").is_null()) {

@@ -1,7 +1,11 @@
 // The record of one execution: the scenario it ran, the schedule, every step
 // with the state after it, and the violation if any. Its JSON form
-// ("format": "lockstep-trace/1") is what `--trace-out` writes, what the
+// ("format": "lockstep-trace/2") is what `--trace-out` writes, what the
 // viewer reads, and what `lockstep replay` checks byte for byte.
+//
+// Version 2 adds, per step, the source line of the acting client's command
+// and the reasons the algorithms gave (Client::Because). Version 1 traces
+// are still read, and replayed against their own version.
 #pragma once
 
 #include <optional>
@@ -15,7 +19,9 @@
 
 namespace lockstep::trace {
 
-inline constexpr const char* kFormat = "lockstep-trace/1";
+inline constexpr int kFormatVersion = 2;
+// "lockstep-trace/2"
+std::string FormatName(int version);
 
 struct ClientInfo {
   std::string name;
@@ -34,15 +40,18 @@ struct Trace {
   std::vector<world::StepRecord> steps;  // steps[0] is the initial state
   std::string end;                       // why the execution ended
   std::optional<check::Violation> violation;
+  int format_version = kFormatVersion;  // of the file it was read from
 };
 
-nlohmann::json ToJson(const Trace& t);
+// `version` 1 leaves out what version 2 added (for replaying old files).
+nlohmann::json ToJson(const Trace& t, int version = kFormatVersion);
 // The JSON text written to files: stable key order, two-space indent,
 // trailing newline. Byte-identical for identical traces.
 std::string ToJsonText(const Trace& t);
 
 // Reads a trace. Throws base::InputError ("FILE: at /json/pointer: what was
-// expected") iff `j` is not a lockstep-trace/1 document; `file` names it.
+// expected") iff `j` is not a lockstep-trace/2 or /1 document; `file` names
+// it.
 Trace FromJson(const nlohmann::json& j, const std::string& file);
 
 // A command on one line: an argument of several lines (a script) shows as
@@ -69,6 +78,7 @@ struct TimelineStyle {
   size_t width = 0;
   bool compact = false;  // one line per step: "8  tick 3  C2 SETNX ... [CS: C1,C2]"
   bool color = false;    // ANSI colours: each client's cells, the violation in red
+  bool why = true;       // each client's reasons (Client::Because) under its step
 };
 std::string Timeline(const Trace& t, const TimelineStyle& style = {});
 // `text` broken at spaces into lines of at most `width` columns, each ending

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <stdexcept>
+#include <utility>
 
 #include "sim/base/hash.h"
 #include "sim/world/fiber_scheduler.h"
@@ -41,6 +42,7 @@ void Client::Park() {
 std::vector<GhostEvent> Client::Resume(const Input& input) {
   input_ = input;
   events_.clear();
+  reasons_.clear();
   read_clock_ = false;
   scheduler_->SwitchTo(fiber_);
   return std::move(events_);
@@ -52,9 +54,29 @@ void Client::Finish(std::string error) {
   request_.error = std::move(error);
 }
 
-kv::Reply Client::CallOn(int instance, std::vector<Value> argv) {
+std::string Client::Source(const Where& where) {
+  if (!at_.empty()) return std::exchange(at_, "");
+  // The file's name without its folders: the same on every machine.
+  std::string_view file = where.file_name();
+  if (size_t slash = file.find_last_of('/'); slash != std::string_view::npos) {
+    file.remove_prefix(slash + 1);
+  }
+  return std::string(file) + ":" + std::to_string(where.line());
+}
+
+Request& Client::NewRequest(Request::Kind kind, const Where& where) {
   request_ = Request{};
-  request_.kind = Request::Kind::kCommand;
+  request_.kind = kind;
+  request_.source = Source(where);
+  return request_;
+}
+
+void Client::Because(std::string reason, Where where) {
+  reasons_.push_back({std::move(reason), Source(where)});
+}
+
+kv::Reply Client::CallOn(int instance, std::vector<Value> argv, Where where) {
+  NewRequest(Request::Kind::kCommand, where);
   request_.argv = std::move(argv);
   request_.instance = instance;
   Park();
@@ -62,25 +84,25 @@ kv::Reply Client::CallOn(int instance, std::vector<Value> argv) {
   return input_.reply;
 }
 
-bool Client::SetNx(const std::string& key, Value value) {
-  kv::Reply r = Call({"SETNX", key, std::move(value)});
+bool Client::SetNx(const std::string& key, Value value, Where where) {
+  kv::Reply r = Call({"SETNX", key, std::move(value)}, where);
   return r.type == kv::Reply::Type::kInteger && r.integer == 1;
 }
 
-std::optional<std::string> Client::Get(const std::string& key) {
-  kv::Reply r = Call({"GET", key});
+std::optional<std::string> Client::Get(const std::string& key, Where where) {
+  kv::Reply r = Call({"GET", key}, where);
   if (r.type != kv::Reply::Type::kBulk) return std::nullopt;
   return r.text;
 }
 
-std::optional<std::string> Client::GetSet(const std::string& key, Value value) {
-  kv::Reply r = Call({"GETSET", key, std::move(value)});
+std::optional<std::string> Client::GetSet(const std::string& key, Value value, Where where) {
+  kv::Reply r = Call({"GETSET", key, std::move(value)}, where);
   if (r.type != kv::Reply::Type::kBulk) return std::nullopt;
   return r.text;
 }
 
-int64_t Client::Del(const std::string& key) {
-  kv::Reply r = Call({"DEL", key});
+int64_t Client::Del(const std::string& key, Where where) {
+  kv::Reply r = Call({"DEL", key}, where);
   return r.type == kv::Reply::Type::kInteger ? r.integer : 0;
 }
 
@@ -95,10 +117,9 @@ Millis Client::SentTimestamp() {
   return input_.sent_timestamp;
 }
 
-void Client::Sleep(Millis ticks) {
+void Client::Sleep(Millis ticks, Where where) {
   if (ticks <= 0) return;
-  request_ = Request{};
-  request_.kind = Request::Kind::kSleep;
+  NewRequest(Request::Kind::kSleep, where);
   request_.sleep_ticks = ticks;
   Park();
   Observe(kWake);  // every scheduling point moves the history on
@@ -128,9 +149,8 @@ std::string Client::RandomToken() {
   return text;
 }
 
-bool Client::WriteResource(int64_t token) {
-  request_ = Request{};
-  request_.kind = Request::Kind::kResource;
+bool Client::WriteResource(int64_t token, Where where) {
+  NewRequest(Request::Kind::kResource, where);
   request_.token = token;
   Park();
   Observe(base::HashCombine(kReply, HashReply(input_.reply)));
@@ -141,9 +161,8 @@ void Client::EnterCriticalSection(Millis valid_until) {
   events_.push_back({GhostEvent::Kind::kEnter, valid_until});
 }
 
-kv::Reply Client::LeaveCriticalSection(CommandAtClock release) {
-  request_ = Request{};
-  request_.kind = Request::Kind::kLeave;
+kv::Reply Client::LeaveCriticalSection(CommandAtClock release, Where where) {
+  NewRequest(Request::Kind::kLeave, where);
   request_.make = std::move(release);
   Park();
   Observe(base::HashCombine(kReply, HashReply(input_.reply)));

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
+#include <source_location>
 #include <span>
 #include <string>
 #include <string_view>
@@ -46,20 +47,37 @@ class Client {
 
   int index() const { return index_; }
 
+  // Each method that is a step takes the place it is called from (the
+  // default argument): traces show the line of every command.
+  using Where = std::source_location;
+
   // --- Commands: each one is a step. ---
   // Sends to the first (often the only) Redis instance.
-  kv::Reply Call(std::vector<Value> argv) { return CallOn(0, std::move(argv)); }
+  kv::Reply Call(std::vector<Value> argv, Where where = Where::current()) {
+    return CallOn(0, std::move(argv), where);
+  }
   // Sends to instance `instance` (0-based, in the scenario's order of
   // masters); whichever server is that instance's master at the step runs it.
-  kv::Reply CallOn(int instance, std::vector<Value> argv);
+  kv::Reply CallOn(int instance, std::vector<Value> argv, Where where = Where::current());
   // SETNX key value: true iff the key was set.
-  bool SetNx(const std::string& key, Value value);
+  bool SetNx(const std::string& key, Value value, Where where = Where::current());
   // GET key: the value, or nullopt for nil.
-  std::optional<std::string> Get(const std::string& key);
+  std::optional<std::string> Get(const std::string& key, Where where = Where::current());
   // GETSET key value: the old value, or nullopt for nil.
-  std::optional<std::string> GetSet(const std::string& key, Value value);
+  std::optional<std::string> GetSet(const std::string& key, Value value,
+                                    Where where = Where::current());
   // DEL key: the number of keys removed.
-  int64_t Del(const std::string& key);
+  int64_t Del(const std::string& key, Where where = Where::current());
+
+  // --- Why: what the algorithm decided and why, shown under the step. ---
+  // Says why the local code does what it does next, in words for a reader
+  // ("\"7\" < now 10: expired, take over"). Belongs to the step whose reply
+  // the code is reacting to. A ghost: never part of a state or a verdict.
+  void Because(std::string reason, Where where = Where::current());
+  // For algorithms interpreted from another language (Lua): the place in
+  // their own source of the next step or reason, which then replaces the
+  // C++ one. Cleared by that step or reason.
+  void At(std::string source) { at_ = std::move(source); }
 
   // --- Time. ---
   // This client's clock (global time plus its skew), read in local code.
@@ -71,12 +89,12 @@ class Client {
   Millis SentTimestamp();
   // Waits until this client's clock has advanced by `ticks`. Not a step:
   // the client is simply not runnable until the clock gets there.
-  void Sleep(Millis ticks);
+  void Sleep(Millis ticks, Where where = Where::current());
 
   // --- The protected resource (if the scenario has one). ---
   // Writes to the resource with a fencing token (0 when the algorithm has
   // none). A step of its own. Returns true iff the resource accepted it.
-  bool WriteResource(int64_t token);
+  bool WriteResource(int64_t token, Where where = Where::current());
 
   // --- Randomness, from the schedule's seed (per client and draw). ---
   // A random number. An algorithm that draws one declares it
@@ -96,7 +114,7 @@ class Client {
   // Leaves the critical section. This is a step of its own; if `release` is
   // given, the command it builds from the clock (read as for timestamp
   // arguments) is sent in the same step, and its reply returned.
-  kv::Reply LeaveCriticalSection(CommandAtClock release = nullptr);
+  kv::Reply LeaveCriticalSection(CommandAtClock release = nullptr, Where where = Where::current());
   // The client no longer believes it holds the lock (after its release).
   void ForgetLock();
 
@@ -121,9 +139,11 @@ class Client {
   uint64_t concrete_history() const { return concrete_; }
   uint64_t abstract_history() const { return abstract_; }
   // Gives `input` to the parked client and runs it to its next scheduling
-  // point. Returns the ghost events of that stretch of local code.
+  // point. Returns the ghost events of that stretch of local code; its
+  // reasons are in reasons().
   std::vector<GhostEvent> Resume(const Input& input);
-  bool read_clock() const { return read_clock_; }  // during the last Resume
+  const std::vector<Reason>& reasons() const { return reasons_; }  // during the last Resume
+  bool read_clock() const { return read_clock_; }                  // during the last Resume
   void Stop() { stop_ = true; }
   // The input the client sees before its first request (its starting clock).
   void Prime(const Input& input) { input_ = input; }
@@ -135,6 +155,9 @@ class Client {
 
   // Gives control back to the driver and waits to be resumed.
   void Park();
+  // A new request, made at `where` (or where At() said).
+  Request& NewRequest(Request::Kind kind, const Where& where);
+  std::string Source(const Where& where);
   void Observe(uint64_t v);
 
   int index_;
@@ -146,6 +169,8 @@ class Client {
   Request request_;
   Input input_;
   std::vector<GhostEvent> events_;
+  std::vector<Reason> reasons_;
+  std::string at_;  // see At()
   bool stop_ = false;
   bool read_clock_ = false;
 

@@ -248,6 +248,7 @@ const Transition& ClientAutomaton::Resume(LocalState s, const Input& input) {
   std::unique_ptr<Live> live = LiveAt(s);
   Transition t;
   t.ghost = live->client.Resume(input);
+  t.reasons = live->client.reasons();
   t.read_clock = live->client.read_clock();
   t.next = Id(live->client);
   Record(t.next, live->client, s, input, false);

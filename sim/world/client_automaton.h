@@ -36,7 +36,8 @@ struct Transition {
   LocalState next = 0;
   const Request* next_request = nullptr;  // RequestAt(next), looked up once
   std::vector<GhostEvent> ghost;
-  bool read_clock = false;  // the client's local code read its clock
+  std::vector<Reason> reasons;  // what the local code said of its decisions
+  bool read_clock = false;      // the client's local code read its clock
 };
 
 class ClientAutomaton {

@@ -299,6 +299,9 @@ bool Model::IsEnabled(const WorldState& s, const Action& a, std::string* why) co
 void Model::Resume(WorldState& s, int i, const Input& input, StepEffects* effects) {
   ClientSlot& c = s.clients[i];
   const Transition& t = automata_[i]->Resume(c.local, input);
+  if (effects) {
+    for (const Reason& r : t.reasons) effects->reasons.push_back({i, r});
+  }
   for (const GhostEvent& g : t.ghost) {
     if (g.kind == GhostEvent::Kind::kEnter) {
       s.step.entered = true;
@@ -390,6 +393,7 @@ void Model::Step(WorldState& s, const Action& a, StepEffects* effects) {
   ClientSlot& c = s.clients[i];
   const Request& r = *c.request;
   const Millis read_clock = ClientClock(s, i) - a.arg_age;
+  if (effects) effects->source = r.source;
   Input input;
   input.clock = ClientClock(s, i);
   std::vector<std::string> argv;

@@ -202,6 +202,8 @@ struct StepEffects {
   std::optional<kv::Reply> reply;
   std::vector<std::string> events;  // "C1 enters the critical section", ...
   kv::Effect effect;                // on the keyspace
+  std::string source;               // a client's step: where its algorithm made the request
+  std::vector<std::pair<int, Reason>> reasons;  // what each client resumed said of its decisions
 };
 
 class Model {

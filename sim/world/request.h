@@ -27,6 +27,9 @@ struct Request {
   Millis sleep_ticks = 0;   // kSleep
   int64_t token = 0;        // kResource: the fencing token sent with the write
   std::string error;        // kDone: the algorithm threw this
+  // Where the algorithm made it, "file.cc:12" or "script.lua:3" (a ghost:
+  // for pictures, never part of a state).
+  std::string source;
 
   // Returns true iff the request's arguments depend on the client's clock.
   bool ReadsClock() const;
@@ -42,6 +45,14 @@ struct Input {
   Millis sent_timestamp = 0;  // the value its last ClockPlus argument took
 
   friend bool operator==(const Input&, const Input&) = default;
+};
+
+// Why a client's local code decided what it did, as the algorithm says it
+// (Client::Because): for pictures and teaching, never part of a state.
+struct Reason {
+  std::string text;    // "7 < now 10: expired, take over"
+  std::string source;  // "setnx_takeover.cc:23"
+  friend bool operator==(const Reason&, const Reason&) = default;
 };
 
 // Ghost effects of the client's local code during one step.

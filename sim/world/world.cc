@@ -73,6 +73,10 @@ StepRecord RecordStep(const Model& model, const WorldState& s, int index, const 
     r.server = model.server_names()[effects.server];
   r.reply = std::move(effects.reply);
   r.events = std::move(effects.events);
+  r.source = std::move(effects.source);
+  for (auto& [client, reason] : effects.reasons) {
+    r.reasons.push_back({model.client_names()[client], std::move(reason)});
+  }
   Snapshot(model, s, &r);
   return r;
 }

@@ -46,6 +46,15 @@ struct StepRecord {
   std::vector<std::string> in_critical_section;
   std::vector<std::string> holding;
   std::map<std::string, std::string> writers;  // key -> who wrote its value
+  // Ghosts for readers: where the acting client's algorithm made the request
+  // ("file.cc:12"), and what the clients resumed said of their decisions.
+  std::string source;
+  struct Why {
+    std::string client;
+    Reason reason;
+    friend bool operator==(const Why&, const Why&) = default;
+  };
+  std::vector<Why> reasons;
 };
 
 // The record of step `index`: action `a`, applied with `effects`, left the

@@ -242,7 +242,7 @@ TEST_CASE("bad scenarios are refused with exit 2, the file, the place and what w
          return j.dump();
        },
        "at /: missing field \"format\": this is a trace (it has \"scenario\" and \"steps\"), and a "
-       "trace says \"format\": \"lockstep-trace/1\""},
+       "trace says \"format\": \"lockstep-trace/2\""},
   };
   ExpectRefused(cases, {"replay"});
 }
@@ -493,7 +493,7 @@ TEST_CASE("a trace whose steps contradict its scenario is refused at the first d
   r = RunLockstep({"replay", old});
   CHECK(r.exit_code == 2);
   CHECK(r.err == "lockstep: " + old +
-                     ": at /format: expected \"lockstep-trace/1\", got "
+                     ": at /format: expected \"lockstep-trace/2\" or \"lockstep-trace/1\", got "
                      "\"lockstep-trace/0\"\n");
 }
 

@@ -379,8 +379,9 @@ TEST_CASE("the bad trace table is refused with the file and the JSON location", 
        }},
       {"enormous file", [&base] { return Enormous(base); }, TooLarge()},
       // Other format versions.
-      {"next format version", edit([](json& j) { j["format"] = "lockstep-trace/2"; }),
-       Is("at /format: expected \"lockstep-trace/1\", got \"lockstep-trace/2\"")},
+      {"next format version", edit([](json& j) { j["format"] = "lockstep-trace/3"; }),
+       Is("at /format: expected \"lockstep-trace/2\" or \"lockstep-trace/1\", got "
+          "\"lockstep-trace/3\"")},
       {"format as a number", edit([](json& j) { j["format"] = 1; }),
        Is("at /format: expected a string, got number 1")},
       {"unknown field", edit([](json& j) { j["comment"] = "x"; }),

@@ -62,11 +62,34 @@ TEST_CASE("every line of a timeline fits 80 and 120 columns, as a table or one l
   }
 }
 
+TEST_CASE("the timeline says why under each step, in both forms, unless asked not to") {
+  const trace::Trace t = run::ReplaySchedule(
+      scenario::LoadScenarioFile(testing::ScenarioPath("setnx-docs-race.json")));
+  for (bool compact : {false, true}) {
+    INFO("compact " << compact);
+    const std::string with = trace::Timeline(t, {.compact = compact});
+    const std::string without = trace::Timeline(t, {.compact = compact, .why = false});
+    // C2's DEL at step 7 removes C1's fresh lock, believing it the expired one.
+    CHECK_THAT(with, Catch::Matchers::Contains("\"7\" < my clock 10: expired; take it over with "
+                                               "DEL, then SETNX"));
+    CHECK_THAT(with, Catch::Matchers::Contains("deleted the expired lock; now SETNX it"));
+    CHECK_THAT(without, !Catch::Matchers::Contains("expired; take it over"));
+    // Each reason is on a line of its own, under its step's line.
+    const std::vector<std::string> lines = LinesOf(with);
+    for (size_t i = 1; i < lines.size(); ++i) {
+      if (lines[i].find("deleted the expired lock") != std::string::npos) {
+        CHECK_THAT(lines[i - 1], Catch::Matchers::Contains("DEL lock.foo -> 1"));
+      }
+    }
+  }
+}
+
 TEST_CASE("one line per step: every step's command and the critical section") {
   const scenario::Scenario s =
       scenario::LoadScenarioFile(testing::ScenarioPath("setnx-docs-race.json"));
   const trace::Trace t = run::ReplaySchedule(s);
-  const std::vector<std::string> lines = LinesOf(trace::Timeline(t, {.compact = true}));
+  const std::vector<std::string> lines =
+      LinesOf(trace::Timeline(t, {.compact = true, .why = false}));
   REQUIRE(lines.size() == t.steps.size() + 1);  // the start, each step, the outcome
   for (size_t i = 1; i < t.steps.size(); ++i) {
     INFO(lines[i]);

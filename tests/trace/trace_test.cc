@@ -44,7 +44,7 @@ TEST_CASE("a trace of several servers reads back the same, with each server's st
 
 TEST_CASE("a trace records per step the actor, command, reply, clocks, keyspace and ghost state") {
   nlohmann::json j = trace::ToJson(DocsRace());
-  CHECK(j["format"] == "lockstep-trace/1");
+  CHECK(j["format"] == "lockstep-trace/2");
   CHECK(j["schedule"].size() == 8);
   const auto& step6 = j["steps"][6];
   CHECK(step6["actor"] == "C1");
@@ -63,9 +63,11 @@ TEST_CASE("a trace records per step the actor, command, reply, clocks, keyspace 
 
 TEST_CASE("a trace of another format version is refused, naming the field") {
   nlohmann::json j = trace::ToJson(DocsRace());
-  j["format"] = "lockstep-trace/2";
-  CHECK_THROWS_WITH(trace::FromJson(j, "t.json"),
-                    "t.json: at /format: expected \"lockstep-trace/1\", got \"lockstep-trace/2\"");
+  j["format"] = "lockstep-trace/3";
+  CHECK_THROWS_WITH(
+      trace::FromJson(j, "t.json"),
+      "t.json: at /format: expected \"lockstep-trace/2\" or \"lockstep-trace/1\", got "
+      "\"lockstep-trace/3\"");
   j = trace::ToJson(DocsRace());
   j["steps"][3]["clock"] = "ten";
   CHECK_THROWS_WITH(trace::FromJson(j, ""),

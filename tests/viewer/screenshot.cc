@@ -62,7 +62,7 @@ bool OnPath(const std::string& program) {
 testing::ProcessResult RunViewer(const std::vector<std::string>& args) {
   testing::TempDir tmp;
   std::string out = tmp.File("stdout"), err = tmp.File("stderr");
-  std::vector<std::string> argv = {"xvfb-run", "-a", "-s", "-screen 0 1280x800x24",
+  std::vector<std::string> argv = {"xvfb-run", "-a", "-s", "-screen 0 1920x1200x24",
                                    LOCKSTEP_VIEWER_BINARY};
   argv.insert(argv.end(), args.begin(), args.end());
   std::fflush(nullptr);  // else the child writes our buffered output again
@@ -112,7 +112,8 @@ struct Shot {
 Shot Screenshot(const testing::TempDir& tmp, const std::vector<std::string>& args) {
   REQUIRE(OnPath("xvfb-run"));  // Debian's xvfb (see .ci/install-deps)
   const std::string png = tmp.File("shot.png");
-  std::vector<std::string> all = {"--screenshot", png};
+  // A projector's size: the race with its reasons fits without scrolling.
+  std::vector<std::string> all = {"--screenshot", png, "--width", "1920", "--height", "1200"};
   all.insert(all.end(), args.begin(), args.end());
   testing::ProcessResult r = RunViewer(all);
   INFO("viewer stdout: " << r.out << "\nviewer stderr: " << r.err);
@@ -120,8 +121,8 @@ Shot Screenshot(const testing::TempDir& tmp, const std::vector<std::string>& arg
   Shot s;
   s.layout = json::Parse(r.out);
   s.image = ReadPng(png);
-  REQUIRE(s.image.width == 1280);
-  REQUIRE(s.image.height == 800);
+  REQUIRE(s.image.width == 1920);
+  REQUIRE(s.image.height == 1200);
   return s;
 }
 
