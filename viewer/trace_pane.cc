@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/trace/sources.h"
+
 namespace lockstep::viewer {
 namespace {
 
@@ -39,6 +41,7 @@ TracePane::TracePane(std::string label, trace::Trace t) : label_(std::move(label
 void TracePane::SetTrace(trace::Trace t, std::optional<int> cursor) {
   trace_ = std::move(t);
   diagram_ = trace::Layout(trace_);
+  sources_ = trace::SourcesOf(trace_);
   set_cursor(cursor.value_or(last_step()));
 }
 
@@ -428,6 +431,42 @@ void TracePane::DrawStatePanel() {
                 sv.available ? "" : ", restarting", static_cast<long long>(sv.clock));
     if (sv.role != "failed")
       KeyspaceTable(("keyspace " + sv.name).c_str(), sv.keyspace, sv.writers, sv.clock);
+  }
+  DrawSourcePanel();
+}
+
+// Each client's current line in its algorithm's source (as The Deadlock
+// Empire shows each thread's): the line its latest step up to the cursor
+// came from, with two lines either side.
+void TracePane::DrawSourcePanel() {
+  if (sources_.empty()) return;
+  ImGui::Separator();
+  ImGui::TextUnformatted("Where each client is in its algorithm:");
+  for (size_t i = 0; i < trace_.clients.size(); ++i) {
+    std::string source;
+    for (int k = cursor_; k > 0 && source.empty(); --k) {
+      const world::StepRecord& r = trace_.steps[static_cast<size_t>(k)];
+      if (r.action.client == static_cast<int>(i)) source = r.source;
+    }
+    const auto at = trace::ParseSourceLine(source);
+    if (!at || !sources_.count(at->first)) continue;
+    ImGui::Text("%s at %s", trace_.clients[i].name.c_str(), source.c_str());
+    const std::string& text = sources_.at(at->first);
+    int n = 0;
+    for (size_t pos = 0; pos < text.size();) {
+      size_t end = text.find('\n', pos);
+      if (end == std::string::npos) end = text.size();
+      ++n;
+      if (n >= at->second - 2 && n <= at->second + 2) {
+        const std::string line = std::to_string(n) + "  " + text.substr(pos, end - pos);
+        if (n == at->second) {
+          ImGui::TextColored(Col4(trace::palette::kHolding), "%s", line.c_str());
+        } else {
+          ImGui::TextDisabled("%s", line.c_str());
+        }
+      }
+      pos = end + 1;
+    }
   }
 }
 

@@ -9,6 +9,7 @@
 
 #include <imgui.h>
 
+#include <map>
 #include <optional>
 #include <string>
 
@@ -45,10 +46,12 @@ class TracePane {
  private:
   void DrawDiagram(ImDrawList* dl, ImVec2 origin);
   void DrawStatePanel();
+  void DrawSourcePanel();
 
   std::string label_;
   trace::Trace trace_;
   trace::Diagram diagram_;
+  std::map<std::string, std::string> sources_;  // the algorithms' text (trace::SourcesOf)
   int cursor_ = 0;
   bool scroll_to_cursor_ = false;
   ImVec2 origin_{0, 0};                     // the diagram's (0,0) on screen, last frame

@@ -2,9 +2,11 @@
 
 #include <cmath>
 #include <cstdio>
+#include <set>
 #include <sstream>
 
 #include "sim/trace/diagram.h"
+#include "sim/trace/sources.h"
 
 namespace lockstep::trace {
 namespace {
@@ -310,6 +312,11 @@ std::string SvgElement(const Trace& t, const PictureOptions& options) {
 
 std::string Cell(const std::string& s) { return "<td>" + XmlEscape(s) + "</td>"; }
 
+// The id of a source line in the HTML page: "src-setnx_takeover.cc-19".
+std::string SourceAnchor(const std::string& file, int line) {
+  return "src-" + file + "-" + std::to_string(line);
+}
+
 // The keyspace after a step; with several servers each one's.
 std::string KeyspaceText(const world::StepRecord& r) {
   if (r.servers.empty()) return EntriesText(r.keyspace, r.writers);
@@ -380,6 +387,13 @@ std::string RenderHtml(const Trace& t, const PictureOptions& options) {
        "th { background: #34435E; color: #FFFFFF; }\n"
        "tr.violating td { background: #FDE3E6; }\n"
        "p.violation { color: #E8112D; font-weight: bold; }\n"
+       "td.why { font-style: italic; color: #6A7381; }\n"
+       "pre.source { font-family: DejaVu Sans Mono, Menlo, Consolas, monospace; font-size: 12px; "
+       "border: 1px solid #D5DBE4; padding: 6px 0; max-height: 40em; overflow: auto; }\n"
+       "pre.source span.line { display: block; padding: 0 8px; }\n"
+       "pre.source span.line:target { background: #FFF1A8; }\n"
+       "pre.source span.stepped { border-left: 3px solid #2F6FDE; }\n"
+       "pre.source span.n { color: #6A7381; display: inline-block; width: 4em; }\n"
        "</style>\n</head>\n<body>\n";
   h << "<h1>" << XmlEscape(name) << "</h1>\n";
   if (!description.empty()) h << "<p class=\"description\">" << XmlEscape(description) << "</p>\n";
@@ -389,9 +403,17 @@ std::string RenderHtml(const Trace& t, const PictureOptions& options) {
     h << "<p class=\"violation\">VIOLATION of " << XmlEscape(t.violation->property) << " at step "
       << t.violation->step << ": " << XmlEscape(t.violation->message) << "</p>\n";
   }
+  const std::map<std::string, std::string> sources = SourcesOf(t);
+  // A source line as a link to it in the listing below (when it is there).
+  auto source_cell = [&](const std::string& source) {
+    const auto parsed = ParseSourceLine(source);
+    if (!parsed || !sources.count(parsed->first)) return Cell(source);
+    return "<td><a href=\"#" + XmlEscape(SourceAnchor(parsed->first, parsed->second)) + "\">" +
+           XmlEscape(source) + "</a></td>";
+  };
   h << "<h2>Steps</h2>\n<table class=\"steps\">\n<tr><th>step</th><th>action</th><th>clock</th>"
        "<th>command</th><th>reply</th><th>events</th><th>in CS</th><th>holding</th>"
-       "<th>keyspace after the step</th></tr>\n";
+       "<th>keyspace after the step</th><th>source</th><th>why</th></tr>\n";
   for (size_t i = 0; i < t.steps.size(); ++i) {
     const world::StepRecord& r = t.steps[i];
     const bool violating = t.violation && r.index > 0 && t.violation->step == r.index;
@@ -404,9 +426,44 @@ std::string RenderHtml(const Trace& t, const PictureOptions& options) {
       << Cell(action) << Cell(std::to_string(r.global_time)) << Cell(command)
       << Cell(r.reply ? CompactReply(*r.reply) : "") << Cell(Join(r.events, "; "))
       << Cell(Join(r.in_critical_section, ",")) << Cell(Join(r.holding, ","))
-      << Cell(KeyspaceText(r)) << "</tr>\n";
+      << Cell(KeyspaceText(r)) << source_cell(r.source) << "<td class=\"why\">";
+    for (const world::StepRecord::Why& w : r.reasons) {
+      h << XmlEscape(w.client + ": " + w.reason.text) << " ";
+      const auto parsed = ParseSourceLine(w.reason.source);
+      if (parsed && sources.count(parsed->first)) {
+        h << "(<a href=\"#" << XmlEscape(SourceAnchor(parsed->first, parsed->second)) << "\">"
+          << XmlEscape(w.reason.source) << "</a>)";
+      }
+      h << "<br>";
+    }
+    h << "</td></tr>\n";
   }
   h << "</table>\n<p>Schedule: <code>" << XmlEscape(Join(t.schedule, " ")) << "</code></p>\n";
+  // The algorithms' source, every line an anchor the steps link to; the
+  // lines some step came from are marked.
+  if (!sources.empty()) {
+    std::set<std::string> stepped;
+    for (const world::StepRecord& r : t.steps) {
+      stepped.insert(r.source);
+      for (const world::StepRecord::Why& w : r.reasons) stepped.insert(w.reason.source);
+    }
+    h << "<h2>Source</h2>\n<p>Click a step's source to see its line.</p>\n";
+    for (const auto& [file, text] : sources) {
+      h << "<h3>" << XmlEscape(file) << "</h3>\n<pre class=\"source\">";
+      int n = 0;
+      for (size_t at = 0; at < text.size();) {
+        size_t end = text.find('\n', at);
+        if (end == std::string::npos) end = text.size();
+        ++n;
+        const bool marked = stepped.count(file + ":" + std::to_string(n)) > 0;
+        h << "<span class=\"line" << (marked ? " stepped" : "") << "\" id=\""
+          << XmlEscape(SourceAnchor(file, n)) << "\"><span class=\"n\">" << n << "</span>"
+          << XmlEscape(text.substr(at, end - at)) << "</span>";
+        at = end + 1;
+      }
+      h << "</pre>\n";
+    }
+  }
   h << "</body>\n</html>\n";
   return h.str();
 }

@@ -3,13 +3,17 @@
 // lock.because) are recorded with theirs. Reasons are ghosts: a scenario
 // explores to the same states and counterexample with them as without.
 // Version 1 traces, written before these existed, are still read and replay.
+#include <algorithm>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include <catch2/catch.hpp>
 
 #include "sim/run/explore.h"
 #include "sim/run/runner.h"
+#include "sim/trace/render_svg.h"
+#include "sim/trace/sources.h"
 #include "tests/test_util.h"
 
 namespace lockstep {
@@ -55,7 +59,8 @@ TEST_CASE("every step of the documented race names the line of its algorithm tha
       INFO(w.reason.text << " at " << w.reason.source);
       const auto [file, line] = SourceOf(w.reason.source);
       const std::string text = LineOf(testing::SourceDir() + "/sim/algo/" + file, line);
-      CHECK((text.find("Because(") != std::string::npos || text.find("c.Because") != std::string::npos));
+      CHECK((text.find("Because(") != std::string::npos ||
+             text.find("c.Because") != std::string::npos));
       ++reasons;
     }
   }
@@ -79,8 +84,8 @@ scenario::Scenario LuaRace(bool with_reasons, testing::TempDir& tmp) {
     lua = kept;
   }
   const std::string script = tmp.Write(with_reasons ? "with.lua" : "without.lua", lua);
-  nlohmann::json doc = nlohmann::json::parse(
-      testing::ReadText(testing::ScenarioPath("setnx-docs-race.json")));
+  nlohmann::json doc =
+      nlohmann::json::parse(testing::ReadText(testing::ScenarioPath("setnx-docs-race.json")));
   for (auto& c : doc["clients"]) {
     if (c.value("algorithm", nlohmann::json()) == "setnx-naive") c["algorithm"] = {{"lua", script}};
   }
@@ -113,6 +118,54 @@ TEST_CASE("reasons are ghosts: the same states and counterexample with them as w
     }
   }
   CHECK(reasons == 2);  // C1 and C2 each see "7" expired
+}
+
+TEST_CASE("the source behind the steps: built in when lockstep was built, Lua from the scenario") {
+  const trace::Trace race = run::ReplaySchedule(
+      scenario::LoadScenarioFile(testing::ScenarioPath("setnx-docs-race.json")));
+  const std::map<std::string, std::string> sources = trace::SourcesOf(race);
+  REQUIRE(sources.size() == 1);
+  CHECK(sources.at("setnx_takeover.cc") ==
+        testing::ReadText(testing::SourceDir() + "/sim/algo/setnx_takeover.cc"));
+
+  testing::TempDir tmp;
+  const trace::Trace lua = run::ReplaySchedule(LuaRace(true, tmp));
+  const std::map<std::string, std::string> lua_sources = trace::SourcesOf(lua);
+  REQUIRE(lua_sources.count("with.lua") == 1);
+  CHECK(lua_sources.at("with.lua") == testing::ReadText(tmp.File("with.lua")));
+
+  CHECK(trace::ParseSourceLine("a.cc:12") == std::pair<std::string, int>{"a.cc", 12});
+  for (const char* bad : {"", "a.cc", "a.cc:", ":3", "a.cc:0", "a.cc:1x"}) {
+    INFO(bad);
+    CHECK_FALSE(trace::ParseSourceLine(bad));
+  }
+}
+
+TEST_CASE("the HTML page links each step to its line in the source listing") {
+  const trace::Trace t = run::ReplaySchedule(
+      scenario::LoadScenarioFile(testing::ScenarioPath("setnx-docs-race.json")));
+  const std::string html = trace::RenderHtml(t);
+  std::set<std::string> ids, links;
+  for (size_t at = html.find(" id=\""); at != std::string::npos; at = html.find(" id=\"", at + 1)) {
+    const size_t start = at + 5;
+    CHECK(ids.insert(html.substr(start, html.find('"', start) - start)).second);  // unique
+  }
+  for (size_t at = html.find("href=\"#"); at != std::string::npos;
+       at = html.find("href=\"#", at + 1)) {
+    const size_t start = at + 7;
+    links.insert(html.substr(start, html.find('"', start) - start));
+  }
+  CHECK(links.size() >= 5);
+  for (const std::string& link : links) {
+    INFO(link);
+    CHECK(ids.count(link) == 1);
+  }
+  // As many lines as the file has, the lines steps came from marked.
+  const std::string file = testing::ReadText(testing::SourceDir() + "/sim/algo/setnx_takeover.cc");
+  size_t lines = 0;
+  for (const std::string& id : ids) lines += id.rfind("src-setnx_takeover.cc-", 0) == 0;
+  CHECK(lines == static_cast<size_t>(std::count(file.begin(), file.end(), '\n')));
+  CHECK(html.find("class=\"line stepped\" id=\"" + *links.begin() + "\"") != std::string::npos);
 }
 
 TEST_CASE("a version 1 trace is read and replays against its own version") {

@@ -1,0 +1,61 @@
+#include "sim/trace/sources.h"
+
+#include "sim/trace/builtin_sources.h"
+
+namespace lockstep::trace {
+namespace {
+
+// What Lua calls a script in its line information, without folders: its
+// file's name, or "lua_inline" for one written in the scenario.
+std::string ScriptName(const nlohmann::json& algorithm) {
+  std::string file = algorithm.value("lua_file", "");
+  if (file.empty()) return "lua_inline";
+  const size_t slash = file.find_last_of('/');
+  return slash == std::string::npos ? file : file.substr(slash + 1);
+}
+
+}  // namespace
+
+std::optional<std::pair<std::string, int>> ParseSourceLine(const std::string& source) {
+  const size_t colon = source.rfind(':');
+  if (colon == std::string::npos || colon == 0 || colon + 1 == source.size()) return std::nullopt;
+  int line = 0;
+  for (size_t i = colon + 1; i < source.size(); ++i) {
+    if (source[i] < '0' || source[i] > '9' || line > 10'000'000) return std::nullopt;
+    line = line * 10 + (source[i] - '0');
+  }
+  if (line == 0) return std::nullopt;
+  return std::pair{source.substr(0, colon), line};
+}
+
+std::map<std::string, std::string> SourcesOf(const Trace& t) {
+  std::map<std::string, std::string> known;
+  if (t.scenario.is_object() && t.scenario.contains("clients") &&
+      t.scenario["clients"].is_array()) {
+    for (const auto& c : t.scenario["clients"]) {
+      if (!c.is_object() || !c.contains("algorithm")) continue;
+      const auto& a = c["algorithm"];
+      if (a.is_object() && a.contains("lua_inline") && a["lua_inline"].is_string()) {
+        known.emplace(ScriptName(a), a["lua_inline"].get<std::string>());
+      }
+    }
+  }
+  std::map<std::string, std::string> sources;
+  auto add = [&](const std::string& source) {
+    const auto parsed = ParseSourceLine(source);
+    if (!parsed || sources.count(parsed->first)) return;
+    if (auto it = known.find(parsed->first); it != known.end()) {
+      sources.emplace(parsed->first, it->second);
+    } else if (auto b = BuiltinSources().find(parsed->first);
+               b != BuiltinSources().end()) {
+      sources.emplace(parsed->first, b->second);
+    }
+  };
+  for (const world::StepRecord& r : t.steps) {
+    add(r.source);
+    for (const world::StepRecord::Why& w : r.reasons) add(w.reason.source);
+  }
+  return sources;
+}
+
+}  // namespace lockstep::trace
