@@ -9,7 +9,13 @@ namespace lockstep::algo {
 
 void HoldLock(world::Client& c, bool write_resource, Millis valid_until, int64_t token) {
   c.EnterCriticalSection(valid_until);
-  if (write_resource) c.WriteResource(token);
+  if (write_resource) {
+    c.Because("inside the critical section: write the resource with token " +
+              std::to_string(token));
+    c.Because(c.WriteResource(token) ? "the resource accepted token " + std::to_string(token)
+                                     : "the resource refused token " + std::to_string(token) +
+                                           ": a later holder has written");
+  }
 }
 
 namespace {

@@ -17,9 +17,14 @@ void RunFencedLock(world::Client& c, const LockSettings& s) {
         token = r.integer;
         break;
       }
+      c.Because("another client holds the lock (or no reply); sleep " +
+                std::to_string(s.retry_delay) + " and retry");
       c.Sleep(s.retry_delay);
     }
-    HoldLock(c, s, c.Now() + s.ttl, token);
+    const Millis now = c.Now();
+    c.Because("the script set the key and gave fencing token " + std::to_string(token) +
+              ": the lock is mine until my clock reads " + std::to_string(now + s.ttl));
+    HoldLock(c, s, now + s.ttl, token);
     c.LeaveCriticalSection();
     ReleaseToken(c, s, value, Release::kScript);
     c.ForgetLock();

@@ -6,14 +6,22 @@ void ReleaseToken(world::Client& c, const LockSettings& s, const std::string& to
                   Release release) {
   switch (release) {
     case Release::kDel:
+      c.Because("DEL the key, whoever's lock it is by now");
       c.Del(s.key);
       break;
     case Release::kGetCompare: {
+      c.Because("GET the key to see whether it still holds my token");
       std::optional<std::string> v = c.Get(s.key);
-      if (v && *v == token) c.Del(s.key);
+      if (v && *v == token) {
+        c.Because("the value is my token: DEL it (the key may change before the DEL runs)");
+        c.Del(s.key);
+      } else {
+        c.Because("not my token: leave the key alone");
+      }
       break;
     }
     case Release::kScript:
+      c.Because("delete the key only if it still holds my token, in one script");
       c.Call({"EVAL", kCompareAndDelete, "1", s.key, token});
       break;
   }
@@ -27,9 +35,15 @@ void RunSetNxPx(world::Client& c, const LockSettings& s, Release release) {
       kv::Reply r = c.Call({"SET", s.key, token, "NX", "PX", world::Value(s.ttl)});
       if (r.type == kv::Reply::Type::kStatus) break;  // OK: ours
       // nil: held by another; an error (a timeout): we cannot know; retry.
+      c.Because(std::string(r.type == kv::Reply::Type::kNil ? "another client holds the lock"
+                                                            : "no reply: I cannot know") +
+                "; sleep " + std::to_string(s.retry_delay) + " and retry");
       c.Sleep(s.retry_delay);
     }
-    HoldLock(c, s, c.Now() + s.ttl, 0);
+    const Millis now = c.Now();
+    c.Because("SET NX set the key: the lock is mine for its TTL, until my clock reads " +
+              std::to_string(now + s.ttl));
+    HoldLock(c, s, now + s.ttl, 0);
     c.LeaveCriticalSection();
     ReleaseToken(c, s, token, release);
     c.ForgetLock();

@@ -8,11 +8,18 @@ void RunSetnxExpire(world::Client& c, const LockSettings& s) {
     for (;;) {
       c.ForgetHistory("acquire", {round});
       if (c.SetNx(s.key, token)) break;
+      c.Because("the key is set: sleep " + std::to_string(s.retry_delay) + " and retry");
       c.Sleep(s.retry_delay);
     }
+    c.Because(
+        "SETNX set the key, with no TTL yet: PEXPIRE it next (a crash now leaves it forever)");
     c.Call({"PEXPIRE", s.key, world::Value(s.ttl)});
-    HoldLock(c, s, c.Now() + s.ttl, 0);
+    const Millis now = c.Now();
+    c.Because("the key expires in " + std::to_string(s.ttl) +
+              ": the lock is mine until my clock reads " + std::to_string(now + s.ttl));
+    HoldLock(c, s, now + s.ttl, 0);
     c.LeaveCriticalSection();
+    c.Because("DEL the key, whoever's lock it is by now");
     c.Del(s.key);
     c.ForgetLock();
   }

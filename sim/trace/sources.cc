@@ -46,8 +46,7 @@ std::map<std::string, std::string> SourcesOf(const Trace& t) {
     if (!parsed || sources.count(parsed->first)) return;
     if (auto it = known.find(parsed->first); it != known.end()) {
       sources.emplace(parsed->first, it->second);
-    } else if (auto b = BuiltinSources().find(parsed->first);
-               b != BuiltinSources().end()) {
+    } else if (auto b = BuiltinSources().find(parsed->first); b != BuiltinSources().end()) {
       sources.emplace(parsed->first, b->second);
     }
   };
