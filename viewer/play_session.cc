@@ -49,6 +49,7 @@ void PlaySession::Replay() {
   s.has_schedule = true;
   trace_ = run::ReplaySchedule(s);
   choices_.clear();
+  tick_blocked_.clear();
   if (trace_.violation) return;
 
   // The choices, each previewed on a copy of the current state.
@@ -57,6 +58,11 @@ void PlaySession::Replay() {
   for (const world::Action& a : schedule_) model.Apply(state, a, nullptr);
   std::vector<world::Action> enabled;
   model.EnabledActions(state, &enabled);
+  if (!enabled.empty() && !model.IsEnabled(state, world::Action::Tick(), &tick_blocked_)) {
+    tick_blocked_ = "the clock cannot tick: " + tick_blocked_;
+  } else {
+    tick_blocked_.clear();
+  }
   for (const world::Action& a : enabled) {
     Choice c;
     c.action = a;
@@ -149,6 +155,19 @@ std::string PlaySession::Status() const {
   s += cs.empty() ? "Nobody is in the critical section. "
                   : Join(cs, ", ") + " in the critical section. ";
   return s + "Choose what happens next.";
+}
+
+Hint PlaySession::AfterFirstMove(Hint hint) {
+  if (hint.moves.empty()) return hint;
+  hint.moves.erase(hint.moves.begin());
+  if (hint.moves.empty()) {
+    hint.text = "That was the hint's last move.";
+  } else {
+    hint.text = "Following the hint: " + std::to_string(hint.moves.size()) + " more step" +
+                (hint.moves.size() == 1 ? "" : "s") + " to the violation (" +
+                Join(hint.moves, ", ") + ").";
+  }
+  return hint;
 }
 
 Hint PlaySession::AskHint(uint64_t max_states) const {

@@ -55,6 +55,9 @@ class PlaySession {
   bool over() const { return trace_.violation.has_value() || choices_.empty(); }
   const std::optional<check::Violation>& violation() const { return trace_.violation; }
   int crashes_left() const;
+  // Why the clock cannot tick now ("" if it can, or the game is over):
+  // the horizon, or the assumption that stops it.
+  const std::string& tick_blocked() const { return tick_blocked_; }
 
   // Applies one action. Returns false, with the reason in *why, iff it is
   // not possible now (or the game is over).
@@ -72,6 +75,9 @@ class PlaySession {
   // Is a violation still reachable from here, within the scenario's
   // bounds? Breadth-first search (explore::ShortestContinuation).
   Hint AskHint(uint64_t max_states = base::Limits::kShrinkStates) const;
+  // The hint once its first move is played: the rest, and a text that says
+  // so (a hint's text is about the state it was asked in).
+  static Hint AfterFirstMove(Hint hint);
 
   // Writes the game as a trace, atomically. Throws base::InputError with
   // the reason iff it could not.
@@ -84,6 +90,7 @@ class PlaySession {
   std::vector<world::Action> schedule_;
   trace::Trace trace_;
   std::vector<Choice> choices_;
+  std::string tick_blocked_;
 };
 
 }  // namespace lockstep::viewer

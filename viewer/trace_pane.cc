@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <GLFW/glfw3.h>
+
 #include "sim/trace/sources.h"
 
 namespace lockstep::viewer {
@@ -27,9 +29,10 @@ std::string Join(const std::vector<std::string>& v, const char* sep) {
   return s;
 }
 
-nlohmann::json BoxJson(const trace::Box& b, ImVec2 origin) {
-  return {std::lround(origin.x + b.x), std::lround(origin.y + b.y), std::lround(b.w),
-          std::lround(b.h)};
+// A box of the diagram where it is on screen: at `origin`, scaled by `zoom`.
+nlohmann::json BoxJson(const trace::Box& b, ImVec2 origin, float zoom) {
+  return {std::lround(origin.x + b.x * zoom), std::lround(origin.y + b.y * zoom),
+          std::lround(b.w * zoom), std::lround(b.h * zoom)};
 }
 
 }  // namespace
@@ -61,8 +64,14 @@ bool TracePane::Draw(const char* id, ImVec2 size, bool keyboard, bool panel_besi
   if (trace_.violation) {
     ImGui::TextColored(Col4(trace::palette::kViolation), "VIOLATION of %s at step %d",
                        trace_.violation->property.c_str(), trace_.violation->step);
+  } else if (!status_.empty()) {
+    ImGui::TextDisabled("%s", status_.c_str());
   } else {
     ImGui::TextDisabled("no violation (%s)", trace_.end.c_str());
+  }
+  if (zoom_ != 1) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("zoom %d%% (Ctrl+0 resets)", static_cast<int>(std::lround(zoom_ * 100)));
   }
 
   if (keyboard && !ImGui::GetIO().WantTextInput) {
@@ -73,6 +82,13 @@ bool TracePane::Draw(const char* id, ImVec2 size, bool keyboard, bool panel_besi
     if (pressed(ImGuiKey_PageUp)) set_cursor(cursor_ - 10);
     if (pressed(ImGuiKey_Home)) set_cursor(0);
     if (pressed(ImGuiKey_End)) set_cursor(last_step());
+    if (ImGui::GetIO().KeyCtrl) {
+      // ImGui 1.86 reads keys by GLFW's codes.
+      auto key = [](int glfw_key) { return ImGui::IsKeyPressed(glfw_key); };
+      if (key(GLFW_KEY_EQUAL) || key(GLFW_KEY_KP_ADD)) set_zoom(zoom_ * 1.25f);
+      if (key(GLFW_KEY_MINUS) || key(GLFW_KEY_KP_SUBTRACT)) set_zoom(zoom_ / 1.25f);
+      if (key(GLFW_KEY_0) || key(GLFW_KEY_KP_0)) set_zoom(1);
+    }
   }
   if (ImGui::ArrowButton("prev", ImGuiDir_Left)) set_cursor(cursor_ - 1);
   ImGui::SameLine();
@@ -93,14 +109,20 @@ bool TracePane::Draw(const char* id, ImVec2 size, bool keyboard, bool panel_besi
   ImDrawList* dl = ImGui::GetWindowDrawList();
   clip_min_ = dl->GetClipRectMin();
   clip_max_ = dl->GetClipRectMax();
-  ImGui::InvisibleButton(
-      "diagram", ImVec2(static_cast<float>(diagram_.width), static_cast<float>(diagram_.height)));
+  ImGui::InvisibleButton("diagram", ImVec2(static_cast<float>(diagram_.width) * zoom_,
+                                           static_cast<float>(diagram_.height) * zoom_));
   const bool hovered = ImGui::IsItemHovered();
+  // Zoom for a projector: Ctrl and the wheel over the diagram.
+  if (hovered && ImGui::GetIO().KeyCtrl && ImGui::GetIO().MouseWheel != 0) {
+    set_zoom(zoom_ * (ImGui::GetIO().MouseWheel > 0 ? 1.1f : 1 / 1.1f));
+  }
   std::optional<int> row_under_mouse;
   if (hovered) {
     const ImVec2 m = ImGui::GetIO().MousePos;
     for (const trace::DiagramStep& s : diagram_.steps) {
-      if (s.row.Contains(m.x - origin_.x, m.y - origin_.y)) row_under_mouse = s.index;
+      if (s.row.Contains((m.x - origin_.x) / zoom_, (m.y - origin_.y) / zoom_)) {
+        row_under_mouse = s.index;
+      }
     }
   }
   if (ImGui::IsItemClicked()) {
@@ -115,8 +137,8 @@ bool TracePane::Draw(const char* id, ImVec2 size, bool keyboard, bool panel_besi
   if (scroll_to_cursor_ && cursor_ < static_cast<int>(diagram_.steps.size())) {
     const trace::Box& row = diagram_.steps[static_cast<size_t>(cursor_)].row;
     const float top = ImGui::GetScrollY(), height = ImGui::GetWindowHeight();
-    if (row.y < top || row.bottom() > top + height - 20) {
-      ImGui::SetScrollY(static_cast<float>(row.y) - height / 2);
+    if (row.y * zoom_ < top || row.bottom() * zoom_ > top + height - 20) {
+      ImGui::SetScrollY(static_cast<float>(row.y) * zoom_ - height / 2);
     }
     scroll_to_cursor_ = false;
   }
@@ -182,9 +204,13 @@ void KeyspaceTable(const char* id, const std::vector<kv::Entry>& keyspace,
 void TracePane::DrawDiagram(ImDrawList* dl, ImVec2 o) {
   namespace pal = trace::palette;
   const trace::Diagram& d = diagram_;
+  // Diagram pixels to screen pixels, at the pane's zoom.
+  const float z = zoom_;
   auto P = [&](double x, double y) {
-    return ImVec2(o.x + static_cast<float>(x), o.y + static_cast<float>(y));
+    return ImVec2(o.x + static_cast<float>(x) * z, o.y + static_cast<float>(y) * z);
   };
+  ImFont* font = ImGui::GetFont();
+  const float font_size = ImGui::GetFontSize() * z;
   auto rect = [&](const trace::Box& b, ImU32 col, float rounding = 0) {
     dl->AddRectFilled(P(b.x, b.y), P(b.right(), b.bottom()), col, rounding);
   };
@@ -192,11 +218,11 @@ void TracePane::DrawDiagram(ImDrawList* dl, ImVec2 o) {
     dl->AddRect(P(b.x, b.y), P(b.right(), b.bottom()), col, rounding, 0, thickness);
   };
   auto text = [&](double x, double y, uint32_t colour, const std::string& s) {
-    dl->AddText(P(x, y), Col(colour), s.c_str());
+    dl->AddText(font, font_size, P(x, y), Col(colour), s.c_str());
   };
   auto text_right = [&](double right, double y, uint32_t colour, const std::string& s) {
-    const float w = ImGui::CalcTextSize(s.c_str()).x;
-    dl->AddText(ImVec2(P(right, y).x - w, P(right, y).y), Col(colour), s.c_str());
+    const float w = ImGui::CalcTextSize(s.c_str()).x * z;
+    dl->AddText(font, font_size, ImVec2(P(right, y).x - w, P(right, y).y), Col(colour), s.c_str());
   };
 
   rect({0, 0, d.width, d.height}, Col(pal::kBackground));
@@ -316,7 +342,8 @@ void TracePane::DrawDiagram(ImDrawList* dl, ImVec2 o) {
     std::string second = s.reply.empty() ? "" : "-> " + s.reply;
     text(s.box.x + 7, s.box.y + 17, ink, second);
     if (!s.notes.empty()) {
-      const float w = second.empty() ? 0 : ImGui::CalcTextSize((second + "  ").c_str()).x;
+      const float w =
+          second.empty() ? 0 : ImGui::CalcTextSize((second + "  ").c_str()).x;  // at zoom 1
       text(s.box.x + 7 + w, s.box.y + 17, fault ? ink : pal::kCritical, Join(s.notes, "  "));
     }
     for (size_t k = 0; k < s.why.size(); ++k) {
@@ -352,7 +379,7 @@ void TracePane::DrawDiagram(ImDrawList* dl, ImVec2 o) {
   }
 
   // Sticky headers: the rows scrolled under the top edge keep their lanes named.
-  header_shift_ = std::max(0.0, static_cast<double>(clip_min_.y - o.y) - d.step_column.y + 4);
+  header_shift_ = std::max(0.0, static_cast<double>(clip_min_.y - o.y) / z - d.step_column.y + 4);
   if (header_shift_ > 0) headers(header_shift_);
 
   double x = d.legend.x;
@@ -401,7 +428,19 @@ void TracePane::DrawStatePanel() {
       const bool in_cs = std::find(r.in_critical_section.begin(), r.in_critical_section.end(),
                                    name) != r.in_critical_section.end();
       const bool holds = std::find(r.holding.begin(), r.holding.end(), name) != r.holding.end();
-      std::string state = in_cs ? "in the critical section" : holds ? "holds the lock" : "";
+      // What the trace says of the client up to here: crashed or finished
+      // stay so; otherwise it is running (or waiting on its clock).
+      std::string state = in_cs ? "in the critical section" : holds ? "holds the lock" : "running";
+      for (int k = 1; k <= cursor_; ++k) {
+        const world::StepRecord& step = trace_.steps[static_cast<size_t>(k)];
+        if (step.action.kind == world::Action::Kind::kCrash &&
+            step.action.client == static_cast<int>(i)) {
+          state = "crashed";
+        }
+        for (const std::string& e : step.events) {
+          if (e == name + " finishes") state = "finished";
+        }
+      }
       if (trace_.clients[i].crashed_at_start) state = "crashed at start";
       if (in_cs) {
         ImGui::TextColored(Col4(trace::palette::kCritical), "%s", state.c_str());
@@ -475,20 +514,20 @@ nlohmann::json TracePane::LayoutJson() const {
   for (const trace::Lane& l : diagram_.lanes) {
     trace::Box header = l.header;
     header.y += header_shift_;  // where it is drawn: sticky at the top once scrolled
-    lanes.push_back({{"name", l.name}, {"header", BoxJson(header, origin_)}});
+    lanes.push_back({{"name", l.name}, {"header", BoxJson(header, origin_, zoom_)}});
   }
   nlohmann::json rows = nlohmann::json::array();
-  for (const trace::DiagramStep& s : diagram_.steps) rows.push_back(BoxJson(s.row, origin_));
+  for (const trace::DiagramStep& s : diagram_.steps) rows.push_back(BoxJson(s.row, origin_, zoom_));
   nlohmann::json servers = nlohmann::json::array();
   for (const trace::ServerColumn& c : diagram_.servers) {
-    servers.push_back({{"title", c.title}, {"header", BoxJson(c.header, origin_)}});
+    servers.push_back({{"title", c.title}, {"header", BoxJson(c.header, origin_, zoom_)}});
   }
   nlohmann::json events = nlohmann::json::array();
   for (const trace::ServerEvent& e : diagram_.server_events) {
     events.push_back({{"step", e.step},
                       {"server", diagram_.servers[static_cast<size_t>(e.column)].title},
                       {"label", e.label},
-                      {"box", BoxJson(e.box, origin_)}});
+                      {"box", BoxJson(e.box, origin_, zoom_)}});
   }
   nlohmann::json j = {
       {"label", label_},
@@ -503,7 +542,7 @@ nlohmann::json TracePane::LayoutJson() const {
   if (diagram_.marker) {
     j["marker"] = {{"step", diagram_.marker->step},
                    {"property", diagram_.marker->property},
-                   {"flag", BoxJson(diagram_.marker->flag, origin_)}};
+                   {"flag", BoxJson(diagram_.marker->flag, origin_, zoom_)}};
   } else {
     j["marker"] = nullptr;
   }

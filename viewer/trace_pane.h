@@ -9,6 +9,7 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <string>
@@ -35,6 +36,12 @@ class TracePane {
 
   int cursor() const { return cursor_; }
   void set_cursor(int c);
+  // Zoom for a projector, 0.25 to 4 (Ctrl +/-/0, Ctrl and the wheel).
+  float zoom() const { return zoom_; }
+  void set_zoom(float z) { zoom_ = std::clamp(z, 0.25f, 4.f); }
+  // Said in the pane's header instead of "no violation (...)", e.g. by a
+  // game in progress; "" for the trace's own end.
+  void set_status(std::string s) { status_ = std::move(s); }
   int last_step() const { return static_cast<int>(trace_.steps.size()) - 1; }
   const trace::Trace& trace() const { return trace_; }
   const std::string& label() const { return label_; }
@@ -56,7 +63,9 @@ class TracePane {
   bool scroll_to_cursor_ = false;
   ImVec2 origin_{0, 0};                     // the diagram's (0,0) on screen, last frame
   ImVec2 clip_min_{0, 0}, clip_max_{0, 0};  // the visible part of the canvas
-  double header_shift_ = 0;                 // how far down the sticky headers are drawn, last frame
+  double header_shift_ = 0;
+  float zoom_ = 1;
+  std::string status_;  // how far down the sticky headers are drawn, last frame
 };
 
 }  // namespace lockstep::viewer

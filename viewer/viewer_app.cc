@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <filesystem>
 
+#include <GLFW/glfw3.h>
+
 #include "sim/base/input_error.h"
 #include "sim/run/trace_file.h"
 #include "sim/trace/diagram.h"
@@ -98,6 +100,43 @@ void ViewerApp::StartPlay(const std::string& path) {
 void ViewerApp::AfterMove() {
   hint_.reset();
   panes_.front()->SetTrace(play_->trace());
+  // The game's trace ends where the player stopped, not "schedule finished".
+  panes_.front()->set_status(play_->over()
+                                 ? "game over: nothing left to do"
+                                 : "your move (step " + std::to_string(play_->steps() + 1) + ")");
+}
+
+// Keys for the game: 1-8 run that client's next step, t ticks, u or Ctrl+Z
+// undoes, h asks for the hint. ImGui 1.86 reads keys by GLFW's codes.
+bool ViewerApp::PlayKeys() {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (io.WantTextInput || !play_) return false;
+  auto key = [](int glfw_key) { return ImGui::IsKeyPressed(glfw_key, false); };
+  auto choose = [&](auto matches) {
+    for (const Choice& c : play_->choices()) {
+      if (matches(c.action)) {
+        std::string why;
+        if (!play_->Choose(c.action, &why)) play_message_ = why;
+        return true;
+      }
+    }
+    return false;
+  };
+  if (!io.KeyCtrl) {
+    for (int i = 0; i < 8; ++i) {
+      if (key(GLFW_KEY_1 + i) || key(GLFW_KEY_KP_1 + i)) {
+        return choose([i](const world::Action& a) {
+          return a.kind == world::Action::Kind::kStep && a.client == i && a.arg_age == 0;
+        });
+      }
+    }
+    if (key(GLFW_KEY_T)) {
+      return choose([](const world::Action& a) { return a.kind == world::Action::Kind::kTick; });
+    }
+    if (key(GLFW_KEY_H) && !play_->over()) hint_ = play_->AskHint();
+  }
+  if (key(GLFW_KEY_U) || (io.KeyCtrl && key(GLFW_KEY_Z))) return play_->Undo();
+  return false;
 }
 
 void ViewerApp::DrawToolbar() {
@@ -161,11 +200,15 @@ void ViewerApp::DrawPlayPanel(float width, float height) {
   ImGui::PopTextWrapPos();
   ImGui::Spacing();
 
-  bool moved = false;
-  for (size_t i = 0; i < play_->choices().size(); ++i) {
+  bool moved = PlayKeys();
+  for (size_t i = 0; i < play_->choices().size() && !moved; ++i) {
     const Choice& c = play_->choices()[i];
     ImGui::PushID(static_cast<int>(i));
+    // A label too long for the panel goes on two lines, never cut.
     std::string label = c.text + ": " + c.preview;
+    if (ImGui::CalcTextSize(label.c_str()).x > ImGui::GetContentRegionAvail().x - 12) {
+      label = c.text + "\n" + c.preview;
+    }
     if (ImGui::Button(label.c_str(), ImVec2(-1, 0))) {
       std::string why;
       if (!play_->Choose(c.action, &why)) play_message_ = why;
@@ -174,6 +217,12 @@ void ViewerApp::DrawPlayPanel(float width, float height) {
     ImGui::PopID();
     if (moved) break;  // the choices changed
   }
+  if (!play_->tick_blocked().empty()) {
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextDisabled("tick: %s", play_->tick_blocked().c_str());
+    ImGui::PopTextWrapPos();
+  }
+  ImGui::TextDisabled("keys: 1-8 a client's step, t tick, u undo, h hint");
   ImGui::Spacing();
   ImGui::BeginDisabled(play_->steps() == 0);
   if (ImGui::Button("Undo")) moved = play_->Undo();
@@ -198,13 +247,11 @@ void ViewerApp::DrawPlayPanel(float width, float height) {
     ImGui::PopTextWrapPos();
     if (!hint_->moves.empty()) {
       if (ImGui::Button("Play the next move of the hint")) {
-        std::vector<std::string> rest(hint_->moves.begin() + 1, hint_->moves.end());
         std::string why;
         if (play_->Choose(hint_->moves.front(), &why)) {
-          Hint kept = *hint_;
+          Hint rest = PlaySession::AfterFirstMove(*hint_);
           AfterMove();
-          kept.moves = rest;
-          if (!rest.empty()) hint_ = kept;
+          if (!rest.moves.empty()) hint_ = rest;
         } else {
           play_message_ = why;
         }

@@ -40,6 +40,8 @@ class ViewerApp {
   void DrawToolbar();
   void DrawPlayPanel(float width, float height);
   void AfterMove();
+  // The game's keys; true iff the game moved.
+  bool PlayKeys();
 
   std::vector<std::unique_ptr<TracePane>> panes_;
   int active_ = 0;

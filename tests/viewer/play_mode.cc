@@ -128,6 +128,36 @@ TEST_CASE("the hint midway through the race names the two moves left") {
   CHECK(hint.search.violation->step == 8);
 }
 
+TEST_CASE("after a hint's move the hint speaks of the moves left, not the state it was asked in") {
+  PlaySession game = DocsRace();
+  Play(game, {"C1", "C2", "C1", "C2", "C1", "C1"});
+  viewer::Hint hint = game.AskHint();
+  REQUIRE(hint.moves.size() == 2);
+  std::string why;
+  REQUIRE(game.Choose(hint.moves.front(), &why));
+  hint = PlaySession::AfterFirstMove(hint);
+  CHECK(hint.moves == std::vector<std::string>{"C2"});
+  CHECK(hint.text == "Following the hint: 1 more step to the violation (C2).");
+  hint = PlaySession::AfterFirstMove(hint);
+  CHECK(hint.moves.empty());
+  CHECK(hint.text == "That was the hint's last move.");
+}
+
+TEST_CASE("when the clock cannot tick the game says why, instead of dropping the tick") {
+  PlaySession game = DocsRace();
+  CHECK(game.tick_blocked().empty());  // at the start the clock may move
+  // Ticking on, the clock reaches the scenario's horizon.
+  Play(game, {"C1", "C2", "C1", "C2", "C1"});
+  std::string why;
+  for (int ticks = 0; ticks < 10 && game.tick_blocked().empty(); ++ticks) {
+    REQUIRE(game.Choose("tick", &why));
+  }
+  INFO(game.tick_blocked());
+  CHECK(game.tick_blocked() == "the clock cannot tick: the clock is at the horizon (" +
+                                   std::to_string(game.scenario().world.horizon) + ")");
+  for (const auto& c : game.choices()) CHECK(c.action.kind != world::Action::Kind::kTick);
+}
+
 TEST_CASE("the hint on the GETSET fix says no violation is reachable within its bounds") {
   PlaySession game = PlaySession::FromFile(testing::ScenarioPath("getset-docs-fix.json"));
   viewer::Hint hint = game.AskHint();
