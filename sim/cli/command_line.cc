@@ -203,6 +203,11 @@ int RunCommandLine(const std::vector<std::string>& args) {
       ->add_option("--html", render_out.html,
                    "Write an HTML page (diagram and steps) here; - for stdout")
       ->check(kPath);
+  render
+      ->add_option("--play-html", render_out.play_html,
+                   "Write the scheduler game of a scenario as one web page (nothing fetched); "
+                   "- for stdout")
+      ->check(kPath);
   render->add_option("--steps", render_request.steps,
                      "Draw only steps A..B (A.. and ..B too): a slide's worth");
   render->add_flag("--hide-idle", render_request.hide_idle,
@@ -266,9 +271,10 @@ int RunCommandLine(const std::vector<std::string>& args) {
     }
     if (*demo) return Demo(dir, out.timeline);
     if (*render) {
-      if (render_out.svg.empty() && render_out.png.empty() && render_out.html.empty()) {
+      if (render_out.svg.empty() && render_out.png.empty() && render_out.html.empty() &&
+          render_out.play_html.empty()) {
         std::cerr << "lockstep render: give --svg OUT.svg, --png OUT.png, --html OUT.html, or "
-                     "several\n";
+                     "several (or --play-html GAME.html for a scenario's game)\n";
         return kExitBadInput;
       }
       return Render(file, render_out, render_request);

@@ -7,6 +7,7 @@
 #include "sim/cli/svg_png.h"
 #include "sim/kv/int_parse.h"
 #include "sim/run/output_file.h"
+#include "sim/run/play_page.h"
 #include "sim/run/trace_file.h"
 
 namespace lockstep::cli {
@@ -32,8 +33,17 @@ trace::DiagramOptions ParseStepRange(const std::string& file, const std::string&
 
 int Render(const std::string& file, const RenderOutputs& out, const RenderRequest& request) {
   for (const auto& [option, path] :
-       {std::pair{"--svg", out.svg}, std::pair{"--png", out.png}, std::pair{"--html", out.html}}) {
+       {std::pair{"--svg", out.svg}, std::pair{"--png", out.png}, std::pair{"--html", out.html},
+        std::pair{"--play-html", out.play_html}}) {
     if (!path.empty()) run::CheckOutput(option, path, {file});
+  }
+  if (!out.play_html.empty()) {
+    const nlohmann::json graph = run::PlayGraph(scenario::LoadScenarioFile(file), file);
+    run::WriteOutput(out.play_html, run::PlayPage(graph));
+    (run::IsStandardOutput(out.play_html) ? std::cerr : std::cout)
+        << "wrote " << out.play_html << " (the game: " << graph["states"].size()
+        << " states, every choice shown)\n";
+    if (out.svg.empty() && out.png.empty() && out.html.empty()) return kExitSafe;
   }
   trace::Trace t = run::LoadTraceFile(file);
   trace::PictureOptions options;

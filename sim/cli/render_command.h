@@ -11,6 +11,7 @@ namespace lockstep::cli {
 
 struct RenderOutputs {
   std::string svg, png, html;  // where to write each; empty: not wanted
+  std::string play_html;       // the scheduler game's page (of a scenario)
 };
 
 struct RenderRequest {

@@ -293,7 +293,8 @@ TEST_CASE("lockstep render refuses bad input, naming the file and the place") {
   r = testing::RunLockstep({"render", testing::ScenarioPath("setnx-docs-race.json")});
   CHECK(r.exit_code == 2);
   CHECK(r.err ==
-        "lockstep render: give --svg OUT.svg, --png OUT.png, --html OUT.html, or several\n");
+        "lockstep render: give --svg OUT.svg, --png OUT.png, --html OUT.html, or several (or "
+        "--play-html GAME.html for a scenario's game)\n");
 
   for (const char* steps : {"9..3", "3..40", "three", "-1..2", "4"}) {
     r = testing::RunLockstep({"render", testing::ScenarioPath("setnx-docs-race.json"), "--steps",

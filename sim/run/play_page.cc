@@ -1,0 +1,205 @@
+#include "sim/run/play_page.h"
+
+#include <deque>
+#include <unordered_map>
+
+#include "sim/base/input_error.h"
+#include "sim/explore/execution.h"
+#include "sim/explore/fingerprint.h"
+#include "sim/trace/trace.h"
+
+namespace lockstep::run {
+namespace {
+
+using nlohmann::json;
+
+// What the page shows of a state: clocks, who is inside or holds, and each
+// server's keyspace.
+json StateJson(const world::StepRecord& r, const std::vector<std::string>& names) {
+  json clocks = json::object();
+  for (size_t i = 0; i < names.size() && i < r.client_clocks.size(); ++i) {
+    clocks[names[i]] = r.client_clocks[i];
+  }
+  json servers = json::array();
+  if (r.servers.empty()) {
+    servers.push_back({{"name", ""}, {"keyspace", trace::EntriesText(r.keyspace, r.writers)}});
+  }
+  for (const world::ServerRecord& sv : r.servers) {
+    servers.push_back({{"name", sv.name + " (" + sv.role + (sv.available ? "" : ", down") + ")"},
+                       {"keyspace", sv.role == "failed" ? "(failed)"
+                                                        : trace::EntriesText(sv.keyspace,
+                                                                             sv.writers)}});
+  }
+  return {{"clock", r.global_time},
+          {"clocks", clocks},
+          {"cs", r.in_critical_section},
+          {"holding", r.holding},
+          {"servers", servers}};
+}
+
+// What the page shows of a move: the command and reply, the events and the
+// reasons with their source lines.
+json StepJson(const world::StepRecord& r) {
+  json why = json::array();
+  for (const world::StepRecord::Why& w : r.reasons) {
+    why.push_back({{"client", w.client}, {"text", w.reason.text}, {"source", w.reason.source}});
+  }
+  std::string command = trace::CommandText(r.command);
+  if (!r.server.empty() && !command.empty()) command = r.server + ": " + command;
+  return {{"command", command},
+          {"reply", r.reply ? trace::CompactReply(*r.reply) : ""},
+          {"events", r.events},
+          {"why", why},
+          {"source", r.source}};
+}
+
+}  // namespace
+
+json PlayGraph(const scenario::Scenario& s, const std::string& file, uint64_t max_states) {
+  const explore::Properties properties = explore::MakeProperties(s.properties);
+  world::Model model(s.world, /*use_forget_history=*/true);
+  // Every choice is shown: no symmetry, no sleep sets; states that differ
+  // only in what a client has forgotten are one (their futures are).
+  explore::Fingerprinter fingerprinter(model, /*symmetry=*/false, /*abstract=*/true,
+                                       explore::GhostOf(properties));
+  const std::vector<std::string>& names = model.client_names();
+  const std::vector<std::string>& servers = model.server_names();
+
+  struct Move {
+    world::Action action;
+    int to = -1;  // the state it leads to; -1 if it breaks a property
+    json step;
+    std::optional<check::Violation> violation;
+  };
+  struct Node {
+    world::WorldState state;
+    int depth = 0;
+    json shown;
+    std::vector<Move> moves;
+    std::optional<check::Violation> end_violation;  // nothing left to do, and that breaks one
+  };
+  std::vector<Node> nodes;
+  std::unordered_map<explore::Fingerprint, int, explore::FingerprintHash> index;
+  auto add = [&](world::WorldState st, int depth, json shown) {
+    const explore::Fingerprint f = fingerprinter.Of(st, nullptr, nullptr);
+    auto [it, fresh] = index.try_emplace(f, static_cast<int>(nodes.size()));
+    if (fresh) {
+      if (nodes.size() >= max_states) {
+        throw base::InputError(file, "",
+                               "the game has more than " + std::to_string(max_states) +
+                                   " states (with every choice shown, nothing merged): too many "
+                                   "for a page; a smaller horizon, fewer clients or fewer faults "
+                                   "make it fit");
+      }
+      nodes.push_back({std::move(st), depth, std::move(shown), {}, std::nullopt});
+    }
+    return it->second;
+  };
+  world::WorldState s0 = model.Initial();
+  add(s0, 0, StateJson(world::RecordStart(model, s0), names));
+  std::vector<world::Action> enabled;
+  for (size_t at = 0; at < nodes.size(); ++at) {
+    model.EnabledActions(nodes[at].state, &enabled);
+    const int depth = nodes[at].depth;
+    if (enabled.empty()) {
+      nodes[at].end_violation = check::CheckAllEnd(properties, model, nodes[at].state, depth);
+      continue;
+    }
+    if (depth >= s.max_steps) continue;  // the scenario's step bound
+    const std::vector<world::Action> actions = enabled;
+    for (const world::Action& a : actions) {
+      world::WorldState next = nodes[at].state;
+      world::StepEffects effects;
+      model.Apply(next, a, &effects);
+      world::StepRecord r = world::RecordStep(model, next, depth + 1, a, std::move(effects));
+      Move m;
+      m.action = a;
+      m.step = StepJson(r);
+      m.step["state"] = StateJson(r, names);
+      m.violation = check::CheckAll(properties, model, next, depth + 1);
+      if (!m.violation) {
+        m.to = add(std::move(next), depth + 1, m.step["state"]);
+        m.step.erase("state");  // the target state shows it
+      }
+      nodes[at].moves.push_back(std::move(m));
+    }
+  }
+
+  // Distance to the nearest violation, backwards from the moves that break
+  // a property and the ends that do.
+  std::vector<int> distance(nodes.size(), -1);
+  std::vector<std::vector<int>> into(nodes.size());
+  std::deque<int> queue;
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    bool breaks = false;
+    for (const Move& m : nodes[i].moves) {
+      if (m.violation) breaks = true;
+      if (m.to >= 0) into[static_cast<size_t>(m.to)].push_back(static_cast<int>(i));
+    }
+    if (breaks || nodes[i].end_violation) {
+      distance[i] = nodes[i].end_violation ? 0 : 1;
+      queue.push_back(static_cast<int>(i));
+    }
+  }
+  // Ends first (0), then one move away (1): process in order of distance.
+  std::stable_sort(queue.begin(), queue.end(),
+                   [&](int a, int b) { return distance[a] < distance[b]; });
+  while (!queue.empty()) {
+    const int i = queue.front();
+    queue.pop_front();
+    for (int from : into[static_cast<size_t>(i)]) {
+      if (distance[static_cast<size_t>(from)] < 0) {
+        distance[static_cast<size_t>(from)] = distance[static_cast<size_t>(i)] + 1;
+        queue.push_back(from);
+      }
+    }
+  }
+
+  json states = json::array();
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    json moves = json::array();
+    for (Move& m : nodes[i].moves) {
+      json move = std::move(m.step);
+      move["action"] = world::FormatAction(m.action, names, servers);
+      move["to"] = m.to;
+      if (m.violation) {
+        move["violation"] = {{"property", m.violation->property},
+                             {"clients", m.violation->clients},
+                             {"message", m.violation->message}};
+      }
+      moves.push_back(std::move(move));
+    }
+    json state = std::move(nodes[i].shown);
+    state["moves"] = std::move(moves);
+    state["distance"] = distance[i] < 0 ? json(nullptr) : json(distance[i]);
+    if (nodes[i].end_violation) {
+      state["violation"] = {{"property", nodes[i].end_violation->property},
+                            {"clients", nodes[i].end_violation->clients},
+                            {"message", nodes[i].end_violation->message}};
+    }
+    states.push_back(std::move(state));
+  }
+  json clients = json::array();
+  for (const auto& c : s.world.clients) clients.push_back(c.name);
+  return {{"name", s.name},
+          {"description", s.description},
+          {"clients", clients},
+          {"expect", s.expect.Text()},
+          {"max_steps", s.max_steps},
+          {"states", std::move(states)}};
+}
+
+std::string PlayPage(const json& graph) {
+  std::string page = PlayPageTemplate();
+  const std::string marker = "/*LOCKSTEP_GAME*/null";
+  const size_t at = page.find(marker);
+  // "</" cannot end the script early once escaped; JSON allows "\/".
+  std::string data = graph.dump();
+  for (size_t p = data.find("</"); p != std::string::npos; p = data.find("</", p + 3)) {
+    data.replace(p, 2, "<\\/");
+  }
+  page.replace(at, marker.size(), data);
+  return page;
+}
+
+}  // namespace lockstep::run

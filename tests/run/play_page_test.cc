@@ -1,0 +1,97 @@
+// The browser game's graph: every choice shown (the same states and moves
+// as plain enumeration without symmetry or sleep sets), each state's
+// distance to the nearest violation the breadth-first search's, and a
+// scenario too large for a page refused with the reason. The page itself is
+// played in Chromium by tests/browser/game_test.mjs.
+#include <catch2/catch.hpp>
+
+#include "sim/explore/continuation.h"
+#include "sim/explore/execution.h"
+#include "sim/run/explore.h"
+#include "sim/run/play_page.h"
+#include "tests/test_util.h"
+
+namespace lockstep {
+namespace {
+
+size_t MovesOf(const nlohmann::json& graph) {
+  size_t moves = 0;
+  for (const auto& s : graph["states"]) moves += s["moves"].size();
+  return moves;
+}
+
+TEST_CASE("the game's graph has plain enumeration's states and transitions") {
+  for (const char* name : {"getset-docs-fix.json", "set-px-script-safe.json", "fenced-stall.json"}) {
+    INFO(name);
+    const scenario::Scenario s = scenario::LoadScenarioFile(testing::ScenarioPath(name));
+    const nlohmann::json graph = run::PlayGraph(s, name);
+    run::ExploreOptions plain;
+    plain.request.search.reductions.symmetry = false;
+    plain.request.search.reductions.por = false;
+    const run::ExploreResult r = run::Explore(s, plain);
+    REQUIRE(r.safe());
+    CHECK(graph["states"].size() == r.search.stats.states);
+    CHECK(MovesOf(graph) == r.search.stats.transitions);
+    for (const auto& state : graph["states"]) CHECK(state["distance"].is_null());
+  }
+}
+
+TEST_CASE("each state's distance to a violation is the shortest continuation's length") {
+  const scenario::Scenario s =
+      scenario::LoadScenarioFile(testing::ScenarioPath("setnx-docs-race.json"));
+  const nlohmann::json graph = run::PlayGraph(s, "race");
+  const explore::Properties properties = explore::MakeProperties(s.properties);
+  // From the start, and along the documented race.
+  std::vector<world::Action> prefix;
+  int state = 0;
+  for (const world::Action& next : s.schedule) {
+    const explore::Continuation c =
+        explore::ShortestContinuation(s.world, properties, prefix, s.max_steps, 1'000'000);
+    REQUIRE(c.outcome == explore::Continuation::Outcome::kFound);
+    INFO("after " << prefix.size() << " moves");
+    CHECK(graph["states"][static_cast<size_t>(state)]["distance"] ==
+          static_cast<int>(c.actions.size()));
+    // Follow the move the schedule takes.
+    const std::string text = world::FormatAction(next, {"C1", "C2", "C3"});
+    int to = -2;
+    for (const auto& m : graph["states"][static_cast<size_t>(state)]["moves"]) {
+      if (m["action"] == text) to = m["to"];
+    }
+    REQUIRE(to != -2);
+    prefix.push_back(next);
+    if (to == -1) break;  // the move that breaks the lock
+    state = to;
+  }
+  CHECK(prefix.size() == s.schedule.size());
+}
+
+TEST_CASE("a game too large for a page is refused, saying so") {
+  const scenario::Scenario s = scenario::LoadScenarioFile(testing::ScenarioPath("setnx-naive.json"));
+  CHECK_THROWS_WITH(run::PlayGraph(s, "naive.json", 1000),
+                    "naive.json: the game has more than 1000 states (with every choice shown, "
+                    "nothing merged): too many for a page; a smaller horizon, fewer clients or "
+                    "fewer faults make it fit");
+  testing::TempDir tmp;
+  const testing::ProcessResult r = testing::RunLockstep(
+      {"render", testing::ScenarioPath("setnx-naive.json"), "--play-html", tmp.File("g.html")});
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Matchers::Contains("the game has more than 20000 states"));
+  CHECK_FALSE(std::filesystem::exists(tmp.File("g.html")));
+}
+
+TEST_CASE("the game's page carries its graph and fetches nothing") {
+  const scenario::Scenario s =
+      scenario::LoadScenarioFile(testing::ScenarioPath("setnx-docs-race.json"));
+  const std::string page = run::PlayPage(run::PlayGraph(s, "race"));
+  CHECK(page.find("/*LOCKSTEP_GAME*/") == std::string::npos);
+  CHECK(page.find("\"name\":\"setnx-docs-race\"") != std::string::npos);
+  CHECK(page.find("src=") == std::string::npos);
+  CHECK(page.find("href=") == std::string::npos);
+  CHECK(page.find("http") == std::string::npos);
+  // The data cannot end the script early.
+  const size_t script = page.find("<script>");
+  CHECK(page.find("</script>", script) == page.rfind("</script>"));
+}
+
+}  // namespace
+}  // namespace lockstep
