@@ -15,6 +15,13 @@ namespace {
 // Redlock's N instances: every master but the token server.
 bool IsLockInstance(const LockSettings& s, int i) { return i != s.token_instance; }
 
+// What one instance's reply means for the count, in words.
+std::string Tally(bool locked_here, int instance, int locked) {
+  return "instance " + std::to_string(instance + 1) +
+         (locked_here ? " locked" : " not locked (held, or no reply)") + ": " +
+         std::to_string(locked) + " locked so far";
+}
+
 void UnlockAll(world::Client& c, const LockSettings& s, const std::string& value) {
   for (int i = 0; i < s.instances; ++i) {
     if (IsLockInstance(s, i)) c.CallOn(i, {"EVAL", kCompareAndDelete, "1", s.key, value});
@@ -47,9 +54,11 @@ void RunRedlock(world::Client& c, const LockSettings& s, RedlockTokens tokens) {
             ++locked;
             token = std::max(token, r.integer);
           }
+          c.Because(Tally(r.type == kv::Reply::Type::kInteger, i, locked));
         } else {
           kv::Reply r = c.CallOn(i, {"SET", s.key, value, "NX", "PX", world::Value(s.ttl)});
           if (r.type == kv::Reply::Type::kStatus) ++locked;  // OK; nil: held; error: unknown
+          c.Because(Tally(r.type == kv::Reply::Type::kStatus, i, locked));
         }
       }
       if (tokens == RedlockTokens::kTokenService && locked >= quorum) {
