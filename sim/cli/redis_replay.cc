@@ -299,8 +299,23 @@ class RedisSession {
       std::vector<std::string> row = {step.index == violation_step ? "!!" : "",
                                       std::to_string(step.index), step.actor};
       if (step.command.empty()) {
+        // A server's fault (a restart, a clock jump, a failover) exists only
+        // in the model: this replay does not do it to the real server.
+        const bool fault = step.action.is_fault() && step.action.client < 0;
+        if (fault && unapplied_fault_ == 0) unapplied_fault_ = step.index;
         row.push_back("(" + trace::StepLine(step) + ")");
-        row.insert(row.end(), {"", "", ""});
+        row.insert(row.end(), {"", "", fault ? "NOT APPLIED to the real server" : ""});
+        rows.push_back(row);
+        continue;
+      }
+      if (step.action.kind == world::Action::Kind::kStep && !step.command.empty() &&
+          step.command.front() == "WRITE" && step.command.size() > 1 &&
+          step.command[1] == "resource") {
+        // The protected resource is lockstep's, not Redis's: its reply is
+        // the model's, and nothing is sent.
+        row.push_back(trace::CommandText(step.command));
+        row.push_back(step.reply ? trace::CompactReply(*step.reply) : "(none)");
+        row.insert(row.end(), {"(not sent)", "the resource is lockstep's model"});
         rows.push_back(row);
         continue;
       }
@@ -350,6 +365,15 @@ class RedisSession {
       const world::StepRecord& d = t_.steps[static_cast<size_t>(first_diff_)];
       std::cout << "real replies differ from the trace at step " << first_diff_ << " ("
                 << trace::StepLine(d) << " in the trace)\n";
+    }
+    if (unapplied_fault_ != 0) {
+      std::cout << "faults: the server's fault at step " << unapplied_fault_ << " ("
+                << trace::StepLine(t_.steps[static_cast<size_t>(unapplied_fault_)])
+                << ") is not applied to the real server: this replay sends commands only"
+                << (first_diff_ > unapplied_fault_
+                        ? ", so the replies after it can differ, as they do here"
+                        : "")
+                << "\n";
     }
     if (!t_.violation) {
       std::cout << (first_diff_ == 0
@@ -431,7 +455,8 @@ class RedisSession {
   std::chrono::steady_clock::time_point base_;
   int64_t server_at_base_ = 0;
   int first_diff_ = 0;
-  int64_t latest_ = 0;  // ms the latest step went out after its mapped time
+  int unapplied_fault_ = 0;  // the first server fault of the trace (not applied), or 0
+  int64_t latest_ = 0;       // ms the latest step went out after its mapped time
   std::vector<std::optional<kv::Reply>> real_;
 };
 

@@ -25,10 +25,10 @@ json StateJson(const world::StepRecord& r, const std::vector<std::string>& names
     servers.push_back({{"name", ""}, {"keyspace", trace::EntriesText(r.keyspace, r.writers)}});
   }
   for (const world::ServerRecord& sv : r.servers) {
-    servers.push_back({{"name", sv.name + " (" + sv.role + (sv.available ? "" : ", down") + ")"},
-                       {"keyspace", sv.role == "failed" ? "(failed)"
-                                                        : trace::EntriesText(sv.keyspace,
-                                                                             sv.writers)}});
+    servers.push_back(
+        {{"name", sv.name + " (" + sv.role + (sv.available ? "" : ", down") + ")"},
+         {"keyspace",
+          sv.role == "failed" ? "(failed)" : trace::EntriesText(sv.keyspace, sv.writers)}});
   }
   return {{"clock", r.global_time},
           {"clocks", clocks},
@@ -181,12 +181,9 @@ json PlayGraph(const scenario::Scenario& s, const std::string& file, uint64_t ma
   }
   json clients = json::array();
   for (const auto& c : s.world.clients) clients.push_back(c.name);
-  return {{"name", s.name},
-          {"description", s.description},
-          {"clients", clients},
-          {"expect", s.expect.Text()},
-          {"max_steps", s.max_steps},
-          {"states", std::move(states)}};
+  return {{"name", s.name},           {"description", s.description},
+          {"clients", clients},       {"expect", s.expect.Text()},
+          {"max_steps", s.max_steps}, {"states", std::move(states)}};
 }
 
 std::string PlayPage(const json& graph) {

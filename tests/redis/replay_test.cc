@@ -149,6 +149,35 @@ TEST_CASE("a trace with deadlines maps virtual time onto the server's clock") {
   CHECK_FALSE(Has(r.out, "DIFFERS"));
 }
 
+TEST_CASE("a server fault the replay cannot apply is said so, at its step and in the verdict") {
+  testing::RedisServer server;
+  auto r = RunLockstep({"replay", "--redis", server.address(), "--redis-flush",
+                        testing::ScenarioPath("clock-jump.json")});
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 4);  // the replay differs: the jump did not happen
+  CHECK(Has(r.out,
+            "(jump +4)                                           NOT APPLIED to the real "
+            "server"));
+  CHECK(Has(r.out,
+            "faults: the server's fault at step 2 (jump +4) is not applied to the real "
+            "server: this replay sends commands only, so the replies after it can "
+            "differ, as they do here"));
+}
+
+TEST_CASE("a write to the protected resource is the model's, never sent to Redis") {
+  testing::RedisServer server;
+  auto r = RunLockstep({"replay", "--redis", server.address(), "--redis-flush",
+                        testing::ScenarioPath("unfenced-stall.json")});
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 1);
+  CHECK(Has(r.out,
+            "WRITE resource token=0                 1      (not sent)  the resource is "
+            "lockstep's model"));
+  CHECK_FALSE(Has(r.out, "ERR unknown command"));
+  CHECK_FALSE(Has(r.out, "DIFFERS"));
+  CHECK(Has(r.out, "stale_write reproduced on the real server at step 8"));
+}
+
 TEST_CASE("replay --redis refuses a non-empty database unless told to flush it") {
   testing::RedisServer server;
   auto c = server.Connect();

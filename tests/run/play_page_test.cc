@@ -3,12 +3,13 @@
 // distance to the nearest violation the breadth-first search's, and a
 // scenario too large for a page refused with the reason. The page itself is
 // played in Chromium by tests/browser/game_test.mjs.
+#include "sim/run/play_page.h"
+
 #include <catch2/catch.hpp>
 
 #include "sim/explore/continuation.h"
 #include "sim/explore/execution.h"
 #include "sim/run/explore.h"
-#include "sim/run/play_page.h"
 #include "tests/test_util.h"
 
 namespace lockstep {
@@ -21,7 +22,8 @@ size_t MovesOf(const nlohmann::json& graph) {
 }
 
 TEST_CASE("the game's graph has plain enumeration's states and transitions") {
-  for (const char* name : {"getset-docs-fix.json", "set-px-script-safe.json", "fenced-stall.json"}) {
+  for (const char* name :
+       {"getset-docs-fix.json", "set-px-script-safe.json", "fenced-stall.json"}) {
     INFO(name);
     const scenario::Scenario s = scenario::LoadScenarioFile(testing::ScenarioPath(name));
     const nlohmann::json graph = run::PlayGraph(s, name);
@@ -66,7 +68,8 @@ TEST_CASE("each state's distance to a violation is the shortest continuation's l
 }
 
 TEST_CASE("a game too large for a page is refused, saying so") {
-  const scenario::Scenario s = scenario::LoadScenarioFile(testing::ScenarioPath("setnx-naive.json"));
+  const scenario::Scenario s =
+      scenario::LoadScenarioFile(testing::ScenarioPath("setnx-naive.json"));
   CHECK_THROWS_WITH(run::PlayGraph(s, "naive.json", 1000),
                     "naive.json: the game has more than 1000 states (with every choice shown, "
                     "nothing merged): too many for a page; a smaller horizon, fewer clients or "
