@@ -6,6 +6,7 @@
 #include "sim/base/input_error.h"
 #include "sim/explore/execution.h"
 #include "sim/explore/fingerprint.h"
+#include "sim/trace/sources.h"
 #include "sim/trace/trace.h"
 
 namespace lockstep::run {
@@ -179,11 +180,23 @@ json PlayGraph(const scenario::Scenario& s, const std::string& file, uint64_t ma
     }
     states.push_back(std::move(state));
   }
+  // The algorithms' text behind the moves, for the source panel.
+  std::vector<std::string> lines;
+  for (const json& state : states) {
+    for (const json& m : state["moves"]) {
+      lines.push_back(m["source"]);
+      for (const json& w : m["why"]) lines.push_back(w["source"]);
+    }
+  }
   json clients = json::array();
   for (const auto& c : s.world.clients) clients.push_back(c.name);
-  return {{"name", s.name},           {"description", s.description},
-          {"clients", clients},       {"expect", s.expect.Text()},
-          {"max_steps", s.max_steps}, {"states", std::move(states)}};
+  return {{"name", s.name},
+          {"description", s.description},
+          {"clients", clients},
+          {"expect", s.expect.Text()},
+          {"max_steps", s.max_steps},
+          {"sources", trace::SourcesNamed(s.document, lines)},
+          {"states", std::move(states)}};
 }
 
 std::string PlayPage(const json& graph) {

@@ -28,11 +28,11 @@ std::optional<std::pair<std::string, int>> ParseSourceLine(const std::string& so
   return std::pair{source.substr(0, colon), line};
 }
 
-std::map<std::string, std::string> SourcesOf(const Trace& t) {
+std::map<std::string, std::string> SourcesNamed(const nlohmann::json& scenario,
+                                                const std::vector<std::string>& names) {
   std::map<std::string, std::string> known;
-  if (t.scenario.is_object() && t.scenario.contains("clients") &&
-      t.scenario["clients"].is_array()) {
-    for (const auto& c : t.scenario["clients"]) {
+  if (scenario.is_object() && scenario.contains("clients") && scenario["clients"].is_array()) {
+    for (const auto& c : scenario["clients"]) {
       if (!c.is_object() || !c.contains("algorithm")) continue;
       const auto& a = c["algorithm"];
       if (a.is_object() && a.contains("lua_inline") && a["lua_inline"].is_string()) {
@@ -41,20 +41,25 @@ std::map<std::string, std::string> SourcesOf(const Trace& t) {
     }
   }
   std::map<std::string, std::string> sources;
-  auto add = [&](const std::string& source) {
+  for (const std::string& source : names) {
     const auto parsed = ParseSourceLine(source);
-    if (!parsed || sources.count(parsed->first)) return;
+    if (!parsed || sources.count(parsed->first)) continue;
     if (auto it = known.find(parsed->first); it != known.end()) {
       sources.emplace(parsed->first, it->second);
     } else if (auto b = BuiltinSources().find(parsed->first); b != BuiltinSources().end()) {
       sources.emplace(parsed->first, b->second);
     }
-  };
-  for (const world::StepRecord& r : t.steps) {
-    add(r.source);
-    for (const world::StepRecord::Why& w : r.reasons) add(w.reason.source);
   }
   return sources;
+}
+
+std::map<std::string, std::string> SourcesOf(const Trace& t) {
+  std::vector<std::string> names;
+  for (const world::StepRecord& r : t.steps) {
+    names.push_back(r.source);
+    for (const world::StepRecord::Why& w : r.reasons) names.push_back(w.reason.source);
+  }
+  return SourcesNamed(t.scenario, names);
 }
 
 }  // namespace lockstep::trace

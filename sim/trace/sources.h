@@ -17,6 +17,10 @@ namespace lockstep::trace {
 // built) and the Lua scripts the trace's scenario carries. A program's own
 // C++ algorithm is not among them.
 std::map<std::string, std::string> SourcesOf(const Trace& t);
+// The same for the source lines `sources` ("file.cc:12") of a run of the
+// scenario `scenario_document`.
+std::map<std::string, std::string> SourcesNamed(const nlohmann::json& scenario_document,
+                                                const std::vector<std::string>& sources);
 
 // "file.cc:12" -> {"file.cc", 12}; nullopt if it is not of that form.
 std::optional<std::pair<std::string, int>> ParseSourceLine(const std::string& source);

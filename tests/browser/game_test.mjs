@@ -111,6 +111,11 @@ try {
   check(lanes.includes("setnx_takeover.cc:"), "the source lines are in the lanes");
   check((await page.locator("tr.violating").count()) === 1, "the violating row is marked");
 
+  // Beside the lanes, each client's current line in its algorithm.
+  const here = await page.textContent('#code pre[data-client="C2"] span.here');
+  check(here !== null && here.includes("c.SetNx(s.key, stamp)"), "C2's current line: " + here);
+  check((await page.locator("#code h3").count()) === 2, "a source excerpt per client that moved");
+
   const shot = await page.locator("#lanes").screenshot();
   const colours = coloursOf(shot);
   check(colours >= 8, "the lanes' screenshot is not blank (" + colours + " colours)");
