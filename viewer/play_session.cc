@@ -198,8 +198,8 @@ Hint PlaySession::AskHint(uint64_t max_states) const {
     }
     case explore::Continuation::Outcome::kUnreachable:
       h.text =
-          "No violation is reachable from here within the scenario's bounds (clock up to " +
-          std::to_string(scenario_.world.horizon) + ", " + std::to_string(crashes_left()) +
+          "No violation is reachable from here within the scenario's bounds (" +
+          world::HorizonText(scenario_.world.horizon) + ", " + std::to_string(crashes_left()) +
           " crash" + (crashes_left() == 1 ? "" : "es") + " left" +
           (h.search.step_bound_reached ? ", " + std::to_string(remaining) + " more steps" : "") +
           "): " + searched + ".";

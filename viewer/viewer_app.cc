@@ -182,9 +182,8 @@ void ViewerApp::DrawPlayPanel(float width, float height) {
   if (ImGui::CollapsingHeader("About this scenario", ImGuiTreeNodeFlags_DefaultOpen)) {
     ImGui::PushTextWrapPos(0);
     ImGui::TextUnformatted(s.description.c_str());
-    ImGui::TextDisabled("expected: %s; clock up to %lld; crashes allowed: %d",
-                        s.expect.Text().c_str(), static_cast<long long>(s.world.horizon),
-                        s.world.faults.crash);
+    ImGui::TextDisabled("expected: %s; %s; crashes allowed: %d", s.expect.Text().c_str(),
+                        world::HorizonText(s.world.horizon).c_str(), s.world.faults.crash);
     ImGui::PopTextWrapPos();
   }
   ImGui::Separator();

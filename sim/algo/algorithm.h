@@ -49,6 +49,12 @@ struct AlgorithmInfo {
   // Its lock value is a timestamp it takes over once expired: the loader
   // warns of an initial value of its key that is none.
   bool timestamp_lock = false;
+  // Its decisions depend on times (clock readings, timestamps) only through
+  // comparisons of times plus its settings, and the times it writes are
+  // ClockPlus or Value::Time, the times it keeps across ForgetHistory are
+  // its live_times: a shift of every time shifts its behaviour. A search
+  // without a horizon needs it (docs/design.md, "Time without a horizon").
+  bool relative_time = false;
 };
 
 // The body that calls Run(client, settings, Args...).

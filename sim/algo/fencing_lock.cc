@@ -36,6 +36,7 @@ LOCKSTEP_ALGORITHM(
     {.name = "fenced-set-px",
      .summary = "SET NX PX and a fencing token from INCR in one script; release by script",
      .make = MakeLockBody<RunFencedLock>,
-     .settings = kTtlLockSettings});
+     .settings = kTtlLockSettings,
+     .relative_time = true});
 
 }  // namespace lockstep::algo

@@ -99,20 +99,23 @@ LOCKSTEP_ALGORITHM(redlock,
                                "validity; release by script on all",
                     .make = MakeLockBody<RunRedlock, RedlockTokens::kNone>,
                     .settings = kTtlLockSettings,
-                    .draws_numbers = true});
+                    .draws_numbers = true,
+                    .relative_time = true});
 LOCKSTEP_ALGORITHM(redlock_instance_tokens,
                    {.name = "redlock-instance-tokens",
                     .summary = "Redlock with a fencing token: the largest INCR among the "
                                "instances locked (unsafe)",
                     .make = MakeLockBody<RunRedlock, RedlockTokens::kInstanceCounters>,
                     .settings = kTtlLockSettings,
-                    .draws_numbers = true});
+                    .draws_numbers = true,
+                    .relative_time = true});
 LOCKSTEP_ALGORITHM(redlock_fenced,
                    {.name = "redlock-fenced",
                     .summary = "Redlock with a fencing token from INCR on lock.token_server",
                     .make = MakeLockBody<RunRedlock, RedlockTokens::kTokenService>,
                     .settings = kTtlLockSettings,
                     .draws_numbers = true,
-                    .needs_token_server = true});
+                    .needs_token_server = true,
+                    .relative_time = true});
 
 }  // namespace lockstep::algo

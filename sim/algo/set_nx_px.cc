@@ -53,17 +53,20 @@ void RunSetNxPx(world::Client& c, const LockSettings& s, Release release) {
 LOCKSTEP_ALGORITHM(set_px_del, {.name = "set-px-del",
                                 .summary = "SET key token NX PX ttl; release by plain DEL",
                                 .make = MakeLockBody<RunSetNxPx, Release::kDel>,
-                                .settings = kTtlLockSettings});
+                                .settings = kTtlLockSettings,
+                                .relative_time = true});
 LOCKSTEP_ALGORITHM(
     set_px_get_del,
     {.name = "set-px-get-del",
      .summary = "SET key token NX PX ttl; release by GET, compare in the client, DEL",
      .make = MakeLockBody<RunSetNxPx, Release::kGetCompare>,
-     .settings = kTtlLockSettings});
+     .settings = kTtlLockSettings,
+     .relative_time = true});
 LOCKSTEP_ALGORITHM(set_px_script,
                    {.name = "set-px-script",
                     .summary = "SET key token NX PX ttl; release by the compare-and-delete script",
                     .make = MakeLockBody<RunSetNxPx, Release::kScript>,
-                    .settings = kTtlLockSettings});
+                    .settings = kTtlLockSettings,
+                    .relative_time = true});
 
 }  // namespace lockstep::algo

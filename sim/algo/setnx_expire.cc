@@ -29,6 +29,7 @@ LOCKSTEP_ALGORITHM(setnx_expire,
                    {.name = "setnx-expire",
                     .summary = "SETNX, then PEXPIRE as a second command; release by DEL",
                     .make = MakeLockBody<RunSetnxExpire>,
-                    .settings = kTtlLockSettings});
+                    .settings = kTtlLockSettings,
+                    .relative_time = true});
 
 }  // namespace lockstep::algo

@@ -116,7 +116,7 @@ void RunSetnxLock(world::Client& c, const LockSettings& s, Takeover takeover) {
   for (int round = 0; round < s.rounds; ++round) {
     Millis mine = Acquire(c, s, takeover, round);
     // Holding: only the round and our timestamp matter.
-    c.ForgetHistory("hold", {round, mine});
+    c.ForgetHistory("hold", {round}, {mine});
     HoldLock(c, s, mine, 0);
     Release(c, s, mine);
   }
@@ -127,13 +127,15 @@ LOCKSTEP_ALGORITHM(setnx_naive,
                     .summary = "SETNX lock; expired lock taken over with GET, DEL, SETNX (racy)",
                     .make = MakeLockBody<RunSetnxLock, Takeover::kNaive>,
                     .settings = kTimestampLockSettings,
-                    .timestamp_lock = true});
+                    .timestamp_lock = true,
+                    .relative_time = true});
 LOCKSTEP_ALGORITHM(
     setnx_getset,
     {.name = "setnx-getset",
      .summary = "SETNX lock; expired lock taken over with GETSET (the documented fix)",
      .make = MakeLockBody<RunSetnxLock, Takeover::kGetSet>,
      .settings = kTimestampLockSettings,
-     .timestamp_lock = true});
+     .timestamp_lock = true,
+     .relative_time = true});
 
 }  // namespace lockstep::algo

@@ -57,6 +57,14 @@ void Settings::SetText(std::string_view name, std::string value) {
   Find(name, SettingType::kString).text = std::move(value);
 }
 
+int64_t Settings::Magnitude() const {
+  int64_t sum = 0;
+  for (const Value& v : values_) {
+    if (v.declared.type == SettingType::kInt) sum += v.number < 0 ? -v.number : v.number;
+  }
+  return sum;
+}
+
 std::string Settings::Label() const {
   std::string label;
   for (const Value& v : values_) {

@@ -67,6 +67,9 @@ class Settings {
   // Every value, in the order declared, and the world's facts: equal labels
   // make clients of one algorithm interchangeable.
   std::string Label() const;
+  // The sum of the magnitudes of its integer values: a bound on any time
+  // offset an algorithm can make of them.
+  int64_t Magnitude() const;
 
  private:
   struct Value {

@@ -20,7 +20,8 @@ std::optional<Violation> BoundedLiveness::CheckEnd(const world::Model& m,
   std::string who;
   for (size_t i = 0; i < waiting.size(); ++i) who += (i ? ", " : "") + waiting[i];
   v.message = who + " still waits for the lock when the clock reaches the horizon (" +
-              std::to_string(m.config().horizon) + "), although no live client holds it";
+              std::to_string(m.config().horizon.value_or(0)) +
+              "), although no live client holds it";
   return v;
 }
 

@@ -320,7 +320,7 @@ int Demo(const std::string& dir, const trace::TimelineStyle& timeline) {
     std::cout << "\n=== 4. The fix, verified: every schedule of three clients ===\n"
               << "Holders release within " << *fix.world.assumptions.max_hold_ticks
               << " tick of acquiring; timestamps are read in the command's own step; the clock\n"
-              << "runs to " << fix.world.horizon << " (scenarios/getset-bounded.json).\n";
+              << "runs to " << *fix.world.horizon << " (scenarios/getset-bounded.json).\n";
     explore::SearchResult proof =
         explore::DepthFirstSearch(fix.world, explore::MakeProperties(fix.properties), {});
     std::cout << "exhaustive search: " << explore::VerdictText(proof.verdict) << " ("

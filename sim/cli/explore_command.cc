@@ -131,7 +131,7 @@ json MakeReport(const ExploreOptions& o, const scenario::Scenario& s,
                  {"verdict", explore::VerdictText(r.verdict)},
                  {"clients", json::array()},
                  {"bounds",
-                  {{"horizon", s.world.horizon},
+                  {{"horizon", OptionalJson(s.world.horizon)},
                    {"max_steps", step_bound ? json(*step_bound) : json(nullptr)},
                    {"preemptions", o.preemptions ? json(*o.preemptions) : json(nullptr)},
                    {"max_arg_delay", OptionalJson(a.max_arg_delay)},
@@ -160,8 +160,8 @@ std::string SearchHeader(const ExploreOptions& o, const scenario::Scenario& s,
   std::ostringstream text;
   std::string names;
   for (const auto& c : s.world.clients) names += (names.empty() ? "" : ",") + c.name;
-  text << "explore " << o.file << ": strategy " << o.strategy << ", clients " << names
-       << ", horizon " << s.world.horizon << "\n";
+  text << "explore " << o.file << ": strategy " << o.strategy << ", clients " << names << ", "
+       << world::HorizonText(s.world.horizon) << "\n";
   text << "search: " << Thousands(r.stats.executions) << " executions, "
        << Thousands(r.stats.states) << " distinct states, " << Thousands(r.stats.transitions)
        << " transitions, max depth " << r.stats.max_depth << ", " << r.stats.elapsed_s << " s\n";
@@ -277,7 +277,10 @@ int Search(const ExploreOptions& o) {
   } else if (r.verdict == explore::Verdict::kSafe) {
     text << "SAFE: no violation of ";
     for (size_t i = 0; i < s.properties.size(); ++i) text << (i ? ", " : "") << s.properties[i];
-    text << " in any schedule within these bounds (horizon " << s.world.horizon << ")\n";
+    text << " in any schedule "
+         << (s.world.horizon ? "within these bounds (" + world::HorizonText(s.world.horizon) + ")"
+                             : "for all time")
+         << "\n";
   } else {
     code = kExitBound;
     text << "INCOMPLETE: " << r.incomplete << "; no violation found so far\n";

@@ -17,7 +17,7 @@ struct ExploreOptions {
   std::string strategy{explore::Strategies().front().name};  // the default
   std::optional<int> clients;
   std::optional<int> max_steps;
-  std::optional<int64_t> horizon;
+  std::optional<std::string> horizon;  // an integer, or "none"
   std::optional<int> preemptions;
   std::optional<std::string> max_arg_delay;  // integer or "none"
   std::optional<std::string> faults;         // "crash=1,stall=1,..."

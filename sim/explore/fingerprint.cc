@@ -2,12 +2,16 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <map>
+#include <stdexcept>
+#include <string>
 #include <tuple>
 
 #include "sim/base/hash.h"
 #include "sim/base/limits.h"
 #include "sim/check/property.h"
+#include "sim/kv/int_parse.h"
 
 namespace lockstep::explore {
 namespace {
@@ -36,9 +40,77 @@ struct Mixer {
 
 }  // namespace
 
+// Every time in a state, on one line with the clock: what an all-time
+// search keeps of them is their order and their gaps up to the window, as
+// their distances from the clock (the equivalence of clock values beyond
+// the largest constant, as in timed automata's regions).
+class Fingerprinter::Times {
+ public:
+  Times(bool relative, world::Millis now, world::Millis window)
+      : relative_(relative), now_(now), window_(window) {}
+
+  void Add(world::Millis t) {
+    if (relative_) points_.push_back(t);
+  }
+  // Call once every time is added.
+  void Compress() {
+    if (!relative_) return;
+    points_.push_back(now_);
+    std::sort(points_.begin(), points_.end());
+    points_.erase(std::unique(points_.begin(), points_.end()), points_.end());
+    at_.resize(points_.size());
+    for (size_t k = 1; k < points_.size(); ++k) {
+      at_[k] = at_[k - 1] + std::min(points_[k] - points_[k - 1], window_ + 1);
+    }
+    origin_ = At(now_);
+    if (points_.back() - now_ > window_) {
+      throw std::runtime_error(
+          "a time " + std::to_string(points_.back() - now_) +
+          " ticks ahead of the clock, beyond the window of " + std::to_string(window_) +
+          " the scenario's settings give: the all-time search cannot follow this algorithm's "
+          "times (give the scenario a horizon)");
+    }
+  }
+  // `t` as the search keeps it.
+  uint64_t Of(world::Millis t) const {
+    return static_cast<uint64_t>(relative_ ? At(t) - origin_ : t);
+  }
+
+ private:
+  world::Millis At(world::Millis t) const {
+    auto it = std::lower_bound(points_.begin(), points_.end(), t);
+    return at_[static_cast<size_t>(it - points_.begin())];
+  }
+  bool relative_;
+  world::Millis now_, window_;
+  std::vector<world::Millis> points_, at_;
+  world::Millis origin_ = 0;
+};
+
+world::Millis TimeWindow(const world::WorldConfig& c) {
+  // Every constant an algorithm or the world can add to a time, summed:
+  // no comparison can tell apart two times further apart than this.
+  world::Millis sum = 2;
+  for (const world::ClientSetup& cl : c.clients) {
+    sum += cl.time_constants + cl.request_timeout + std::abs(cl.skew);
+  }
+  const world::Assumptions& a = c.assumptions;
+  sum += a.max_arg_delay.value_or(0) + a.max_hold_ticks.value_or(0);
+  for (const world::ServerConfig& sc : c.servers) {
+    sum += std::abs(sc.skew) + sc.restart_delay + sc.sync_every;
+  }
+  for (world::Millis by : c.faults.jump_by) sum += std::abs(by) * c.faults.jump;
+  return 2 * sum;
+}
+
 Fingerprinter::Fingerprinter(const world::Model& model, bool symmetry, bool abstract,
                              uint32_t ghost)
     : model_(model), abstract_(abstract) {
+  // Without a horizon, times are kept relative to the clock; that needs
+  // client states named by what they observed since ForgetHistory, whose
+  // times the automaton keeps apart.
+  relative_ = !model.config().horizon && abstract;
+  if (relative_) window_ = TimeWindow(model.config());
   use_writers_ = ghost & check::Property::kWriters;
   use_latest_ = ghost & check::Property::kLatestAcquirer;
   const world::WorldConfig& c = model.config();
@@ -74,25 +146,74 @@ Fingerprinter::Fingerprinter(const world::Model& model, bool symmetry, bool abst
 Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
                               std::vector<int>* canonical) const {
   const int n = static_cast<int>(s.clients.size());
+  // The times the words below hold, gathered first when they are kept
+  // relative to the clock.
+  Times times(relative_, s.now, window_);
+  const bool ready_since = use_ready_since_;
+  if (relative_) {
+    for (int i = 0; i < n; ++i) {
+      const world::ClientSlot& c = s.clients[i];
+      if (ready_since && c.status == world::ClientStatus::kReady) times.Add(c.ready_since);
+      if (c.status == world::ClientStatus::kSleeping) {
+        times.Add(c.wake_at);
+        if (c.timing_out) times.Add(c.sent_timestamp);
+      }
+      if (c.holding) times.Add(c.valid_until);
+      if (c.holding && use_acquired_at_) times.Add(c.acquired_at);
+      for (world::Millis t : model_.automaton(i).TimesOf(c.local)) times.Add(t);
+    }
+    auto add_entry = [&](const kv::Entry& e) {
+      if (e.deadline) times.Add(*e.deadline);
+      int64_t t = 0;
+      if (e.timestamp && kv::ParseInt64(e.value, &t)) times.Add(t);
+    };
+    for (const world::ServerState& sv : s.servers) {
+      if (sv.down_until > s.now) times.Add(sv.down_until);
+      for (const kv::Entry& e : sv.keyspace.entries()) add_entry(e);
+      if (use_persisted_) {
+        for (const kv::Entry& e : sv.persisted.entries()) add_entry(e);
+      }
+      for (const world::ReplicatedWrite& w : sv.backlog) {
+        for (const auto& k : w.keys) {
+          if (k.entry) add_entry(*k.entry);
+        }
+      }
+    }
+  }
+  times.Compress();
+  // A client's state: with relative times, its history's shape and the
+  // times it holds, placed.
+  auto local_word = [&](int i, world::LocalState local) -> uint64_t {
+    if (!relative_) return abstract_ ? model_.automaton(i).AbstractOf(local) : local;
+    uint64_t h = model_.automaton(i).ShapeOf(local);
+    for (world::Millis t : model_.automaton(i).TimesOf(local))
+      h = base::HashCombine(h, times.Of(t));
+    return h;
+  };
+  // A stored value: a timestamp by where it is.
+  auto value_word = [&](const kv::Entry& e) -> uint64_t {
+    int64_t t = 0;
+    if (relative_ && e.timestamp && kv::ParseInt64(e.value, &t)) {
+      return base::HashCombine(0x74696d65ULL, times.Of(t));
+    }
+    return base::HashBytes(2, e.value);
+  };
   // Each client's own words: nothing in them names another client, so
   // sorting them gives a permutation of the clients that is a true symmetry.
   std::array<ClientWords, kMaxClients> words;
   for (int i = 0; i < n; ++i) {
     const world::ClientSlot& c = s.clients[i];
     ClientWords& w = words[i];
-    w[0] = abstract_ ? model_.automaton(i).AbstractOf(c.local) : c.local;
+    w[0] = local_word(i, c.local);
     w[1] = static_cast<uint64_t>(c.status) | (uint64_t{c.in_critical_section} << 8) |
            (uint64_t{c.holding} << 9) | (uint64_t{c.stalled} << 10) |
            (uint64_t{c.timing_out} << 30) | (use_latest_ ? uint64_t{c.superseded} << 11 : 0);
-    w[2] = use_ready_since_ && c.status == world::ClientStatus::kReady
-               ? static_cast<uint64_t>(c.ready_since)
-               : 0;
+    w[2] = ready_since && c.status == world::ClientStatus::kReady ? times.Of(c.ready_since) : 0;
     w[3] = c.status == world::ClientStatus::kSleeping
-               ? static_cast<uint64_t>(c.wake_at) ^
-                     (c.timing_out ? static_cast<uint64_t>(c.sent_timestamp) << 32 : 0)
+               ? times.Of(c.wake_at) ^ (c.timing_out ? times.Of(c.sent_timestamp) << 32 : 0)
                : 0;
-    w[4] = c.holding ? static_cast<uint64_t>(c.valid_until) : 0;
-    w[5] = c.holding && use_acquired_at_ ? static_cast<uint64_t>(c.acquired_at) : 0;
+    w[4] = c.holding ? times.Of(c.valid_until) : 0;
+    w[5] = c.holding && use_acquired_at_ ? times.Of(c.acquired_at) : 0;
     w[6] = 0;  // the keys whose current value this client wrote or owns (order-free)
   }
   if (use_writers_) {
@@ -137,7 +258,16 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
   }
 
   Mixer prefix;
-  prefix.Feed(static_cast<uint64_t>(s.now));
+  if (!relative_) {
+    prefix.Feed(static_cast<uint64_t>(s.now));
+  } else {
+    // Only where the clock stands in the servers' sync period is left of it.
+    for (const world::ServerConfig& sc : model_.config().servers) {
+      if (sc.persistence == world::Persistence::kEverySec) {
+        prefix.Feed(static_cast<uint64_t>((s.now - model_.config().start_time) % sc.sync_every));
+      }
+    }
+  }
   prefix.Feed(
       static_cast<uint64_t>(s.used.crash) | static_cast<uint64_t>(s.used.stall) << 10 |
       static_cast<uint64_t>(s.used.jump) << 20 | static_cast<uint64_t>(s.used.restart) << 30 |
@@ -146,17 +276,17 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
     prefix.Feed(ks.size());
     for (const kv::Entry& e : ks.entries()) {
       prefix.Feed(base::HashBytes(1, e.key));
-      prefix.Feed(base::HashBytes(2, e.value));
+      prefix.Feed(value_word(e));
       prefix.Feed(static_cast<uint64_t>(e.kind));
       for (const auto& item : e.list) prefix.Feed(base::HashBytes(3, item));
-      prefix.Feed(e.deadline ? static_cast<uint64_t>(*e.deadline) : 0x8000000000000000ULL);
+      prefix.Feed(e.deadline ? times.Of(*e.deadline) : 0x8000000000000000ULL);
     }
   };
   bool names_clients = path != nullptr;  // some datum names a client
   for (int server : s.serving) prefix.Feed(static_cast<uint64_t>(server));
   for (const world::ServerState& sv : s.servers) {
     prefix.Feed(static_cast<uint64_t>(sv.jumped));
-    prefix.Feed(sv.down_until > s.now ? static_cast<uint64_t>(sv.down_until) : 0);
+    prefix.Feed(sv.down_until > s.now ? times.Of(sv.down_until) : 0);
     prefix.Feed(static_cast<uint64_t>(sv.role));
     feed_keyspace(sv.keyspace);
     if (use_persisted_) feed_keyspace(sv.persisted);
@@ -166,11 +296,10 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
       for (const auto& k : w.keys) {
         prefix.Feed(base::HashBytes(5, k.key));
         if (k.entry) {
-          prefix.Feed(base::HashBytes(2, k.entry->value));
+          prefix.Feed(value_word(*k.entry));
           prefix.Feed(static_cast<uint64_t>(k.entry->kind));
           for (const auto& item : k.entry->list) prefix.Feed(base::HashBytes(3, item));
-          prefix.Feed(k.entry->deadline ? static_cast<uint64_t>(*k.entry->deadline)
-                                        : 0x8000000000000000ULL);
+          prefix.Feed(k.entry->deadline ? times.Of(*k.entry->deadline) : 0x8000000000000000ULL);
         } else {
           prefix.Feed(0x7fffffffffffffffULL);
         }

@@ -51,9 +51,17 @@ class Fingerprinter {
   // Symmetry classes of size > 1 (client indices), for reports.
   const std::vector<std::vector<int>>& classes() const { return classes_; }
 
+  // Without a horizon: times are kept relative to the clock, and gaps
+  // between them wider than this are alike (docs/design.md, "Time without
+  // a horizon"). 0 when times are kept as they are.
+  world::Millis time_window() const { return relative_ ? window_ : 0; }
+
  private:
+  class Times;
   const world::Model& model_;
   bool abstract_;
+  bool relative_;
+  world::Millis window_ = 0;
   bool use_ready_since_;
   bool use_acquired_at_;
   bool use_persisted_;

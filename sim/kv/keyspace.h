@@ -29,6 +29,9 @@ struct Entry {
   std::string value;               // kString
   std::vector<std::string> list;   // kList, head first
   std::optional<Millis> deadline;  // absolute, on the server's clock
+  // Provenance, not Redis: the value is a time a client wrote (a clock
+  // argument), which an all-time search keeps relative to the clock.
+  bool timestamp = false;
 
   // Redis 7's rule: expired at `now` iff now > deadline.
   bool ExpiredAt(Millis now) const { return deadline.has_value() && now > *deadline; }

@@ -35,11 +35,21 @@ json KeepContenders(const Scenario& s, int n) {
   return kept;
 }
 
-int64_t Horizon(const Scenario& s, int64_t horizon) {
+json Horizon(const Scenario& s, const std::string& text) {
+  if (text == "none") return nullptr;  // all time
   const int64_t start = s.world.start_time;
+  long long horizon = 0;
+  try {
+    size_t used = 0;
+    horizon = std::stoll(text, &used);
+    if (used != text.size()) throw std::invalid_argument("");
+  } catch (const std::exception&) {
+    horizon = -1;
+  }
   if (horizon < start || horizon > start + base::Limits::kMaxSpan) {
-    Refuse("--horizon " + std::to_string(horizon) + ": expected " + std::to_string(start) +
-           " (the clock's start) to " + std::to_string(start + base::Limits::kMaxSpan));
+    Refuse("--horizon " + text + ": expected " + std::to_string(start) +
+           " (the clock's start) to " + std::to_string(start + base::Limits::kMaxSpan) +
+           ", or none (all time)");
   }
   return horizon;
 }

@@ -17,7 +17,7 @@ namespace lockstep::scenario {
 
 struct Overrides {
   std::optional<int> clients;                // keep the first N contending clients
-  std::optional<int64_t> horizon;            // the clock never passes it
+  std::optional<std::string> horizon;        // an integer the clock never passes, or "none"
   std::optional<std::string> max_arg_delay;  // an integer, or "none"
   std::optional<std::string> faults;         // "crash=1,stall=1,...", per world::kFaultKinds
 

@@ -261,7 +261,9 @@ void ReadClock(const jr::ObjectReader& o, world::WorldConfig& w) {
   jr::ObjectReader clock = o.Object("clock");
   clock.RejectUnknown({"start", "horizon"});
   w.start_time = clock.OptInt("start", 0, base::Limits::kMaxTime).value_or(0);
-  w.horizon = clock.Int("horizon", w.start_time, w.start_time + base::Limits::kMaxSpan);
+  // null: all time (docs/design.md, "Time without a horizon").
+  clock.Raw("horizon");  // required, if only as null
+  w.horizon = clock.NullableInt("horizon", w.start_time, w.start_time + base::Limits::kMaxSpan);
 }
 
 // The settings a Lua algorithm reads as lock.settings: every setting some
@@ -442,6 +444,8 @@ std::set<std::string> ReadClients(const jr::ObjectReader& o, const LockFields& l
       setup.settings =
           settings.Label() + " request_timeout=" + std::to_string(setup.request_timeout);
       setup.draws_numbers = info->draws_numbers;
+      setup.relative_time = info->relative_time;
+      setup.time_constants = settings.Magnitude();
       setup.body = info->make(settings);
     }
     s.algorithms.push_back(setup.algorithm);
@@ -457,13 +461,14 @@ std::set<std::string> ReadClients(const jr::ObjectReader& o, const LockFields& l
   return timestamp_lock_keys;
 }
 
-void ReadKeyspace(const jr::ObjectReader& o, world::WorldConfig& w) {
+void ReadKeyspace(const jr::ObjectReader& o, const std::set<std::string>& timestamp_lock_keys,
+                  world::WorldConfig& w) {
   if (o.Has("keyspace")) {
     const json& ks = o.Array("keyspace");
     std::set<std::string> keys;
     for (size_t i = 0; i < ks.size(); ++i) {
       jr::ObjectReader e(ks[i], o.PointerOf("keyspace") + "/" + std::to_string(i));
-      e.RejectUnknown({"key", "value", "deadline", "writer"});
+      e.RejectUnknown({"key", "value", "deadline", "writer", "timestamp"});
       kv::Entry entry;
       entry.key = e.String("key");
       if (!keys.insert(entry.key).second) {
@@ -472,6 +477,16 @@ void ReadKeyspace(const jr::ObjectReader& o, world::WorldConfig& w) {
       entry.value = e.String("value");
       entry.deadline = e.NullableInt("deadline", 0, base::Limits::kMaxTime);
       if (auto writer = e.OptString("writer")) w.initial_writers[entry.key] = *writer;
+      // A timestamp lock's integer value is a time; any other value is one
+      // only if the scenario says so.
+      int64_t number = 0;
+      entry.timestamp = e.Bool("timestamp", timestamp_lock_keys.count(entry.key) > 0 &&
+                                                kv::ParseInt64(entry.value, &number));
+      if (entry.timestamp && !kv::ParseInt64(entry.value, &number)) {
+        throw jr::JsonError(
+            e.PointerOf("value"),
+            "expected an integer: the entry is a timestamp; got " + json(entry.value).dump());
+      }
       w.initial_keyspace.push_back(entry);
     }
   }
@@ -541,6 +556,37 @@ std::vector<std::string> ReadProperties(const jr::ObjectReader& o) {
   return properties;
 }
 
+// A search without a horizon keeps times relative to the clock: it needs
+// algorithms that declare so, a bound on arguments' age, and properties
+// that do not wait for the horizon (docs/design.md, "Time without a
+// horizon").
+void CheckAllTime(const jr::ObjectReader& o, const Scenario& s) {
+  const world::WorldConfig& w = s.world;
+  if (w.horizon) return;
+  const std::string why = " (the clock has no horizon: \"horizon\": null)";
+  for (size_t i = 0; i < w.clients.size(); ++i) {
+    const world::ClientSetup& c = w.clients[i];
+    if (c.crashed || c.relative_time) continue;
+    throw jr::JsonError(
+        o.PointerOf("clients") + "/" + std::to_string(i) + "/algorithm",
+        "expected an algorithm whose decisions depend on times only through their differences "
+        "(relative_time in its declaration); " +
+            s.algorithms[i] + " does not declare it" + why);
+  }
+  if (!w.assumptions.max_arg_delay) {
+    throw jr::JsonError(o.PointerOf("assumptions") + "/max_arg_delay",
+                        "expected a bound on the age of clock arguments, not null" + why);
+  }
+  for (size_t i = 0; i < s.properties.size(); ++i) {
+    if (s.properties[i] == "bounded_liveness") {
+      throw jr::JsonError(o.PointerOf("properties") + "/" + std::to_string(i),
+                          "expected a property that does not wait for the horizon; "
+                          "bounded_liveness judges the states the horizon stops" +
+                              why);
+    }
+  }
+}
+
 // What each part allows but the whole does not: a violation expected of a
 // property not checked, restarts no server can make.
 void CheckWhole(const jr::ObjectReader& o, const Scenario& s) {
@@ -602,11 +648,12 @@ Scenario Load(const json& doc, const std::string& file, const std::string& prefi
   world::WorldConfig& w = s.world;
   ReadClock(o, w);
   const std::set<std::string> timestamp_lock_keys = ReadClients(o, lock, facts, s);
-  ReadKeyspace(o, w);
+  ReadKeyspace(o, timestamp_lock_keys, w);
   ReadAssumptions(o, w);
   ReadFaults(o, w);
   s.properties = ReadProperties(o);
   CheckWhole(o, s);
+  CheckAllTime(o, s);
   WarnTimestampValues(o, timestamp_lock_keys, s);
 
   if (o.Has("seed")) w.seed = trace::ReadSeed(o.Raw("seed"), o.PointerOf("seed"));
@@ -718,9 +765,13 @@ const char* const kFieldsBeforeFaults =
     value         string       any text
     deadline      integer|null expires when the clock passes it, 0..10^12 (default null: never)
     writer        string       who wrote it, for traces (ghost state; any text)
+    timestamp     boolean      the value is a time (default: true for an integer value of
+                               a timestamp lock's key); an all-time search keeps it
+                               relative to the clock
   clock           object       {start?, horizon}
     start         integer      0..10^12 (default 0)
-    horizon       integer      the clock never passes it; start..start+10000000
+    horizon       integer|null the clock never passes it; start..start+10000000; null:
+                               all time, no horizon
   assumptions     object       {max_arg_delay?, holders_release_in_time?, max_hold_ticks?}
     max_arg_delay integer|null largest age of timestamp arguments, 0..10000000; 0 = read
                                in the command's own step (default); null = unbounded

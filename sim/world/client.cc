@@ -5,12 +5,24 @@
 #include <utility>
 
 #include "sim/base/hash.h"
+#include "sim/kv/int_parse.h"
 #include "sim/world/fiber_scheduler.h"
 
 namespace lockstep::world {
 namespace {
 // Tags keep observations of different kinds apart in the history hash.
-enum Tag : uint64_t { kReply = 1, kClock, kStamp, kRandom, kForget, kLive, kWake };
+enum Tag : uint64_t {
+  kReply = 1,
+  kClock,
+  kStamp,
+  kRandom,
+  kForget,
+  kLive,
+  kWake,
+  kLiveTime,
+  kReplyTime,
+  kTime = uint64_t{1} << 40,  // in the shape: a time was observed here
+};
 
 uint64_t HashReply(const kv::Reply& r) {
   // Type and value in turn: combined in one step, nil (type 2) and the
@@ -26,12 +38,31 @@ uint64_t HashReply(const kv::Reply& r) {
 
 Client::Client(int index, uint64_t seed, FiberScheduler* scheduler, boost::fibers::context* driver)
     : index_(index), seed_(seed), scheduler_(scheduler), driver_(driver) {
-  concrete_ = abstract_ = base::HashCombine(0x6c6f636b73746570ULL, 0);
+  concrete_ = abstract_ = shape_ = base::HashCombine(0x6c6f636b73746570ULL, 0);
 }
 
 void Client::Observe(uint64_t v) {
   concrete_ = base::HashCombine(concrete_, v);
   abstract_ = base::HashCombine(abstract_, v);
+  shape_ = base::HashCombine(shape_, v);
+}
+
+void Client::ObserveTime(uint64_t tag, Millis t) {
+  const uint64_t v = base::HashCombine(tag, static_cast<uint64_t>(t));
+  concrete_ = base::HashCombine(concrete_, v);
+  abstract_ = base::HashCombine(abstract_, v);
+  shape_ = base::HashCombine(shape_, kTime | tag);
+  times_.push_back(t);
+}
+
+void Client::ObserveReply() {
+  int64_t t = 0;
+  if (input_.reply_is_time && input_.reply.type == kv::Reply::Type::kBulk &&
+      kv::ParseInt64(input_.reply.text, &t)) {
+    ObserveTime(kReplyTime, t);
+  } else {
+    Observe(base::HashCombine(kReply, HashReply(input_.reply)));
+  }
 }
 
 void Client::Park() {
@@ -80,7 +111,7 @@ kv::Reply Client::CallOn(int instance, std::vector<Value> argv, Where where) {
   request_.argv = std::move(argv);
   request_.instance = instance;
   Park();
-  Observe(base::HashCombine(kReply, HashReply(input_.reply)));
+  ObserveReply();
   return input_.reply;
 }
 
@@ -108,12 +139,12 @@ int64_t Client::Del(const std::string& key, Where where) {
 
 Millis Client::Now() {
   read_clock_ = true;
-  Observe(base::HashCombine(kClock, static_cast<uint64_t>(input_.clock)));
+  ObserveTime(kClock, input_.clock);
   return input_.clock;
 }
 
 Millis Client::SentTimestamp() {
-  Observe(base::HashCombine(kStamp, static_cast<uint64_t>(input_.sent_timestamp)));
+  ObserveTime(kStamp, input_.sent_timestamp);
   return input_.sent_timestamp;
 }
 
@@ -153,7 +184,7 @@ bool Client::WriteResource(int64_t token, Where where) {
   NewRequest(Request::Kind::kResource, where);
   request_.token = token;
   Park();
-  Observe(base::HashCombine(kReply, HashReply(input_.reply)));
+  ObserveReply();
   return input_.reply.type == kv::Reply::Type::kInteger && input_.reply.integer == 1;
 }
 
@@ -165,13 +196,18 @@ kv::Reply Client::LeaveCriticalSection(CommandAtClock release, Where where) {
   NewRequest(Request::Kind::kLeave, where);
   request_.make = std::move(release);
   Park();
-  Observe(base::HashCombine(kReply, HashReply(input_.reply)));
+  ObserveReply();
   return input_.reply;
 }
 
 void Client::ForgetLock() { events_.push_back({GhostEvent::Kind::kForget, 0}); }
 
 void Client::ForgetHistory(std::string_view label, std::span<const int64_t> live) {
+  ForgetHistory(label, live, {});
+}
+
+void Client::ForgetHistory(std::string_view label, std::span<const int64_t> live,
+                           std::span<const Millis> live_times) {
   // The random stream is hidden state: once the client has drawn from it,
   // where it is in the stream and whose stream it is (the values differ per
   // client) must survive the forgetting.
@@ -181,6 +217,12 @@ void Client::ForgetHistory(std::string_view label, std::span<const int64_t> live
   h = base::HashBytes(h, label);
   for (int64_t v : live)
     h = base::HashCombine(h, base::HashCombine(kLive, static_cast<uint64_t>(v)));
+  shape_ = h;
+  for (Millis t : live_times) {
+    h = base::HashCombine(h, base::HashCombine(kLiveTime, static_cast<uint64_t>(t)));
+    shape_ = base::HashCombine(shape_, kTime | kLiveTime);
+  }
+  times_.assign(live_times.begin(), live_times.end());
   abstract_ = h;
   concrete_ = base::HashCombine(concrete_, h);
 }

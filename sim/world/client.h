@@ -129,6 +129,15 @@ class Client {
     ForgetHistory(label, std::span<const int64_t>(live.begin(), live.size()));
   }
   void ForgetHistory(std::string_view label, std::span<const int64_t> live);
+  // The same, with live values that are times (clock readings, timestamps
+  // read or written): an all-time search keeps those relative to the clock.
+  void ForgetHistory(std::string_view label, std::initializer_list<int64_t> live,
+                     std::initializer_list<Millis> live_times) {
+    ForgetHistory(label, std::span<const int64_t>(live.begin(), live.size()),
+                  std::span<const Millis>(live_times.begin(), live_times.size()));
+  }
+  void ForgetHistory(std::string_view label, std::span<const int64_t> live,
+                     std::span<const Millis> live_times);
 
  private:
   // The driver (ClientAutomaton) makes, runs and reads clients; an
@@ -138,6 +147,10 @@ class Client {
   const Request& request() const { return request_; }
   uint64_t concrete_history() const { return concrete_; }
   uint64_t abstract_history() const { return abstract_; }
+  // The abstract history with its times apart: shape() hashes everything
+  // but the times, which times() lists in the order observed.
+  uint64_t shape() const { return shape_; }
+  const std::vector<Millis>& times() const { return times_; }
   // Gives `input` to the parked client and runs it to its next scheduling
   // point. Returns the ghost events of that stretch of local code; its
   // reasons are in reasons().
@@ -159,6 +172,8 @@ class Client {
   Request& NewRequest(Request::Kind kind, const Where& where);
   std::string Source(const Where& where);
   void Observe(uint64_t v);
+  void ObserveTime(uint64_t tag, Millis t);
+  void ObserveReply();
 
   int index_;
   uint64_t seed_;
@@ -174,8 +189,10 @@ class Client {
   bool stop_ = false;
   bool read_clock_ = false;
 
-  uint64_t concrete_;  // hash of everything observed since the start
-  uint64_t abstract_;  // the same since the last ForgetHistory
+  uint64_t concrete_;          // hash of everything observed since the start
+  uint64_t abstract_;          // the same since the last ForgetHistory
+  uint64_t shape_;             // abstract_ without the times...
+  std::vector<Millis> times_;  // ...which are these
   uint64_t random_count_ = 0;
   bool tokens_only_ = false;
   uint64_t Draw();

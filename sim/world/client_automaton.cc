@@ -64,7 +64,8 @@ void ForgetUnwoundFrames(char*) {}
 uint64_t HashInput(const Input& in) {
   uint64_t h = HashReplyValue(0x696e707574ULL, in.reply);
   h = base::HashCombine(h, static_cast<uint64_t>(in.clock));
-  return base::HashCombine(h, static_cast<uint64_t>(in.sent_timestamp));
+  h = base::HashCombine(h, static_cast<uint64_t>(in.sent_timestamp));
+  return base::HashCombine(h, uint64_t{in.reply_is_time});
 }
 
 // A client fiber and the Client object it runs against.
@@ -181,6 +182,8 @@ void ClientAutomaton::Record(LocalState s, const Client& c, LocalState parent, c
   }
   it->second.request = c.request();
   it->second.abstract = c.abstract_history();
+  it->second.shape = c.shape();
+  it->second.times = c.times();
   it->second.parent = parent;
   it->second.via = via;
   it->second.is_start = start;

@@ -65,6 +65,14 @@ class ClientAutomaton {
     return s == 0 || use_forget_history_ ? s : nodes_.at(s).abstract;
   }
 
+  // The abstract state with its times apart (Client::shape and times), for
+  // an all-time search; 0 and no times for 0.
+  uint64_t ShapeOf(LocalState s) const { return s == 0 ? 0 : nodes_.at(s).shape; }
+  const std::vector<Millis>& TimesOf(LocalState s) const {
+    static const std::vector<Millis> kNone;
+    return s == 0 ? kNone : nodes_.at(s).times;
+  }
+
   // How many transitions were learned by running the fiber.
   uint64_t learned() const { return learned_; }
   size_t states() const { return nodes_.size(); }
@@ -75,6 +83,8 @@ class ClientAutomaton {
     Request request;
     LocalState parent = 0;
     LocalState abstract = 0;
+    uint64_t shape = 0;
+    std::vector<Millis> times;
     Input via;  // the input that led from parent here (first time)
     bool is_start = false;
   };

@@ -45,6 +45,7 @@ void ForgetGoneGhosts(ServerState& s, Millis server_now) {
 }
 
 void Model::NoteWrites(WorldState& s, int server, int actor, const std::vector<std::string>& argv,
+                       const std::vector<std::string>& stamps,
                        const std::vector<KeyBefore>& before) {
   const kv::CommandSpec* spec = kv::FindCommand(argv[0]);
   if (!spec || !kv::ArityOk(*spec, argv.size())) return;
@@ -64,6 +65,12 @@ void Model::NoteWrites(WorldState& s, int server, int actor, const std::vector<s
     if (!now) {
       SetGhost(sv, keys[k], {});
     } else {
+      // Provenance travels with the entry: replication, persistence and
+      // restarts copy it.
+      auto& entries = sv.keyspace.mutable_entries();
+      kv::Entry& e = *kv::LowerBound(entries, keys[k]);
+      e.timestamp = e.kind == kv::Entry::Kind::kString &&
+                    std::find(stamps.begin(), stamps.end(), e.value) != stamps.end();
       const bool kept = before[k].entry && SameValue(*before[k].entry, *now);
       SetGhost(sv, keys[k], {actor, kept ? was.owner : -1});
     }

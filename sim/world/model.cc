@@ -99,6 +99,10 @@ WorldState Model::Initial() {
   return s;
 }
 
+std::string HorizonText(const std::optional<Millis>& horizon) {
+  return horizon ? "horizon " + std::to_string(*horizon) : "all time (no horizon)";
+}
+
 Millis Model::MaxArgAge(const WorldState& s, int i) const {
   const Request& r = RequestOf(s, i);
   if (!r.ReadsClock()) return 0;
@@ -108,8 +112,16 @@ Millis Model::MaxArgAge(const WorldState& s, int i) const {
 }
 
 bool Model::TickAllowed(const WorldState& s, std::string* why, int exempt) const {
-  if (s.now >= config_.horizon) {
-    if (why) *why = "the clock is at the horizon (" + std::to_string(config_.horizon) + ")";
+  if (config_.horizon && s.now >= *config_.horizon) {
+    if (why) *why = "the clock is at the horizon (" + std::to_string(*config_.horizon) + ")";
+    return false;
+  }
+  if (!config_.horizon && std::none_of(s.clients.begin(), s.clients.end(), [](const auto& c) {
+        return c.status == ClientStatus::kReady || c.status == ClientStatus::kSleeping;
+      })) {
+    // Nothing is left that time could change: without a horizon, this is
+    // where executions end.
+    if (why) *why = "every client has finished or crashed, and the clock has no horizon";
     return false;
   }
   const Assumptions& a = config_.assumptions;
@@ -155,7 +167,7 @@ void Model::EnabledActions(const WorldState& s, std::vector<Action>* out) const 
         out->push_back(Action::Crash(i));
     }
   }
-  if (s.used.stall < b.stall && !tick && s.now < config_.horizon) {
+  if (s.used.stall < b.stall && !tick && (!config_.horizon || s.now < *config_.horizon)) {
     for (int i = 0; i < client_count(); ++i) {
       const ClientSlot& c = s.clients[i];
       if (b.stall_only_releasing && c.in_critical_section) continue;
@@ -397,6 +409,7 @@ void Model::Step(WorldState& s, const Action& a, StepEffects* effects) {
   Input input;
   input.clock = ClientClock(s, i);
   std::vector<std::string> argv;
+  std::vector<std::string> stamps;  // the time arguments, as sent
   if (r.kind == Request::Kind::kLeave) {
     c.in_critical_section = false;
     if (effects) effects->events.push_back(names_[i] + " leaves the critical section");
@@ -438,9 +451,10 @@ void Model::Step(WorldState& s, const Action& a, StepEffects* effects) {
       } else {
         argv.push_back(v.literal());
       }
+      if (v.is_time()) stamps.push_back(argv.back());
     }
   }
-  if (!argv.empty()) input.reply = Send(s, a, argv, effects);
+  if (!argv.empty()) input.reply = Send(s, a, argv, stamps, effects, &input.reply_is_time);
   if (effects) effects->command = argv;
   const Millis timeout = config_.clients[i].request_timeout;
   if (timeout > 0 && input.reply.type == kv::Reply::Type::kError &&

@@ -39,6 +39,10 @@ struct ClientSetup {
   // A lost request or reply, or an unavailable server, reaches the client
   // as a timeout this many ticks after it sent the command (0: at once).
   Millis request_timeout = 0;
+  // Its algorithm declares relative_time (algo::AlgorithmInfo), and the
+  // largest time offset it can make (the sum of its integer settings).
+  bool relative_time = false;
+  Millis time_constants = 0;
   std::function<void(Client&)> body;
 };
 
@@ -91,13 +95,19 @@ struct WorldConfig {
   // Ghost: which client wrote each initial value (key -> client name).
   std::map<std::string, std::string> initial_writers;
   Millis start_time = 0;
-  Millis horizon = 0;  // the global clock never exceeds this
+  // The global clock never exceeds this. nullopt: all time; the explorer
+  // then keeps times relative to the clock (docs/design.md, "Time without a
+  // horizon").
+  std::optional<Millis> horizon = 0;
   Assumptions assumptions;
   FaultBudget faults;
   std::vector<ServerConfig> servers = {ServerConfig{}};  // at least one master
   ResourceConfig resource;
   uint64_t seed = 0;
 };
+
+// "horizon 8", or "all time (no horizon)".
+std::string HorizonText(const std::optional<Millis>& horizon);
 
 enum class ClientStatus : uint8_t { kReady, kSleeping, kDone, kCrashed };
 const char* StatusName(ClientStatus s);
@@ -265,15 +275,19 @@ class Model {
 
   // Ghost state (ghost_state.cc): the writers and owners of the keys a
   // command wrote, from what they were before it (per key of argv).
+  // A written string value equal to one of `stamps` (the command's time
+  // arguments) is marked a timestamp.
   void NoteWrites(WorldState& s, int server, int actor, const std::vector<std::string>& argv,
-                  const std::vector<KeyBefore>& before);
+                  const std::vector<std::string>& stamps, const std::vector<KeyBefore>& before);
   // Client i entered the critical section: the values it wrote are its lock.
   static void NoteAcquisition(WorldState& s, int i);
 
   // Servers and their faults (server_faults.cc).
   // Sends client i's command to the server serving its instance.
+  // Sets *reply_is_time iff the reply is a value some client wrote as a
+  // time.
   kv::Reply Send(WorldState& s, const Action& a, const std::vector<std::string>& argv,
-                 StepEffects* effects);
+                 const std::vector<std::string>& stamps, StepEffects* effects, bool* reply_is_time);
   void Replicate(WorldState& s, int master, StepEffects* effects);
   void Failover(WorldState& s, int master, StepEffects* effects);
   void Restart(WorldState& s, int server, StepEffects* effects);

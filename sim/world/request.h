@@ -43,6 +43,8 @@ struct Input {
   kv::Reply reply;            // of its command; nil when none was sent
   Millis clock = 0;           // the client's clock at this step
   Millis sent_timestamp = 0;  // the value its last ClockPlus argument took
+  // The reply is a value a client wrote as a time (kv::Entry::timestamp).
+  bool reply_is_time = false;
 
   friend bool operator==(const Input&, const Input&) = default;
 };

@@ -47,7 +47,8 @@ ReplicatedWrite Changes(const kv::Keyspace& before, const ServerState& after) {
 }  // namespace
 
 kv::Reply Model::Send(WorldState& s, const Action& a, const std::vector<std::string>& argv,
-                      StepEffects* effects) {
+                      const std::vector<std::string>& stamps, StepEffects* effects,
+                      bool* reply_is_time) {
   const int i = a.client;
   const int instance = s.clients[i].request->instance;
   if (instance < 0 || instance >= instance_count()) {
@@ -80,7 +81,12 @@ kv::Reply Model::Send(WorldState& s, const Action& a, const std::vector<std::str
   if (replicating) before = sv.keyspace;
   kv::Effect effect;
   kv::Reply reply = kv::Execute(sv.keyspace, argv, ServerClock(s, server), &effect);
-  if (effect.wrote) NoteWrites(s, server, i, argv, before_keys);
+  if (effect.wrote) NoteWrites(s, server, i, argv, stamps, before_keys);
+  if (reply.type == kv::Reply::Type::kBulk) {
+    for (const KeyBefore& k : before_keys) {
+      *reply_is_time |= k.entry && k.entry->timestamp && k.entry->value == reply.text;
+    }
+  }
   if (replicating) {
     ReplicatedWrite w = Changes(*before, sv);
     if (!w.keys.empty()) sv.backlog.push_back(std::move(w));

@@ -32,13 +32,26 @@ class Value {
     return v;
   }
 
+  // A time the client computed itself (say, from Now()): sent as its
+  // number, and known to be a time, so that an all-time search keeps it
+  // relative to the clock. Times an algorithm writes must be ClockPlus or
+  // Time values.
+  static Value Time(Millis t) {
+    Value v(std::to_string(t));
+    v.is_time_ = true;
+    return v;
+  }
+
   bool is_clock() const { return is_clock_; }
+  // A time: ClockPlus or Time.
+  bool is_time() const { return is_clock_ || is_time_; }
   Millis offset() const { return offset_; }
   const std::string& literal() const { return literal_; }
 
  private:
   std::string literal_;
   bool is_clock_ = false;
+  bool is_time_ = false;
   Millis offset_ = 0;
 };
 

@@ -50,6 +50,8 @@ TEST_CASE("the Lua ports give the built-ins' verdicts, states and shrunk counter
   int compared = 0;
   for (const std::string& path : testing::AllScenarioPaths()) {
     json doc = json::parse(testing::ReadText(path));
+    // Lua algorithms cannot yet declare relative_time: no all-time search.
+    if (doc["clock"]["horizon"].is_null()) continue;
     if (!SwapForPorts(doc)) continue;
     const std::string name = std::filesystem::path(path).stem().string();
     INFO(name);

@@ -81,8 +81,9 @@ void ScenarioInput(std::string_view bytes) {
   if (!doc) return;
   std::optional<scenario::Scenario> s = LoadOrRefuse(*doc, "");
   if (!s) return;
-  Require(!s->world.clients.empty() && s->world.horizon >= s->world.start_time,
-          "a scenario outside the documented ranges loaded");
+  Require(
+      !s->world.clients.empty() && (!s->world.horizon || *s->world.horizon >= s->world.start_time),
+      "a scenario outside the documented ranges loaded");
   trace::Trace t;
   if (s->has_schedule && s->schedule.size() > kMaxFuzzSteps) return;
   try {

@@ -34,7 +34,7 @@ TEST_CASE("An overridden scenario is its own document, loaded again", "[scenario
     Scenario s = LoadScenarioFile(path);
     Overrides o;
     o.clients = 1;
-    o.horizon = s.world.start_time + 5;
+    o.horizon = std::to_string(s.world.start_time + 5);
     o.max_arg_delay = "none";
     o.faults = "crash=1";
     ApplyOverrides(s, o);
@@ -71,7 +71,7 @@ TEST_CASE("A value the scenario cannot take names the option", "[scenario][overr
   };
   Overrides clients, horizon, delay, faults;
   clients.clients = 99;
-  horizon.horizon = -1;
+  horizon.horizon = "-1";
   delay.max_arg_delay = "soon";
   faults.faults = "bogus=1";
   CHECK(message(clients).rfind("--clients 99: the scenario has ", 0) == 0);

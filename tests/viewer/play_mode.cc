@@ -154,7 +154,7 @@ TEST_CASE("when the clock cannot tick the game says why, instead of dropping the
   }
   INFO(game.tick_blocked());
   CHECK(game.tick_blocked() == "the clock cannot tick: the clock is at the horizon (" +
-                                   std::to_string(game.scenario().world.horizon) + ")");
+                                   std::to_string(*game.scenario().world.horizon) + ")");
   for (const auto& c : game.choices()) CHECK(c.action.kind != world::Action::Kind::kTick);
 }
 
