@@ -4,11 +4,17 @@
 #include <cstdio>
 
 #include "sim/base/input_error.h"
+#include "sim/check/liveness.h"
 #include "sim/run/output_file.h"
 #include "sim/run/runner.h"
 
 namespace lockstep::viewer {
 namespace {
+
+bool HasLiveness(const scenario::Scenario& s) {
+  return std::any_of(s.properties.begin(), s.properties.end(),
+                     [](const std::string& p) { return check::IsLiveness(p); });
+}
 
 std::string Join(const std::vector<std::string>& v, const char* sep) {
   std::string s;
@@ -202,7 +208,11 @@ Hint PlaySession::AskHint(uint64_t max_states) const {
           world::HorizonText(scenario_.world.horizon) + ", " + std::to_string(crashes_left()) +
           " crash" + (crashes_left() == 1 ? "" : "es") + " left" +
           (h.search.step_bound_reached ? ", " + std::to_string(remaining) + " more steps" : "") +
-          "): " + searched + ".";
+          "): " + searched + "." +
+          (HasLiveness(scenario_)
+               ? " This is about the properties checked step by step: liveness is judged on "
+                 "fair infinite executions, by lockstep explore."
+               : "");
       break;
     case explore::Continuation::Outcome::kGaveUp:
       h.text = "Unknown: the search " + h.search.why + " without an answer (" + searched + ").";

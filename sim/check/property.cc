@@ -1,10 +1,17 @@
 #include "sim/check/property.h"
 
+#include "sim/check/liveness.h"
+
 namespace lockstep::check {
 
 std::vector<std::string> PropertyNames() {
-  return {"mutual_exclusion", "foreign_release", "stale_write", "bounded_liveness"};
+  std::vector<std::string> names = {"mutual_exclusion", "foreign_release", "stale_write",
+                                    "bounded_liveness"};
+  for (const std::string& n : LivenessNames()) names.push_back(n);
+  return names;
 }
+
+bool IsProperty(std::string_view name) { return MakeProperty(name) || IsLiveness(name); }
 
 std::unique_ptr<Property> MakeProperty(std::string_view name) {
   if (name == "mutual_exclusion") return std::make_unique<MutualExclusion>();

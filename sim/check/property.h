@@ -88,7 +88,10 @@ class BoundedLiveness final : public Property {
 
 // Every property lockstep knows, by name.
 std::vector<std::string> PropertyNames();
-// Returns nullptr iff there is no property of that name.
+// A property checked step by step or a liveness property (liveness.h).
+bool IsProperty(std::string_view name);
+// Returns nullptr iff there is no property of that name checked step by
+// step (liveness properties are judged on lassos: explore/liveness.h).
 std::unique_ptr<Property> MakeProperty(std::string_view name);
 
 // Runs each property in order; returns the first violation.

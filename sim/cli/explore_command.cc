@@ -208,8 +208,14 @@ void SaveCounterexample(const ExploreOptions& o, const scenario::Scenario& s,
                                 {"step", t.violation->step},
                                 {"message", t.violation->message}}}};
   text << "VIOLATION of " << t.violation->property << ": " << t.violation->message << "\n";
-  text << "counterexample: " << t.schedule.size() << " steps (" << how << "; the search found "
-       << c.found_steps << ")\n\n";
+  if (t.lasso) {
+    report["counterexample"]["lasso"] = {{"start", t.lasso->start}, {"length", t.lasso->length}};
+    text << "counterexample: a lasso, " << t.lasso->start << " steps to the cycle (a shortest "
+         << "way there), then its " << t.lasso->length << " steps, shown twice\n\n";
+  } else {
+    text << "counterexample: " << t.schedule.size() << " steps (" << how << "; the search found "
+         << c.found_steps << ")\n\n";
+  }
   text << trace::Timeline(t, o.timeline) << "\nsaved " << path << "\nreplay it: lockstep replay "
        << path << "\n";
 }
@@ -270,6 +276,16 @@ int Search(const ExploreOptions& o) {
   json report = MakeReport(o, s, result);
   std::ostringstream text;
   text << SearchHeader(o, s, r);
+  if (result.liveness) {
+    // Liveness keeps the whole graph: no symmetry, no sleep sets.
+    report["liveness"] = {{"states", result.liveness->states},
+                          {"transitions", result.liveness->transitions},
+                          {"elapsed_s", result.liveness->elapsed_s}};
+    text << "liveness (fair cycles, weak fairness of clients, clock and replication): "
+         << Thousands(result.liveness->states) << " states, "
+         << Thousands(result.liveness->transitions) << " transitions, "
+         << result.liveness->elapsed_s << " s\n";
+  }
   int code = kExitSafe;
   if (r.verdict == explore::Verdict::kViolation) {
     code = kExitViolation;

@@ -20,7 +20,9 @@ const char* EndReasonText(EndReason r) {
 
 Properties MakeProperties(const std::vector<std::string>& names) {
   Properties out;
-  for (const auto& n : names) out.push_back(check::MakeProperty(n));
+  for (const auto& n : names) {
+    if (auto p = check::MakeProperty(n)) out.push_back(std::move(p));  // liveness: FindLasso
+  }
   return out;
 }
 

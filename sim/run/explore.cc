@@ -1,7 +1,10 @@
 #include "sim/run/explore.h"
 
+#include "sim/base/check.h"
 #include "sim/base/input_error.h"
 #include "sim/base/limits.h"
+#include "sim/check/liveness.h"
+#include "sim/explore/liveness.h"
 #include "sim/run/runner.h"
 
 namespace lockstep::run {
@@ -29,6 +32,34 @@ ExploreResult Explore(const scenario::Scenario& s, ExploreOptions options) {
   result.exhaustive = strategy->kind == explore::StrategyKind::kExhaustive;
   result.request = request;
   result.search = strategy->run(s.world, properties, request);
+  std::vector<std::string> liveness;
+  for (const std::string& p : s.properties) {
+    if (check::IsLiveness(p)) liveness.push_back(p);
+  }
+  if (!liveness.empty() && result.exhaustive && result.search.verdict == explore::Verdict::kSafe) {
+    // Liveness on the whole graph: a fair cycle that violates a property.
+    explore::LassoSearch lasso =
+        explore::FindLasso(s.world, liveness, search.reductions.forget_history,
+                           base::Limits::kShrinkStates, search.interrupted);
+    result.liveness = lasso.stats;
+    result.search.verdict = lasso.verdict;
+    result.search.incomplete = lasso.incomplete;
+    if (lasso.verdict == explore::Verdict::kViolation) {
+      Counterexample c;
+      c.trace = RecordLasso(s, lasso.prefix, lasso.cycle);
+      c.found_steps = c.trace.schedule.size();
+      c.shrunk = true;  // a shortest prefix, a cycle of shortest paths
+      LOCKSTEP_CHECK(c.trace.violation == lasso.violation,
+                     "a lasso judged again shows the violation it was found for");
+      result.search.violation = c.trace.violation;
+      for (const world::Action& a : lasso.prefix) result.search.counterexample.push_back(a);
+      for (int turn = 0; turn < 2; ++turn) {
+        for (const world::Action& a : lasso.cycle) result.search.counterexample.push_back(a);
+      }
+      result.counterexample = std::move(c);
+    }
+    return result;
+  }
   if (result.search.verdict != explore::Verdict::kViolation) return result;
 
   Counterexample c;

@@ -41,6 +41,9 @@ struct ExploreResult {
   // kSafe is a proof within them.
   bool exhaustive = false;
   std::optional<Counterexample> counterexample;  // iff search.verdict is kViolation
+  // The liveness search's counts, when the scenario has liveness
+  // properties and the safety search found nothing.
+  std::optional<explore::SearchStats> liveness;
   // What the strategy was given: the options' request with the scenario's
   // defaults and the reductions that apply.
   explore::StrategyRequest request;

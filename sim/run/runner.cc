@@ -4,6 +4,8 @@
 #include <iostream>
 
 #include "sim/base/input_error.h"
+#include "sim/check/liveness.h"
+#include "sim/explore/liveness.h"
 #include "sim/explore/random_strategy.h"
 #include "sim/explore/replay_strategy.h"
 
@@ -54,6 +56,33 @@ trace::Trace RecordTrace(const scenario::Scenario& s, const std::vector<world::A
   return RunToTrace(s, replay, static_cast<int>(schedule.size()) + 1, stop);
 }
 
+namespace {
+
+// Marks `t`, the record of `schedule`, as the lasso `lasso`, with the
+// violation it shows (none if it is no fair violating cycle).
+void MarkLasso(const scenario::Scenario& s, const std::vector<world::Action>& schedule,
+               trace::Trace::Lasso lasso, trace::Trace& t) {
+  std::vector<std::string> liveness;
+  for (const std::string& p : s.properties) {
+    if (check::IsLiveness(p)) liveness.push_back(p);
+  }
+  t.lasso = lasso;
+  t.violation = explore::JudgeLasso(s.world, schedule, static_cast<size_t>(lasso.start),
+                                    static_cast<size_t>(lasso.length), liveness);
+  t.format_version = trace::kLassoFormatVersion;
+}
+
+}  // namespace
+
+trace::Trace RecordLasso(const scenario::Scenario& s, const std::vector<world::Action>& prefix,
+                         const std::vector<world::Action>& cycle) {
+  std::vector<world::Action> schedule = prefix;
+  for (int turn = 0; turn < 2; ++turn) schedule.insert(schedule.end(), cycle.begin(), cycle.end());
+  trace::Trace t = RecordTrace(s, schedule);
+  MarkLasso(s, schedule, {static_cast<int>(prefix.size()), static_cast<int>(cycle.size())}, t);
+  return t;
+}
+
 trace::Trace ReplaySchedule(const scenario::Scenario& s, std::optional<int> step_bound) {
   explore::ReplayStrategy replay(s.schedule);
   // The schedule ends a replay, unless a step bound ended the run replayed.
@@ -93,6 +122,9 @@ ReplayedTrace ReplaySavedTrace(const std::string& file, const nlohmann::json& do
   } catch (const explore::ScheduleError& e) {
     throw base::InputError(file, "/schedule/" + std::to_string(e.position), e.what());
   }
+  // A lasso is judged again: the same cycle, back where it began, fair and
+  // violating the same property.
+  if (saved.lasso) MarkLasso(s, s.schedule, *saved.lasso, out.trace);
   json again = trace::ToJson(out.trace, saved.format_version);
   if (again != doc) {
     // Name the first place where the file and the replay disagree.

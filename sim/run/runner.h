@@ -28,6 +28,11 @@ trace::Trace RunToTrace(const scenario::Scenario& s, explore::Strategy& strategy
 trace::Trace RecordTrace(const scenario::Scenario& s, const std::vector<world::Action>& schedule,
                          const std::atomic<bool>* stop = nullptr);
 
+// Records a liveness counterexample: `prefix`, then `cycle` twice, with the
+// lasso marked and its violation judged again on the recorded execution
+// (explore::JudgeLasso).
+trace::Trace RecordLasso(const scenario::Scenario& s, const std::vector<world::Action>& prefix,
+                         const std::vector<world::Action>& cycle);
 // Replays the scenario's own schedule. REQUIRES: s.has_schedule
 // `step_bound`: the run being replayed was ended by this bound.
 trace::Trace ReplaySchedule(const scenario::Scenario& s,

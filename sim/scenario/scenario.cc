@@ -20,6 +20,7 @@
 #include "sim/base/hash.h"
 #include "sim/base/input_error.h"
 #include "sim/base/limits.h"
+#include "sim/check/liveness.h"
 #include "sim/check/property.h"
 #include "sim/kv/int_parse.h"
 #include "sim/trace/json_reader.h"
@@ -145,7 +146,7 @@ Expectation ReadExpect(const jr::ObjectReader& o) {
   if (text.starts_with(prefix)) {
     e.safe = false;
     e.property = text.substr(prefix.size());
-    if (check::MakeProperty(e.property)) return e;
+    if (check::IsProperty(e.property)) return e;
   }
   std::string props;
   for (const auto& p : check::PropertyNames()) props += ", \"violation:" + p + "\"";
@@ -543,7 +544,7 @@ std::vector<std::string> ReadProperties(const jr::ObjectReader& o) {
     const json& props = o.Array("properties");
     for (size_t i = 0; i < props.size(); ++i) {
       std::string p = jr::ReadString(props[i], o.PointerOf("properties") + "/" + std::to_string(i));
-      if (!check::MakeProperty(p)) {
+      if (!check::IsProperty(p)) {
         std::string known;
         for (const auto& k : check::PropertyNames()) known += (known.empty() ? "" : ", ") + k;
         throw jr::JsonError(o.PointerOf("properties") + "/" + std::to_string(i),
@@ -562,7 +563,18 @@ std::vector<std::string> ReadProperties(const jr::ObjectReader& o) {
 // horizon").
 void CheckAllTime(const jr::ObjectReader& o, const Scenario& s) {
   const world::WorldConfig& w = s.world;
-  if (w.horizon) return;
+  if (w.horizon) {
+    // An execution the horizon cuts is neither a violation nor a proof.
+    for (size_t i = 0; i < s.properties.size(); ++i) {
+      if (check::IsLiveness(s.properties[i])) {
+        throw jr::JsonError(o.PointerOf("properties") + "/" + std::to_string(i),
+                            s.properties[i] +
+                                " is judged on infinite executions: expected the clock without "
+                                "a horizon (\"clock\": {\"horizon\": null})");
+      }
+    }
+    return;
+  }
   const std::string why = " (the clock has no horizon: \"horizon\": null)";
   for (size_t i = 0; i < w.clients.size(); ++i) {
     const world::ClientSetup& c = w.clients[i];
@@ -815,7 +827,9 @@ const char* const kFieldsAfterFaults =
                                hold the lock; fenced (default false): it refuses tokens not
                                larger than one it has accepted
   properties      array        names of properties to check: mutual_exclusion,
-                               foreign_release, stale_write, bounded_liveness
+                               foreign_release, stale_write, bounded_liveness, and
+                               (without a horizon, on fair infinite executions)
+                               deadlock_free, starvation_free, no_orphaned_lock
                                (default ["mutual_exclusion"])
   expect          string       "safe" or "violation:PROPERTY"
   schedule        array        actions: "C1", "C1~2" (arguments 2 ticks old), "tick",

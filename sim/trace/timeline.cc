@@ -261,6 +261,19 @@ std::string OutcomeLines(const Trace& t, const TimelineStyle& style) {
   return kViolationColor + lines.substr(0, lines.size() - 1) + kReset + "\n";
 }
 
+// The line before step `index` when it begins a turn of a lasso's cycle.
+std::string LassoMark(const Trace& t, size_t index) {
+  if (!t.lasso) return "";
+  const size_t first = static_cast<size_t>(t.lasso->start) + 1;
+  const size_t again = first + static_cast<size_t>(t.lasso->length);
+  if (index == first) {
+    return "~~ the cycle: steps " + std::to_string(first) + " to " + std::to_string(again - 1) +
+           " repeat for ever ~~";
+  }
+  if (index == again) return "~~ the cycle again ~~";
+  return "";
+}
+
 // One line per step: "   8  tick 3  C2 SETNX lock.foo 13 -> 1  [CS: C1,C2]".
 std::string Compact(const Trace& t, const Table& table, const TimelineStyle& style) {
   const size_t n = t.clients.size();
@@ -271,6 +284,7 @@ std::string Compact(const Trace& t, const Table& table, const TimelineStyle& sty
   }
   std::string out;
   for (size_t ri = 1; ri < table.rows.size(); ++ri) {
+    if (std::string mark = LassoMark(t, ri - 1); !mark.empty()) out += "   " + mark + "\n";
     const auto& row = table.rows[ri];
     std::string head = (table.violating[ri] ? "!! " : "   ") +
                        std::string(index_width - Width(row[0]), ' ') + row[0] + "  " +
@@ -362,6 +376,9 @@ std::string Timeline(const Trace& t, const TimelineStyle& style) {
 
   std::ostringstream out;
   for (size_t ri = 0; ri < table.rows.size(); ++ri) {
+    if (std::string mark = ri > 0 ? LassoMark(t, ri - 1) : ""; !mark.empty()) {
+      out << "   " << mark << "\n";
+    }
     const auto& row = table.rows[ri];
     std::vector<std::vector<std::string>> cells(cols);
     size_t height = 1;

@@ -252,17 +252,23 @@ json ToJson(const Trace& t, int version) {
                  {"step", t.violation->step},
                  {"message", t.violation->message}};
   }
-  return {{"format", FormatName(version)},
-          {"scenario", t.scenario},
-          {"seed", t.seed},
-          {"clients", clients},
-          {"schedule", t.schedule},
-          {"steps", steps},
-          {"end", t.end},
-          {"violation", violation}};
+  json j = {{"format", FormatName(version)},
+            {"scenario", t.scenario},
+            {"seed", t.seed},
+            {"clients", clients},
+            {"schedule", t.schedule},
+            {"steps", steps},
+            {"end", t.end},
+            {"violation", violation}};
+  if (version >= kLassoFormatVersion) {
+    j["lasso"] = t.lasso ? json{{"start", t.lasso->start}, {"length", t.lasso->length}} : json();
+  }
+  return j;
 }
 
-std::string ToJsonText(const Trace& t) { return ToJson(t).dump(2) + "\n"; }
+int VersionFor(const Trace& t) { return t.lasso ? kLassoFormatVersion : kFormatVersion; }
+
+std::string ToJsonText(const Trace& t) { return ToJson(t, VersionFor(t)).dump(2) + "\n"; }
 
 std::string FormatName(int version) { return "lockstep-trace/" + std::to_string(version); }
 
@@ -270,14 +276,23 @@ Trace FromJson(const json& j, const std::string& file) {
   try {
     jr::ObjectReader o(j, "");
     std::string format = o.String("format");
-    if (format != FormatName(1) && format != FormatName(kFormatVersion)) {
-      throw jr::JsonError("/format", "expected \"" + FormatName(kFormatVersion) + "\" or \"" +
-                                         FormatName(1) + "\", got \"" + format + "\"");
+    if (format != FormatName(1) && format != FormatName(kFormatVersion) &&
+        format != FormatName(kLassoFormatVersion)) {
+      throw jr::JsonError("/format", "expected \"" + FormatName(kLassoFormatVersion) + "\", \"" +
+                                         FormatName(kFormatVersion) + "\" or \"" + FormatName(1) +
+                                         "\", got \"" + format + "\"");
     }
-    o.RejectUnknown(
-        {"format", "scenario", "seed", "clients", "schedule", "steps", "end", "violation"});
     Trace t;
-    t.format_version = format == FormatName(1) ? 1 : kFormatVersion;
+    t.format_version = format == FormatName(1)                     ? 1
+                       : format == FormatName(kLassoFormatVersion) ? kLassoFormatVersion
+                                                                   : kFormatVersion;
+    if (t.format_version >= kLassoFormatVersion) {
+      o.RejectUnknown({"format", "scenario", "seed", "clients", "schedule", "steps", "end",
+                       "violation", "lasso"});
+    } else {
+      o.RejectUnknown(
+          {"format", "scenario", "seed", "clients", "schedule", "steps", "end", "violation"});
+    }
     jr::ObjectReader(o.Raw("scenario"), "/scenario");  // must be an object
     t.scenario = o.Raw("scenario");
     t.seed = ReadSeed(o.Raw("seed"), "/seed");
@@ -324,6 +339,15 @@ Trace FromJson(const json& j, const std::string& file) {
       viol.step = static_cast<int>(v.Int("step", 0, INT32_MAX));
       viol.message = v.String("message");
       t.violation = viol;
+    }
+    if (t.format_version >= kLassoFormatVersion && !o.Raw("lasso").is_null()) {
+      jr::ObjectReader l = o.Object("lasso");
+      l.RejectUnknown({"start", "length"});
+      Trace::Lasso lasso;
+      lasso.start = static_cast<int>(l.Int("start", 0, static_cast<int64_t>(t.schedule.size())));
+      lasso.length = static_cast<int>(
+          l.Int("length", 1, static_cast<int64_t>(t.schedule.size()) - lasso.start));
+      t.lasso = lasso;
     }
     return t;
   } catch (const jr::JsonError& e) {

@@ -4,8 +4,10 @@
 // viewer reads, and what `lockstep replay` checks byte for byte.
 //
 // Version 2 adds, per step, the source line of the acting client's command
-// and the reasons the algorithms gave (Client::Because). Version 1 traces
-// are still read, and replayed against their own version.
+// and the reasons the algorithms gave (Client::Because). Version 3 adds the
+// lasso of a liveness counterexample (written only by traces that have
+// one). Versions 1 and 2 are still read, and replayed against their own
+// version.
 #pragma once
 
 #include <optional>
@@ -20,6 +22,7 @@
 namespace lockstep::trace {
 
 inline constexpr int kFormatVersion = 2;
+inline constexpr int kLassoFormatVersion = 3;  // kFormatVersion and a lasso
 // "lockstep-trace/2"
 std::string FormatName(int version);
 
@@ -40,10 +43,21 @@ struct Trace {
   std::vector<world::StepRecord> steps;  // steps[0] is the initial state
   std::string end;                       // why the execution ended
   std::optional<check::Violation> violation;
+  // A liveness counterexample: the schedule's actions from `start` (0-based),
+  // `length` of them, are a cycle that repeats for ever; the schedule runs
+  // it twice.
+  struct Lasso {
+    int start = 0;
+    int length = 0;
+    friend bool operator==(const Lasso&, const Lasso&) = default;
+  };
+  std::optional<Lasso> lasso;
   int format_version = kFormatVersion;  // of the file it was read from
 };
 
 // `version` 1 leaves out what version 2 added (for replaying old files).
+// The version a trace is written in: 3 with a lasso, else 2.
+int VersionFor(const Trace& t);
 nlohmann::json ToJson(const Trace& t, int version = kFormatVersion);
 // The JSON text written to files: stable key order, two-space indent,
 // trailing newline. Byte-identical for identical traces.

@@ -152,7 +152,8 @@ TEST_CASE("bad scenarios are refused with exit 2, the file, the place and what w
        },
        "at /expect: expected \"safe\", \"violation:mutual_exclusion\", "
        "\"violation:foreign_release\", "
-       "\"violation:stale_write\", \"violation:bounded_liveness\"; got \"violation:deadlock\""},
+       "\"violation:stale_write\", \"violation:bounded_liveness\", \"violation:deadlock_free\", "
+       "\"violation:starvation_free\", \"violation:no_orphaned_lock\"; got \"violation:deadlock\""},
       {"negative skew out of range",
        [] {
          json j = Valid();
@@ -493,8 +494,8 @@ TEST_CASE("a trace whose steps contradict its scenario is refused at the first d
   r = RunLockstep({"replay", old});
   CHECK(r.exit_code == 2);
   CHECK(r.err == "lockstep: " + old +
-                     ": at /format: expected \"lockstep-trace/2\" or \"lockstep-trace/1\", got "
-                     "\"lockstep-trace/0\"\n");
+                     ": at /format: expected \"lockstep-trace/3\", \"lockstep-trace/2\" or "
+                     "\"lockstep-trace/1\", got \"lockstep-trace/0\"\n");
 }
 
 TEST_CASE("a trace that cannot be written leaves nothing behind and exits 2") {

@@ -216,8 +216,8 @@ TEST_CASE("all time: scenarios the abstraction cannot follow are refused with th
   CHECK(load(doc) == "loaded");
   nlohmann::json lua = doc;
   lua["clients"][0]["algorithm"] = {{"lua_inline", "lock.call('GET', 'k')"}};
-  CHECK_THAT(load(lua), Catch::Contains("/clients/0/algorithm") &&
-                            Catch::Contains("relative_time"));
+  CHECK_THAT(load(lua),
+             Catch::Contains("/clients/0/algorithm") && Catch::Contains("relative_time"));
   nlohmann::json delay = doc;
   delay["assumptions"] = {{"max_arg_delay", nullptr}};
   CHECK_THAT(load(delay), Catch::Contains("/assumptions/max_arg_delay"));

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "sim/explore/search.h"
+#include "sim/run/explore.h"
 #include "sim/run/runner.h"
 #include "tests/test_util.h"
 
@@ -15,8 +16,10 @@ TEST_CASE("explore reaches every scenario's expected verdict by itself, and safe
   for (const std::string& file : testing::AllScenarioPaths()) {
     INFO(file);
     scenario::Scenario s = scenario::LoadScenarioFile(file);
-    explore::SearchResult r =
-        explore::DepthFirstSearch(s.world, explore::MakeProperties(s.properties), {});
+    // The safety search, then (for liveness properties) the lasso search.
+    run::ExploreOptions o;
+    o.shrink = false;
+    explore::SearchResult r = run::Explore(s, o).search;
     if (s.expect.safe) {
       CHECK(r.verdict == explore::Verdict::kSafe);  // finished: no bound cut it short
     } else {

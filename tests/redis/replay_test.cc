@@ -237,7 +237,8 @@ TEST_CASE("replay --redis reports bad input with the file and the JSON location"
   auto r = RunLockstep({"replay", "--redis", "127.0.0.1:1", bad});
   CHECK(r.exit_code == 2);
   CHECK(Has(r.err, "lockstep: " + bad +
-                       ": at /format: expected \"lockstep-trace/2\" or \"lockstep-trace/1\""));
+                       ": at /format: expected \"lockstep-trace/3\", \"lockstep-trace/2\" or "
+                       "\"lockstep-trace/1\""));
 }
 
 }  // namespace

@@ -276,7 +276,8 @@ TEST_CASE("the bad scenario table is refused with the file and the JSON location
          return j.dump();
        },
        Is("at /properties/1: expected one of mutual_exclusion, foreign_release, stale_write, "
-          "bounded_liveness; got \"liveness\\n\"")},
+          "bounded_liveness, deadlock_free, starvation_free, no_orphaned_lock; got "
+          "\"liveness\\n\"")},
       {"unknown nested field",
        [] {
          json j = Scenario();
@@ -379,9 +380,11 @@ TEST_CASE("the bad trace table is refused with the file and the JSON location", 
        }},
       {"enormous file", [&base] { return Enormous(base); }, TooLarge()},
       // Other format versions.
-      {"next format version", edit([](json& j) { j["format"] = "lockstep-trace/3"; }),
-       Is("at /format: expected \"lockstep-trace/2\" or \"lockstep-trace/1\", got "
-          "\"lockstep-trace/3\"")},
+      {"next format version", edit([](json& j) { j["format"] = "lockstep-trace/4"; }),
+       Is("at /format: expected \"lockstep-trace/3\", \"lockstep-trace/2\" or "
+          "\"lockstep-trace/1\", got \"lockstep-trace/4\"")},
+      {"version 3 without its lasso", edit([](json& j) { j["format"] = "lockstep-trace/3"; }),
+       Is("at /: missing field \"lasso\" (expected a value)")},
       {"format as a number", edit([](json& j) { j["format"] = 1; }),
        Is("at /format: expected a string, got number 1")},
       {"unknown field", edit([](json& j) { j["comment"] = "x"; }),

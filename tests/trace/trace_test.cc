@@ -63,11 +63,10 @@ TEST_CASE("a trace records per step the actor, command, reply, clocks, keyspace 
 
 TEST_CASE("a trace of another format version is refused, naming the field") {
   nlohmann::json j = trace::ToJson(DocsRace());
-  j["format"] = "lockstep-trace/3";
-  CHECK_THROWS_WITH(
-      trace::FromJson(j, "t.json"),
-      "t.json: at /format: expected \"lockstep-trace/2\" or \"lockstep-trace/1\", got "
-      "\"lockstep-trace/3\"");
+  j["format"] = "lockstep-trace/4";
+  CHECK_THROWS_WITH(trace::FromJson(j, "t.json"),
+                    "t.json: at /format: expected \"lockstep-trace/3\", \"lockstep-trace/2\" or "
+                    "\"lockstep-trace/1\", got \"lockstep-trace/4\"");
   j = trace::ToJson(DocsRace());
   j["steps"][3]["clock"] = "ten";
   CHECK_THROWS_WITH(trace::FromJson(j, ""),

@@ -1,0 +1,45 @@
+#include "sim/check/liveness.h"
+
+#include <algorithm>
+
+namespace lockstep::check {
+
+const std::vector<std::string>& LivenessNames() {
+  static const std::vector<std::string> kNames = {"deadlock_free", "starvation_free",
+                                                  "no_orphaned_lock"};
+  return kNames;
+}
+
+bool IsLiveness(std::string_view name) {
+  const auto& names = LivenessNames();
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+bool Wants(const world::WorldState& s, int i) {
+  const world::ClientSlot& c = s.clients[i];
+  return (c.status == world::ClientStatus::kReady || c.status == world::ClientStatus::kSleeping) &&
+         !c.holding;
+}
+
+std::vector<Orphan> Orphans(const world::Model& m, const world::WorldState& s) {
+  std::vector<Orphan> out;
+  const int n = m.client_count();
+  for (int server : s.serving) {
+    const world::ServerState& sv = s.servers[server];
+    for (const auto& [key, g] : sv.ghosts) {
+      if (g.writer < 0 || !sv.keyspace.Find(key, m.ServerClock(s, server))) continue;
+      bool gone = g.writer >= n;
+      if (!gone) {
+        const world::ClientSlot& c = s.clients[g.writer];
+        gone = c.status == world::ClientStatus::kCrashed ||
+               c.status == world::ClientStatus::kDone || !c.holding;
+      }
+      if (gone) out.push_back({server, key, g.writer});
+    }
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+}  // namespace lockstep::check

@@ -1,0 +1,459 @@
+#include "sim/explore/liveness.h"
+
+#include <algorithm>
+#include <chrono>
+#include <deque>
+#include <unordered_map>
+#include <utility>
+
+#include "sim/check/liveness.h"
+#include "sim/explore/fingerprint.h"
+
+namespace lockstep::explore {
+namespace {
+
+using world::Action;
+
+// The fairness class of an action, as a bit: a client's step (bits 0-7),
+// the clock's tick (bit 8), a master's replication (bits 9-16). Faults
+// have none: nothing obliges them to happen.
+constexpr uint32_t kTickBit = 1u << 8;
+uint32_t ReplicateBit(int server) { return 1u << (9 + server); }
+static_assert(base::kMaxClients <= 8 && base::kMaxServers <= 8, "fairness classes fit 17 bits");
+
+uint32_t FairClass(const Action& a) {
+  switch (a.kind) {
+    case Action::Kind::kStep:
+      return 1u << a.client;
+    case Action::Kind::kTick:
+      return kTickBit;
+    case Action::Kind::kReplicate:
+      return ReplicateBit(a.server);
+    default:
+      return 0;
+  }
+}
+
+// The explored states, each once (by fingerprint), and every transition.
+class Graph {
+ public:
+  struct Edge {
+    int from, to;
+    Action action;
+    uint32_t fair;    // FairClass(action)
+    uint8_t entered;  // clients (bits) that entered the critical section in it
+  };
+
+  Graph(const world::WorldConfig& config, bool forget_history)
+      : model_(config, forget_history),
+        fingerprints_(model_, false, forget_history, check::Property::kWriters) {}
+
+  world::Model& model() { return model_; }
+  const world::Model& model() const { return model_; }
+  size_t size() const { return states_.size(); }
+  const world::WorldState& state(int v) const { return states_[v]; }
+  uint32_t enabled(int v) const { return enabled_[v]; }
+  const std::vector<Edge>& edges() const { return edges_; }
+  const std::vector<int>& out(int v) const { return out_[v]; }
+  int parent(int v) const { return parent_[v]; }  // the edge that first reached v; -1: initial
+
+  // The node of `s`, added if new (then true).
+  std::pair<int, bool> Add(const world::WorldState& s, int via) {
+    const Fingerprint f = fingerprints_.Of(s, nullptr, nullptr);
+    auto [it, fresh] = index_.try_emplace(f, static_cast<int>(states_.size()));
+    if (!fresh) return {it->second, false};
+    states_.push_back(s);
+    std::vector<Action> actions;
+    model_.EnabledActions(s, &actions);
+    uint32_t on = 0;
+    for (const Action& a : actions) on |= FairClass(a);
+    enabled_.push_back(on);
+    out_.emplace_back();
+    parent_.push_back(via);
+    return {it->second, true};
+  }
+
+  int Link(int from, int to, const Action& a, uint8_t entered) {
+    edges_.push_back({from, to, a, FairClass(a), entered});
+    out_[from].push_back(static_cast<int>(edges_.size()) - 1);
+    return static_cast<int>(edges_.size()) - 1;
+  }
+
+  // Applies `a` to `s`; returns the clients that entered the critical section.
+  uint8_t Apply(world::WorldState& s, const Action& a) {
+    uint8_t before = 0, after = 0;
+    for (size_t i = 0; i < s.clients.size(); ++i)
+      before |= uint8_t{s.clients[i].in_critical_section} << i;
+    model_.Apply(s, a, nullptr);
+    for (size_t i = 0; i < s.clients.size(); ++i)
+      after |= uint8_t{s.clients[i].in_critical_section} << i;
+    return static_cast<uint8_t>(after & ~before);
+  }
+
+  const std::vector<check::Orphan>& OrphansOf(int v) {
+    if (orphans_.size() < states_.size()) orphans_.resize(states_.size());
+    if (!orphans_[v]) orphans_[v] = check::Orphans(model_, states_[v]);
+    return *orphans_[v];
+  }
+
+ private:
+  world::Model model_;
+  Fingerprinter fingerprints_;
+  std::unordered_map<Fingerprint, int, FingerprintHash> index_;
+  std::vector<world::WorldState> states_;
+  std::vector<uint32_t> enabled_;
+  std::vector<Edge> edges_;
+  std::vector<std::vector<int>> out_;
+  std::vector<int> parent_;
+  std::vector<std::optional<std::vector<check::Orphan>>> orphans_;
+};
+
+// One thing a liveness property can be violated about.
+struct Goal {
+  std::string property;
+  int client = -1;                      // starvation_free
+  std::optional<check::Orphan> orphan;  // no_orphaned_lock
+};
+
+// The states and transitions a violating cycle may use, and the states one
+// of which it must pass through.
+class Restriction {
+ public:
+  Restriction(Graph& g, const Goal& goal) : g_(g), goal_(goal) {}
+
+  bool State(int v) {
+    if (!goal_.orphan) return true;
+    const auto& o = g_.OrphansOf(v);
+    return std::binary_search(o.begin(), o.end(), *goal_.orphan);
+  }
+  bool Edge(int e) {
+    const Graph::Edge& edge = g_.edges()[e];
+    if (goal_.property == "deadlock_free" && edge.entered) return false;
+    if (goal_.property == "starvation_free" && (edge.entered >> goal_.client & 1)) return false;
+    return State(edge.from) && State(edge.to);
+  }
+  bool Witness(int v) {
+    const world::WorldState& s = g_.state(v);
+    if (goal_.property == "deadlock_free") {
+      for (size_t i = 0; i < s.clients.size(); ++i) {
+        if (check::Wants(s, static_cast<int>(i))) return true;
+      }
+      return false;
+    }
+    if (goal_.property == "starvation_free") return check::Wants(s, goal_.client);
+    return true;  // an orphan that stays is the violation
+  }
+
+ private:
+  Graph& g_;
+  const Goal& goal_;
+};
+
+// The strongly connected components of the restricted graph that hold a
+// fair cycle through a witness, by Tarjan's algorithm without recursion; in
+// the order of their least state.
+std::vector<std::vector<int>> FairComponents(Graph& g, Restriction& r) {
+  const int n = static_cast<int>(g.size());
+  std::vector<int> index(n, -1), low(n, 0);
+  std::vector<char> on_stack(n, 0);
+  std::vector<int> stack;
+  std::vector<std::vector<int>> found;
+  int counter = 0;
+  struct Frame {
+    int v;
+    size_t next;  // position in g.out(v)
+  };
+  std::vector<Frame> frames;
+  for (int root = 0; root < n; ++root) {
+    if (index[root] >= 0 || !r.State(root)) continue;
+    frames.push_back({root, 0});
+    index[root] = low[root] = counter++;
+    stack.push_back(root);
+    on_stack[root] = 1;
+    while (!frames.empty()) {
+      Frame& f = frames.back();
+      const std::vector<int>& out = g.out(f.v);
+      if (f.next < out.size()) {
+        const int e = out[f.next++];
+        if (!r.Edge(e)) continue;
+        const int w = g.edges()[e].to;
+        if (index[w] < 0) {
+          index[w] = low[w] = counter++;
+          stack.push_back(w);
+          on_stack[w] = 1;
+          frames.push_back({w, 0});
+        } else if (on_stack[w]) {
+          low[f.v] = std::min(low[f.v], index[w]);
+        }
+        continue;
+      }
+      const int v = f.v;
+      frames.pop_back();
+      if (!frames.empty()) low[frames.back().v] = std::min(low[frames.back().v], low[v]);
+      if (low[v] != index[v]) continue;
+      std::vector<int> component;
+      for (int w = -1; w != v;) {
+        w = stack.back();
+        stack.pop_back();
+        on_stack[w] = 0;
+        component.push_back(w);
+      }
+      std::sort(component.begin(), component.end());
+      // Fair iff every class enabled in all its states is taken inside it.
+      uint32_t always = ~0u, taken = 0;
+      bool inner = false, witness = false;
+      for (int u : component) {
+        always &= g.enabled(u);
+        witness = witness || r.Witness(u);
+        for (int e : g.out(u)) {
+          if (!r.Edge(e)) continue;
+          const int to = g.edges()[e].to;
+          if (std::binary_search(component.begin(), component.end(), to)) {
+            inner = true;
+            taken |= g.edges()[e].fair;
+          }
+        }
+      }
+      if (inner && witness && (always & ~taken) == 0) found.push_back(std::move(component));
+    }
+  }
+  std::sort(found.begin(), found.end());
+  return found;
+}
+
+// Edges of a shortest path inside `component` from `from` to a state where
+// `arrived` holds (empty if `from` is one).
+template <typename Arrived>
+std::vector<int> PathWithin(Graph& g, Restriction& r, const std::vector<int>& component, int from,
+                            Arrived arrived) {
+  if (arrived(from)) return {};
+  std::unordered_map<int, int> via{{from, -1}};
+  std::deque<int> queue{from};
+  while (!queue.empty()) {
+    const int v = queue.front();
+    queue.pop_front();
+    for (int e : g.out(v)) {
+      const int w = g.edges()[e].to;
+      if (!r.Edge(e) || via.count(w) ||
+          !std::binary_search(component.begin(), component.end(), w)) {
+        continue;
+      }
+      via[w] = e;
+      if (arrived(w)) {
+        std::vector<int> path;
+        for (int at = w; via[at] >= 0; at = g.edges()[via[at]].from) path.push_back(via[at]);
+        std::reverse(path.begin(), path.end());
+        return path;
+      }
+      queue.push_back(w);
+    }
+  }
+  return {};  // unreachable inside a strongly connected component
+}
+
+// A cycle from the component's least state through a witness and one
+// transition of every class fairness asks for, back to where it began.
+std::vector<int> CycleThrough(Graph& g, Restriction& r, const std::vector<int>& component) {
+  const int start = component.front();
+  uint32_t always = ~0u;
+  for (int u : component) always &= g.enabled(u);
+  std::vector<int> cycle;
+  int at = start;
+  auto go = [&](const std::vector<int>& path) {
+    for (int e : path) cycle.push_back(e);
+    if (!path.empty()) at = g.edges()[path.back()].to;
+  };
+  go(PathWithin(g, r, component, at, [&](int v) { return r.Witness(v); }));
+  for (uint32_t bit = 1; bit != 0 && bit <= always; bit <<= 1) {
+    if (!(always & bit)) continue;
+    // The nearest state with a transition of this class inside, then it.
+    auto inner_edge = [&](int v) {
+      for (int e : g.out(v)) {
+        if (r.Edge(e) && (g.edges()[e].fair & bit) &&
+            std::binary_search(component.begin(), component.end(), g.edges()[e].to)) {
+          return e;
+        }
+      }
+      return -1;
+    };
+    go(PathWithin(g, r, component, at, [&](int v) { return inner_edge(v) >= 0; }));
+    go({inner_edge(at)});
+  }
+  if (cycle.empty()) {
+    // At least one step: any transition inside, then back.
+    for (int e : g.out(at)) {
+      if (r.Edge(e) && std::binary_search(component.begin(), component.end(), g.edges()[e].to)) {
+        go({e});
+        break;
+      }
+    }
+  }
+  go(PathWithin(g, r, component, at, [&](int v) { return v == start; }));
+  return cycle;
+}
+
+std::string Names(const world::Model& m, const std::vector<int>& clients) {
+  std::string s;
+  for (size_t i = 0; i < clients.size(); ++i) {
+    s += (i == 0 ? "" : i + 1 == clients.size() ? " and " : ", ") + m.client_names()[clients[i]];
+  }
+  return s;
+}
+
+// The violation a lasso shows: `states` are the cycle's, in order.
+check::Violation Describe(Graph& g, Restriction& r, const Goal& goal,
+                          const std::vector<int>& states, size_t start, size_t length) {
+  const world::Model& m = g.model();
+  check::Violation v;
+  v.property = goal.property;
+  v.step = static_cast<int>(start + 2 * length);
+  const std::string repeat = "steps " + std::to_string(start + 1) + " to " +
+                             std::to_string(start + length) + " repeat for ever, and are fair";
+  int witness = states.front();
+  for (int u : states) {
+    if (r.Witness(u)) {
+      witness = u;
+      break;
+    }
+  }
+  if (goal.property == "deadlock_free") {
+    std::vector<int> wanting;
+    for (int i = 0; i < m.client_count(); ++i) {
+      if (check::Wants(g.state(witness), i)) wanting.push_back(i);
+    }
+    for (int i : wanting) v.clients.push_back(m.client_names()[i]);
+    v.message = Names(m, wanting) + (wanting.size() == 1 ? " wants" : " want") +
+                " the lock, and no client ever acquires it: " + repeat;
+  } else if (goal.property == "starvation_free") {
+    v.clients = {m.client_names()[goal.client]};
+    v.message = m.client_names()[goal.client] + " wants the lock and never acquires it: " + repeat;
+  } else {
+    const check::Orphan& o = *goal.orphan;
+    const std::string& writer = m.writer_names()[o.writer];
+    std::string why = " wrote it before the start";
+    if (o.writer < m.client_count()) {
+      v.clients = {writer};
+      const world::ClientSlot& c = g.state(witness).clients[o.writer];
+      why = c.status == world::ClientStatus::kCrashed ? " crashed"
+            : c.status == world::ClientStatus::kDone  ? " has finished"
+                                                      : " no longer holds the lock";
+    }
+    const std::string server = m.server_count() > 1 ? " on " + m.server_names()[o.server] : "";
+    v.message = o.key + server + " keeps the value " + writer + " wrote, though " + writer + why +
+                "; it never expires, is never deleted and never taken over: " + repeat;
+  }
+  return v;
+}
+
+// The goals of `liveness` in order: per property, per client, per orphan.
+std::vector<Goal> Goals(Graph& g, const std::vector<std::string>& liveness) {
+  std::vector<Goal> goals;
+  for (const std::string& p : liveness) {
+    if (p == "deadlock_free") goals.push_back({p, -1, std::nullopt});
+    if (p == "starvation_free") {
+      for (int i = 0; i < g.model().client_count(); ++i) goals.push_back({p, i, std::nullopt});
+    }
+    if (p == "no_orphaned_lock") {
+      std::vector<check::Orphan> all;
+      for (size_t v = 0; v < g.size(); ++v) {
+        for (const auto& o : g.OrphansOf(static_cast<int>(v))) all.push_back(o);
+      }
+      std::sort(all.begin(), all.end());
+      all.erase(std::unique(all.begin(), all.end()), all.end());
+      for (const auto& o : all) goals.push_back({p, -1, o});
+    }
+  }
+  return goals;
+}
+
+}  // namespace
+
+LassoSearch FindLasso(const world::WorldConfig& config, const std::vector<std::string>& liveness,
+                      bool forget_history, uint64_t max_states,
+                      const std::atomic<bool>* interrupted) {
+  const auto started = std::chrono::steady_clock::now();
+  LassoSearch out;
+  Graph g(config, forget_history);
+  g.Add(g.model().Initial(), -1);
+  std::vector<Action> actions;
+  // Breadth first: the first edge to reach a state lies on a shortest path.
+  for (size_t v = 0; v < g.size(); ++v) {
+    if (interrupted && *interrupted) {
+      out.verdict = Verdict::kIncomplete;
+      out.incomplete = "stopped";
+      break;
+    }
+    if (g.size() > max_states) {
+      out.verdict = Verdict::kIncomplete;
+      out.incomplete = "the liveness search keeps every state, and there are more than " +
+                       std::to_string(max_states);
+      break;
+    }
+    g.model().EnabledActions(g.state(static_cast<int>(v)), &actions);
+    for (const Action& a : actions) {
+      world::WorldState next = g.state(static_cast<int>(v));
+      const uint8_t entered = g.Apply(next, a);
+      const auto [to, fresh] = g.Add(next, static_cast<int>(g.edges().size()));
+      g.Link(static_cast<int>(v), to, a, entered);
+      ++out.stats.transitions;
+      (void)fresh;
+    }
+  }
+  out.stats.states = g.size();
+  if (out.verdict == Verdict::kSafe) {
+    for (const Goal& goal : Goals(g, liveness)) {
+      Restriction r(g, goal);
+      std::vector<std::vector<int>> components = FairComponents(g, r);
+      if (components.empty()) continue;
+      const std::vector<int>& component = components.front();
+      const std::vector<int> cycle = CycleThrough(g, r, component);
+      for (int at = component.front(); g.parent(at) >= 0; at = g.edges()[g.parent(at)].from) {
+        out.prefix.push_back(g.edges()[g.parent(at)].action);
+      }
+      std::reverse(out.prefix.begin(), out.prefix.end());
+      std::vector<int> states;
+      for (int e : cycle) {
+        out.cycle.push_back(g.edges()[e].action);
+        states.push_back(g.edges()[e].from);
+      }
+      out.violation = Describe(g, r, goal, states, out.prefix.size(), out.cycle.size());
+      out.verdict = Verdict::kViolation;
+      break;
+    }
+  }
+  out.stats.elapsed_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return out;
+}
+
+std::optional<check::Violation> JudgeLasso(const world::WorldConfig& config,
+                                           const std::vector<world::Action>& schedule, size_t start,
+                                           size_t length,
+                                           const std::vector<std::string>& liveness) {
+  if (length == 0 || start + length > schedule.size()) return std::nullopt;
+  Graph g(config, true);
+  world::WorldState s = g.model().Initial();
+  std::vector<int> at = {g.Add(s, -1).first};
+  std::string why;
+  for (const Action& a : schedule) {
+    if (!g.model().IsEnabled(s, a, &why)) return std::nullopt;
+    const uint8_t entered = g.Apply(s, a);
+    const int to = g.Add(s, static_cast<int>(g.edges().size())).first;
+    g.Link(at.back(), to, a, entered);
+    at.push_back(to);
+  }
+  if (at[start] != at[start + length]) return std::nullopt;  // not back where it began
+  std::vector<int> states(at.begin() + static_cast<long>(start),
+                          at.begin() + static_cast<long>(start + length));
+  for (const Goal& goal : Goals(g, liveness)) {
+    Restriction r(g, goal);
+    for (const std::vector<int>& component : FairComponents(g, r)) {
+      if (std::binary_search(component.begin(), component.end(), at[start])) {
+        return Describe(g, r, goal, states, start, length);
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace lockstep::explore
