@@ -38,11 +38,15 @@ if [ ! -x "$LOCKSTEP" ]; then
   exit 2
 fi
 
+# Counterexamples go to a folder of our own, removed on every exit.
+SCRATCH=$(mktemp -d)
+trap 'rm -rf "$SCRATCH"' EXIT
+
 # "verdict[:property] states" of one search, or "refused" / "timeout".
 search() {
   local out rc
   set +e
-  out=$(timeout "$TIMEOUT" "$LOCKSTEP" explore "$@" --clients "$CLIENTS" --json 2>/dev/null)
+  out=$(timeout "$TIMEOUT" "$LOCKSTEP" explore "$@" --json --out "$SCRATCH" 2>/dev/null)
   rc=$?
   set -e
   if [ $rc -eq 124 ]; then echo "timeout"; return; fi
@@ -63,18 +67,26 @@ mkdir -p "$(dirname "$OUT")"
   for f in "$REPO"/scenarios/*.json; do
     name=$(basename "$f" .json)
     start=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["clock"].get("start", 0))' "$f")
-    all=$(search "$f" --horizon none)
+    # At most --clients contenders (a scenario with fewer keeps its own).
+    contenders=$(python3 -c 'import json,sys; print(sum(1 for c in json.load(open(sys.argv[1]))["clients"] if not c.get("crashed")))' "$f")
+    keep=()
+    if [ "$contenders" -gt "$CLIENTS" ]; then keep=(--clients "$CLIENTS"); fi
+    all=$(search "$f" "${keep[@]}" --horizon none)
     row="| $name | $all |"
     prev=""; stable=""
     for h in 8 16 24 32 40; do
-      b=$(search "$f" --horizon $((start + h)))
+      b=$(search "$f" "${keep[@]}" --horizon $((start + h)))
       row="$row $b |"
       v=${b%% *}
-      if [ -z "$stable" ] && [ "$v" = "$prev" ] && [ "$v" != timeout ]; then stable=$v; fi
+      if [ -z "$stable" ] && [ "$v" = "$prev" ] && [ "$v" != timeout ] && [ "$v" != refused ]; then
+        stable=$v
+      fi
       prev=$v
     done
     if [ "$all" = refused ]; then
       agrees="-"
+    elif [ "$prev" = refused ]; then
+      agrees="liveness: no bounded search"
     elif [ -z "$stable" ]; then
       agrees="not stable"
     elif [ "${all%% *}" = "$stable" ]; then

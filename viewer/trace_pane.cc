@@ -270,6 +270,9 @@ void TracePane::DrawDiagram(ImDrawList* dl, ImVec2 o) {
     if (s.violating) rect(s.row, Col(pal::kViolationBand));
     if (s.index == cursor_) rect(s.row, Col(kCursorBand, 200));
     dl->AddLine(P(s.row.x, s.row.bottom()), P(s.row.right(), s.row.bottom()), Col(pal::kGrid));
+    if (s.cycle_turn > 0) {
+      rect(s.cycle_bar, Col(s.cycle_turn == 1 ? pal::kCycle : pal::kCycleAgain));
+    }
     text_right(d.step_column.x + 40, s.row.y + 13, pal::kText, std::to_string(s.index));
     const bool tick = s.kind == trace::StepKind::kTick;
     text_right(d.clock_column.x + 56, s.row.y + 13, tick ? pal::kText : pal::kMutedText,

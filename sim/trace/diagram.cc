@@ -252,6 +252,10 @@ Diagram Layout(const Trace& t, const DiagramOptions& options) {
     const world::StepRecord& r = t.steps[static_cast<size_t>(i)];
     DiagramStep s;
     s.index = r.index;
+    if (t.lasso && r.index > t.lasso->start) {
+      const int turn = (r.index - t.lasso->start - 1) / t.lasso->length + 1;
+      s.cycle_turn = turn <= 2 ? turn : 0;
+    }
     s.clock = r.global_time;
     if (r.index > 0) {
       s.action = static_cast<size_t>(i - 1) < t.schedule.size()
@@ -468,6 +472,8 @@ Diagram Layout(const Trace& t, const DiagramOptions& options) {
     DiagramStep& s = d.steps[row];
     s.row = {kMargin, row_top(static_cast<int>(row)), x - kMargin,
              row_top(static_cast<int>(row) + 1) - row_top(static_cast<int>(row))};
+    // Left of the violation's flag, which stands in the last turn's row.
+    if (s.cycle_turn > 0) s.cycle_bar = {d.step_column.x + 0.5, s.row.y + 2, 3, s.row.h - 4};
     if (s.lane >= 0) {
       const Box& body = d.lanes[static_cast<size_t>(s.lane)].body;
       s.box = {body.x + kBoxInset, s.row.y + 4, lane_width - kBoxInset - 6,

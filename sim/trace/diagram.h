@@ -59,6 +59,8 @@ inline constexpr uint32_t kKeyBorder = 0x7D5BA6;
 inline constexpr uint32_t kDownFill = 0xE1E4EA;   // a server that is restarting or failed
 inline constexpr uint32_t kViolation = 0xE8112D;  // the violation marker, nothing else
 inline constexpr uint32_t kViolationBand = 0xFDE3E6;
+inline constexpr uint32_t kCycle = 0xD9822B;       // a lasso's cycle, first turn
+inline constexpr uint32_t kCycleAgain = 0xF0C79A;  // ...and its second
 }  // namespace palette
 
 enum class StepKind {
@@ -91,6 +93,10 @@ struct DiagramStep {
   std::vector<LaneNote> lane_notes;
   world::Millis clock = 0;  // global clock after the step
   bool violating = false;
+  // A liveness counterexample's cycle (Trace::lasso): 1 in its first turn,
+  // 2 in the second, drawn as a bar beside the step numbers; 0 outside.
+  int cycle_turn = 0;
+  Box cycle_bar;
   Box row;  // the whole row, across every column
   Box box;  // the step's box (kCommand, kFault with a lane)
   // Several servers: from the box's right edge to the server's column, at

@@ -134,6 +134,10 @@ std::string SvgElement(const Trace& t, const PictureOptions& options) {
     s.Empty("line", "x1=\"" + Num(st.row.x) + "\" y1=\"" + Num(st.row.bottom()) + "\" x2=\"" +
                         Num(st.row.right()) + "\" y2=\"" + Num(st.row.bottom()) + "\" stroke=\"" +
                         Colour(palette::kGrid) + "\"");
+    if (st.cycle_turn > 0) {
+      s.Empty("rect", "class=\"cycle\" " + RectAttrs(st.cycle_bar) + " " +
+                          Fill(st.cycle_turn == 1 ? palette::kCycle : palette::kCycleAgain));
+    }
     s.Text(d.step_column.x + 40, st.row.y + 24, std::to_string(st.index),
            "text-anchor=\"end\" " + Fill(palette::kText));
     const bool tick = st.kind == StepKind::kTick;

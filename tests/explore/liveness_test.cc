@@ -12,6 +12,8 @@
 #include "sim/run/explore.h"
 #include "sim/run/runner.h"
 #include "sim/scenario/scenario.h"
+#include "sim/trace/diagram.h"
+#include "sim/trace/render_svg.h"
 #include "sim/world/client.h"
 #include "tests/test_util.h"
 
@@ -44,6 +46,12 @@ TEST_CASE("liveness: a crash between SETNX and PEXPIRE leaves an orphan, found a
   const std::string timeline = trace::Timeline(t);
   CHECK_THAT(timeline, Catch::Contains("~~ the cycle: steps 3 to 4 repeat for ever ~~"));
   CHECK_THAT(timeline, Catch::Contains("~~ the cycle again ~~"));
+  // The pictures mark the two turns beside the step numbers.
+  int turns[3] = {0, 0, 0};
+  for (const trace::DiagramStep& st : trace::Layout(t).steps) ++turns[st.cycle_turn];
+  CHECK(turns[1] == 2);
+  CHECK(turns[2] == 2);
+  CHECK_THAT(trace::RenderSvg(t), Catch::Contains("class=\"cycle\""));
 
   // Saved as lockstep-trace/3, read back and replayed: judged again.
   const nlohmann::json doc = nlohmann::json::parse(trace::ToJsonText(t));
