@@ -10,6 +10,9 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <optional>
+#include <sstream>
 #include <string>
 #include <thread>
 
@@ -59,22 +62,43 @@ std::vector<std::string> LongSearch(const std::string& out_dir) {
           out_dir};
 }
 
-// Waits until `pid` catches SIGINT (its search has begun), then lets it
-// search a little longer, so that Ctrl-C lands mid-search however slowly
-// the process started (under a sanitizer, several times slower).
+// The CPU time `pid` has used so far, in clock ticks (utime + stime).
+long CpuTicks(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  // Fields after the command name, which is in parentheses and may hold spaces.
+  std::istringstream rest(text.substr(text.rfind(')') + 2));
+  std::string field;
+  long utime = 0, stime = 0;
+  for (int i = 3; i <= 15 && rest >> field; ++i) {
+    if (i == 14) utime = std::stol(field);
+    if (i == 15) stime = std::stol(field);
+  }
+  return utime + stime;
+}
+
+bool Catches(pid_t pid, int signal) {
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("SigCgt:", 0) != 0) continue;
+    const unsigned long long caught = std::stoull(line.substr(7), nullptr, 16);
+    return caught & (1ULL << (signal - 1));
+  }
+  return false;
+}
+
+// Waits until `pid` catches `signal` and has then used half a second of
+// CPU time, so that the signal lands mid-search however slowly the process
+// started (under a sanitizer) and however busy the machine is (wall time
+// would not do: beside other tests, the search may get no CPU at all).
 void WaitUntilSearching(pid_t pid, int signal = SIGINT) {
-  for (int i = 0; i < 600; ++i) {
-    std::ifstream status("/proc/" + std::to_string(pid) + "/status");
-    std::string line;
-    while (std::getline(status, line)) {
-      if (line.rfind("SigCgt:", 0) != 0) continue;
-      const unsigned long long caught = std::stoull(line.substr(7), nullptr, 16);
-      if (caught & (1ULL << (signal - 1))) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(500));
-        return;
-      }
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  const long half_second = sysconf(_SC_CLK_TCK) / 2;
+  std::optional<long> since;  // CPU ticks when the handler was first seen
+  for (int i = 0; i < 1200; ++i) {
+    if (!since && Catches(pid, signal)) since = CpuTicks(pid);
+    if (since && CpuTicks(pid) - *since >= half_second) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   kill(pid, SIGKILL);  // leave nothing running behind a failed test
   Wait(pid);
