@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -64,6 +65,8 @@ constexpr bool kAddressSanitizer = false;
 ProcessResult Run(const std::vector<std::string>& args, size_t max_bytes) {
   TempDir tmp;
   std::string out = tmp.File("stdout"), err = tmp.File("stderr");
+  // The child's freopen would otherwise write this process's pending output.
+  std::fflush(nullptr);
   pid_t pid = fork();
   if (pid == 0) {
     if (max_bytes > 0 && !kAddressSanitizer) {

@@ -115,6 +115,14 @@ int RunCommandLine(const std::vector<std::string>& args) {
       ->add_flag("--redis-flush", redis.flush,
                  "With --redis: FLUSHALL first (else the database must be empty)")
       ->needs(redis_opt);
+  auto* redis_server_opt =
+      replay
+          ->add_option("--redis-server", redis.server_binary,
+                       "Replay on redis-servers that lockstep starts (PATH, default: "
+                       "redis-server on PATH), one per server of the trace, with their clocks "
+                       "set to the trace's instants and its faults applied: exact")
+          ->expected(0, 1);
+  redis_server_opt->excludes(replay_json)->excludes("--trace-out")->excludes(redis_opt);
 
   auto* run = app.add_subcommand("run", "Run one random schedule of a scenario from a seed");
   run->add_option("SCENARIO", file, "Scenario file")->required()->check(kPath);
@@ -252,7 +260,11 @@ int RunCommandLine(const std::vector<std::string>& args) {
 
   // Bad input and files that cannot be written end here, in one place.
   try {
-    if (*replay) return redis.address.empty() ? Replay(file, out) : ReplayOnRedis(file, redis);
+    if (*replay) {
+      redis.managed = redis_server_opt->count() > 0;
+      return redis.address.empty() && !redis.managed ? Replay(file, out)
+                                                     : ReplayOnRedis(file, redis);
+    }
     if (*run) return Run(file, seed, max_steps, out);
     if (*explore) {
       ex.reductions.cache = !no_cache;

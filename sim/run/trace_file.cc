@@ -8,27 +8,48 @@
 
 namespace lockstep::run {
 
-trace::Trace LoadTraceFile(const std::string& file) {
+namespace {
+
+nlohmann::json ReadJson(const std::string& file) {
   namespace jr = lockstep::json;
   std::string text = scenario::ReadFile(file);
-  nlohmann::json doc;
   try {
-    doc = jr::Parse(text);
+    return jr::Parse(text);
   } catch (const jr::JsonError& e) {
     throw base::InputError(file, e.place, e.expected);
   }
-  if (doc.is_object() && doc.contains("format")) return trace::FromJson(doc, file);
-  scenario::Scenario s = scenario::LoadScenario(doc, file);
-  if (!s.has_schedule) {
+}
+
+bool IsTrace(const nlohmann::json& doc) { return doc.is_object() && doc.contains("format"); }
+
+// The scenario `doc` with its schedule replayed.
+ReplayedTrace ReplayScenario(const nlohmann::json& doc, const std::string& file) {
+  ReplayedTrace out;
+  out.scenario = scenario::LoadScenario(doc, file);
+  if (!out.scenario.has_schedule) {
     throw base::InputError(file, "/",
                            "missing field \"schedule\" (a scenario is replayed by its "
                            "schedule; give a trace, or a scenario with a schedule)");
   }
   try {
-    return ReplaySchedule(s);
+    out.trace = ReplaySchedule(out.scenario);
   } catch (const explore::ScheduleError& e) {
     throw base::InputError(file, "/schedule/" + std::to_string(e.position), e.what());
   }
+  return out;
+}
+
+}  // namespace
+
+trace::Trace LoadTraceFile(const std::string& file) {
+  const nlohmann::json doc = ReadJson(file);
+  if (IsTrace(doc)) return trace::FromJson(doc, file);
+  return ReplayScenario(doc, file).trace;
+}
+
+ReplayedTrace LoadReplayedTrace(const std::string& file) {
+  const nlohmann::json doc = ReadJson(file);
+  return IsTrace(doc) ? ReplaySavedTrace(file, doc) : ReplayScenario(doc, file);
 }
 
 }  // namespace lockstep::run

@@ -1,18 +1,12 @@
-// A real redis-server for one test: started on a free loopback port with its
-// own temporary folder and no persistence, stopped when the object goes away.
-//
-// The server never outlives the test process: the destructor kills and reaps
-// it and removes its folder; SIGINT and SIGTERM do the same before the
-// signal takes its usual course; and the child asks the kernel
-// (PR_SET_PDEATHSIG) to be killed if the test process dies any other way.
+// A real redis-server for one test (cli::RedisProcess: a free loopback port,
+// its own folder, no persistence, the machine's clock), stopped when the
+// object goes away.
 #pragma once
 
 #include <memory>
 #include <string>
 
-#include <sys/types.h>
-
-#include "sim/cli/redis_replay.h"
+#include "sim/cli/redis_process.h"
 
 namespace lockstep::testing {
 
@@ -22,22 +16,14 @@ class RedisServer {
   // std::runtime_error saying what went wrong; if redis-server is not
   // installed, the message says to run `bash .ci/install-deps`.
   RedisServer();
-  ~RedisServer();
-  RedisServer(const RedisServer&) = delete;
-  RedisServer& operator=(const RedisServer&) = delete;
 
-  int port() const { return port_; }
-  std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
+  int port() const { return process_->port(); }
+  std::string address() const { return process_->address(); }
   // A new connection to this server. Throws std::runtime_error on failure.
-  std::unique_ptr<cli::RedisConnection> Connect() const;
+  std::unique_ptr<cli::RedisConnection> Connect() const { return process_->Connect(); }
 
  private:
-  bool TryStart(const std::string& binary, std::string* error);
-  void Stop();
-
-  pid_t pid_ = -1;
-  int port_ = 0;
-  std::string dir_;
+  std::unique_ptr<cli::RedisProcess> process_;
 };
 
 }  // namespace lockstep::testing

@@ -165,8 +165,8 @@ TEST_CASE("a server fault the replay cannot apply is said so, at its step and in
   CHECK(Has(r.out, "NOT APPLIED to the real server"));
   CHECK(Has(r.out,
             "faults: the server's fault at step 2 (jump +600) is not applied to the real "
-            "server: this replay sends commands only, so the replies after it can "
-            "differ, as they do here"));
+            "server: --redis sends commands only, so the replies after it can "
+            "differ, as they do here (--redis-server applies it)"));
 }
 
 TEST_CASE("a write to the protected resource is the model's, never sent to Redis") {
