@@ -7,7 +7,16 @@
 // before and just after each command and runs the model at that instant; in
 // the rare case the two readings straddle a millisecond and the outcome
 // depends on which, every instant in between is a correct answer, and the
-// test accepts the one the server's reply and keyspace show.
+// test accepts the one the server's reply and keyspace show. The timed
+// conformance test (a server whose clock lockstep sets, see
+// cli::RedisProcess) has no such choice: the server reads the instant the
+// model runs at.
+//
+// Not a departure either: inside a script, Redis 7.0 judges expiry at the
+// script's start and reads the live clock for TTL, PTTL, SET PX and EXPIRE;
+// the model reads one instant for all. A model step is atomic, so its clock
+// never moves inside a script, and a server whose clock lockstep sets does
+// not move it either: the two readings agree.
 #pragma once
 
 #include <string>
