@@ -38,6 +38,8 @@ class Gen {
   const std::string& Pick(const std::vector<std::string>& v) { return v[Below(v.size())]; }
 
   void set_keys(uint64_t n) { keys_ = n; }
+  void set_timed() { timed_ = true; }
+  bool timed() const { return timed_; }
 
   // Command names and keywords in any case: Redis compares them without.
   std::string Cased(std::string_view upper) {
@@ -109,6 +111,7 @@ class Gen {
   // number). Far-future durations differ by whole seconds within a sequence,
   // so GT and LT never compare two that could land within a millisecond.
   Arg Duration(bool seconds, Command* c) {
+    if (timed_ && Chance(75)) return NearDuration(seconds, c);
     const uint64_t r = Below(100);
     if (r < 65) {
       ++relative_;
@@ -132,6 +135,7 @@ class Gen {
   // A Unix time for EXAT, PXAT, EXPIREAT, PEXPIREAT: far past, far future,
   // near the epoch, at the limits, or not a number.
   Arg UnixTime(bool seconds, Command* c) {
+    if (timed_ && Chance(75)) return NearUnixTime(seconds, c);
     const uint64_t r = Below(100);
     const Arg::Base base = seconds ? Arg::Base::kNowSeconds : Arg::Base::kNowMs;
     const int64_t far = seconds ? kFarSeconds : kFarMs;
@@ -156,10 +160,44 @@ class Gen {
     return Lit(Pick(kNotIntegers));
   }
 
+  // Timed: a duration that can run out within the sequence, from a few
+  // values so that GT and LT meet equal deadlines, and around the 500 ms
+  // at which TTL rounds.
+  Arg NearDuration(bool seconds, Command* c) {
+    c->features.push_back("duration:near");
+    if (seconds) return Lit(std::to_string(1 + Below(3)));
+    static const std::vector<std::string> v = {"1",    "2",    "499",  "500",  "501", "999",
+                                               "1000", "1001", "1499", "1500", "2000"};
+    return Chance(80) ? Lit(Pick(v)) : Lit(std::to_string(1 + Below(3000)));
+  }
+
+  // Timed: an instant near the clock, just past, now, or soon.
+  Arg NearUnixTime(bool seconds, Command* c) {
+    c->features.push_back("unix-time:near");
+    if (seconds) return Arg{"", Arg::Base::kNowSeconds, static_cast<int64_t>(Below(5)) - 1};
+    static const int64_t v[] = {-1, 0, 1, 500, 1000, 1500, 2000};
+    return Arg{"", Arg::Base::kNowMs,
+               Chance(80) ? v[Below(7)] : static_cast<int64_t>(Below(3000)) - 500};
+  }
+
+  // Timed: how far the clock moves before a command; now and then across a
+  // TTL's rounding point or a whole TTL.
+  int64_t Advance() {
+    const uint64_t r = Below(100);
+    if (r < 45) return 0;
+    if (r < 75) return 1 + static_cast<int64_t>(Below(3));
+    if (r < 90) {
+      static const int64_t v[] = {499, 500, 501, 999, 1000, 1001};
+      return v[Below(6)];
+    }
+    return static_cast<int64_t>(Below(2500));
+  }
+
  private:
   std::mt19937_64 rng_;
   uint64_t keys_ = 3;
   int64_t relative_ = 0;
+  bool timed_ = false;
 };
 
 using Builder = void (*)(Gen& g, Command* c);
@@ -475,8 +513,9 @@ int64_t TimeMs(const kv::Reply& r) {
 
 bool HasBuilder(std::string_view name) { return Builders().count(name) != 0; }
 
-Sequence Generate(uint64_t seed) {
-  Gen g(seed);
+namespace {
+
+Sequence GenerateWith(Gen& g) {
   g.set_keys(1 + g.Below(3));  // fewer keys, more interaction
   const std::span<const kv::CommandSpec> table = kv::CommandTable();
   Sequence s(5 + g.Below(26));
@@ -499,8 +538,23 @@ Sequence Generate(uint64_t seed) {
         it->second(g, &c);
       }
     }
+    if (g.timed()) c.advance_ms = g.Advance();
   }
   return s;
+}
+
+}  // namespace
+
+Sequence Generate(uint64_t seed) {
+  Gen g(seed);
+  return GenerateWith(g);
+}
+
+Sequence GenerateTimed(uint64_t seed) {
+  // Another stream than Generate's for the same seed.
+  Gen g(seed ^ 0x9e3779b97f4a7c15ULL);
+  g.set_timed();
+  return GenerateWith(g);
 }
 
 Argv Materialize(const Command& c, int64_t now_ms) {
@@ -523,9 +577,9 @@ Argv Materialize(const Command& c, int64_t now_ms) {
 
 std::string Render(const Command& c) {
   if (c.args.empty()) return "(empty command)";
-  std::string s;
+  std::string s = c.advance_ms > 0 ? "(+" + std::to_string(c.advance_ms) + " ms) " : "";
   for (const Arg& a : c.args) {
-    if (!s.empty()) s += ' ';
+    if (!s.empty() && s.back() != ' ') s += ' ';
     const std::string sign = a.offset < 0 ? "-" : "+";
     const std::string magnitude = std::to_string(a.offset < 0 ? -a.offset : a.offset);
     switch (a.base) {
@@ -583,8 +637,53 @@ std::vector<kv::Entry> Runner::RealKeyspace() {
   return out;
 }
 
+Outcome Runner::RunTimed(const Sequence& s) {
+  Outcome o;
+  kv::Keyspace model;
+  int64_t now = 0;
+  clock_->SetClock(now);
+  if (Send({{"FLUSHALL"}}).front() != kv::Reply::Ok()) throw std::runtime_error("FLUSHALL failed");
+  for (size_t i = 0; i < s.size(); ++i) {
+    now += s[i].advance_ms;
+    clock_->SetClock(now);
+    const Argv argv = Materialize(s[i], now);
+    const std::string_view departure = DepartureFor(argv);
+    if (!departure.empty()) {
+      ++o.departures[std::string(departure)];
+      o.model.emplace_back();
+      o.real.emplace_back();
+      continue;
+    }
+    const kv::Reply real = Send({argv}).front();
+    kv::Reply mine = kv::Execute(model, argv, now);
+    if (hook_) hook_(argv, &mine);
+    o.model.push_back(mine);
+    o.real.push_back(real);
+    if (real.is_error()) o.real_errors.push_back(real);
+    if (mine != real) {
+      o.ok = false;
+      o.at = i;
+      o.what = "replies differ at command " + std::to_string(i + 1) + " (clock " +
+               std::to_string(now) + " ms)";
+      return o;
+    }
+    const std::vector<kv::Entry> want = Normalized(model.Live(now));
+    const std::vector<kv::Entry> got = Normalized(RealKeyspace());
+    if (want != got) {
+      o.ok = false;
+      o.at = i;
+      o.what = "keyspaces differ after command " + std::to_string(i + 1) + " (clock " +
+               std::to_string(now) + " ms):\n    model: " + Describe(want) +
+               "\n    redis: " + Describe(got);
+      return o;
+    }
+  }
+  return o;
+}
+
 Outcome Runner::Run(const Sequence& s) {
   ++runs_;
+  if (clock_ != nullptr) return RunTimed(s);
   Outcome o;
   kv::Keyspace model;
   std::vector<kv::Reply> start = Send({{"FLUSHALL"}, {"TIME"}});
@@ -699,7 +798,8 @@ std::string Explain(const Sequence& s, const Outcome& o) {
     width = std::max(width, commands.back().size());
   }
   std::string out = std::to_string(s.size()) +
-                    " commands (<now...> is the server's clock when the sequence started):\n";
+                    " commands (<now...> is the server's clock when the sequence started; "
+                    "in a timed sequence, at the command, after the clock moved by (+N ms)):\n";
   for (size_t i = 0; i < s.size(); ++i) {
     std::string line = "  " + std::to_string(i + 1) + ". " + commands[i] +
                        std::string(width - commands[i].size(), ' ');

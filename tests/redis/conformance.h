@@ -3,11 +3,19 @@
 // compared exactly, and failing sequences shrunk to the shortest that still
 // fails.
 //
-// Time without timing: every deadline the generator writes is either far in
-// the past or far in the future (a million seconds or more), relative to the
-// server's clock when the sequence starts, so whether a key has expired is
-// certain on both sides. The model runs each command at the server's clock
-// (see known_departures.h for how an instant is chosen).
+// Two kinds of sequence:
+// - Untimed (Generate), on a server with the machine's clock: every deadline
+//   is either far in the past or far in the future (a million seconds or
+//   more) relative to the server's clock when the sequence starts, so
+//   whether a key has expired is certain on both sides. The model runs each
+//   command at the server's clock (see known_departures.h for how an
+//   instant is chosen).
+// - Timed (GenerateTimed), on a server whose clock lockstep sets
+//   (cli::RedisProcess with a controlled clock): the clock starts at 0 and
+//   moves before commands, by milliseconds to seconds, so short TTLs run out
+//   mid-sequence, TTLs round at +-500 ms, GT and LT meet equal deadlines, and
+//   both sides run every command at the same instant. The keyspace is
+//   compared after every command.
 #pragma once
 
 #include <cstdint>
@@ -17,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/cli/redis_process.h"
 #include "sim/cli/redis_replay.h"
 #include "sim/kv/keyspace.h"
 
@@ -36,11 +45,14 @@ struct Arg {
 struct Command {
   std::vector<Arg> args;
   std::vector<std::string> features;  // what this command exercises, for coverage
+  int64_t advance_ms = 0;             // timed: the clock moves this much first
 };
 using Sequence = std::vector<Command>;
 
 // A sequence of 5..30 commands from `seed`.
 Sequence Generate(uint64_t seed);
+// A timed sequence of 5..30 commands from `seed`: times near the clock.
+Sequence GenerateTimed(uint64_t seed);
 // Whether the generator has a dedicated builder for the model's command
 // `name` (every command in kv::CommandTable() must have one).
 bool HasBuilder(std::string_view name);
@@ -67,16 +79,21 @@ class Runner {
  public:
   explicit Runner(cli::RedisConnection& redis, FaultHook hook = nullptr)
       : redis_(redis), hook_(std::move(hook)) {}
-  // FLUSHALL, then the sequence on both sides, then the keyspaces.
-  // Throws std::runtime_error if the connection fails.
+  // Timed sequences: `clock` is the server `redis` is connected to.
+  Runner(cli::RedisConnection& redis, cli::RedisProcess& clock, FaultHook hook = nullptr)
+      : redis_(redis), clock_(&clock), hook_(std::move(hook)) {}
+  // FLUSHALL, then the sequence on both sides, then the keyspaces (timed:
+  // after every command). Throws std::runtime_error if the connection fails.
   Outcome Run(const Sequence& s);
   int runs() const { return runs_; }
 
  private:
   std::vector<kv::Reply> Send(const std::vector<Argv>& commands);
   std::vector<kv::Entry> RealKeyspace();
+  Outcome RunTimed(const Sequence& s);
 
   cli::RedisConnection& redis_;
+  cli::RedisProcess* clock_ = nullptr;
   FaultHook hook_;
   int runs_ = 0;
 };

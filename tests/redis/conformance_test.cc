@@ -3,6 +3,7 @@
 #include "tests/redis/conformance.h"
 
 #include <chrono>
+#include <cstdlib>
 #include <set>
 
 #include <catch2/catch.hpp>
@@ -307,6 +308,125 @@ TEST_CASE("a key is live in its deadline's millisecond and expired after it on b
   }
   CHECK(saw_deadline);
   CHECK(saw_expired);
+}
+
+// A redis-server whose clock lockstep sets, for timed sequences. The tests
+// run from the build tree, where the clock shim is beside lockstep.
+struct TimedServer {
+  TimedServer()
+      : process(
+            (setenv("LOCKSTEP_CLOCK_SHIM", LOCKSTEP_CLOCK_SHIM_PATH, 1),
+             cli::RedisProcessOptions{.binary = cli::FindRedisServer(), .controlled_clock = true})),
+        redis(process.Connect()),
+        runner(*redis, process) {}
+  cli::RedisProcess process;
+  std::unique_ptr<cli::RedisConnection> redis;
+  Runner runner;
+};
+
+TEST_CASE("at virtual times the model gives redis-server's replies and keyspace for 5000 seeds") {
+  TimedServer server;
+  std::set<std::string> features;
+  size_t commands = 0, advanced = 0, ttl_replies = 0;
+  for (uint64_t seed = 1; seed <= 5000; ++seed) {
+    const Sequence s = GenerateTimed(seed);
+    const Outcome o = server.runner.Run(s);
+    if (!o.ok) {
+      const Sequence shrunk = Shrink(server.runner, s);
+      const Outcome again = server.runner.Run(shrunk);
+      FAIL("timed seed " << seed << ": the model and redis-server differ (shrunk from " << s.size()
+                         << " commands to " << shrunk.size() << ")\n"
+                         << Explain(shrunk, again.ok ? o : again));
+    }
+    commands += s.size();
+    for (size_t i = 0; i < s.size(); ++i) {
+      features.insert(s[i].features.begin(), s[i].features.end());
+      advanced += s[i].advance_ms > 0;
+      const auto& r = o.real[i];
+      ttl_replies += r && r->type == kv::Reply::Type::kInteger && r->integer >= 0 &&
+                     !s[i].args.empty() &&
+                     (s[i].args[0].text == "TTL" || s[i].args[0].text == "PTTL");
+    }
+  }
+  INFO(commands << " commands, " << advanced << " after the clock moved");
+  CHECK(advanced > commands / 3);
+  CHECK(ttl_replies > 100);  // live keys' TTLs, near their rounding points
+  for (const char* f : {"duration:near", "unix-time:near", "EXPIRE:GT", "EXPIRE:LT", "SET:PX",
+                        "SET:EXAT", "EVAL:acquire"}) {
+    INFO(f);
+    CHECK(features.count(f) == 1);
+  }
+}
+
+// Sequences whose clock moves by given amounts.
+Command After(int64_t ms, std::initializer_list<const char*> words) {
+  Command c = Plain(words);
+  c.advance_ms = ms;
+  return c;
+}
+
+TEST_CASE("at virtual times TTL rounds at 500 ms and a key lives through its deadline alike") {
+  TimedServer server;
+  const Sequence s = {After(10, {"SET", "k1", "v", "PX", "1000"}),  // until 1010
+                      After(500, {"TTL", "k1"}),                    // 500 left: rounds up
+                      After(1, {"TTL", "k1"}),                      // 499 left: rounds down
+                      After(0, {"PTTL", "k1"}),
+                      After(499, {"GET", "k1"}),  // at its deadline: live
+                      After(1, {"GET", "k1"}),    // a millisecond later: gone
+                      After(0, {"TTL", "k1"})};
+  const Outcome o = server.runner.Run(s);
+  INFO(Explain(s, o));
+  REQUIRE(o.ok);
+  CHECK(o.real[1] == kv::Reply::Integer(1));
+  CHECK(o.real[2] == kv::Reply::Integer(0));
+  CHECK(o.real[3] == kv::Reply::Integer(499));
+  CHECK(o.real[4] == kv::Reply::Bulk("v"));
+  CHECK(o.real[5] == kv::Reply::Nil());
+  CHECK(o.real[6] == kv::Reply::Integer(-2));
+}
+
+TEST_CASE("at virtual times GT and LT at an equal deadline change nothing on both sides") {
+  TimedServer server;
+  Command at = After(0, {"PEXPIREAT", "k1"});
+  at.args.push_back(Arg{"", Arg::Base::kNowMs, 1000});
+  Command at_gt = at;
+  at_gt.args.push_back(Arg{"GT", Arg::Base::kNone, 0});
+  Command at_lt = at;
+  at_lt.args.push_back(Arg{"LT", Arg::Base::kNone, 0});
+  const Sequence s = {After(7, {"SET", "k1", "v", "PX", "1000"}),  // until 1007
+                      After(0, {"PEXPIRE", "k1", "1000", "GT"}),
+                      at_gt,
+                      at_lt,
+                      After(0, {"PEXPIRE", "k1", "1000", "LT"}),
+                      After(0, {"PTTL", "k1"})};
+  const Outcome o = server.runner.Run(s);
+  INFO(Explain(s, o));
+  REQUIRE(o.ok);
+  for (size_t i = 1; i <= 4; ++i) CHECK(o.real[i] == kv::Reply::Integer(0));
+  CHECK(o.real[5] == kv::Reply::Integer(1000));
+}
+
+TEST_CASE("at virtual times a mismatch is found and shrunk with the clock's moves") {
+  TimedServer server;
+  // The fault: the model's PTTL is a millisecond short at 500.
+  Runner runner(*server.redis, server.process, [](const Argv& argv, kv::Reply* reply) {
+    if (argv[0] == "PTTL" && *reply == kv::Reply::Integer(500)) *reply = kv::Reply::Integer(499);
+  });
+  const Sequence s = {After(0, {"SET", "k2", "x"}), After(0, {"SET", "k1", "v", "PX", "800"}),
+                      After(5, {"INCR", "k3"}),     After(0, {"SET", "k2", "y"}),
+                      After(295, {"GET", "k1"}),    After(0, {"DEL", "k2"}),
+                      After(0, {"PTTL", "k1"}),     After(9, {"GET", "k3"})};
+  REQUIRE_FALSE(runner.Run(s).ok);
+  const Sequence shrunk = Shrink(runner, s);
+  const Outcome o = runner.Run(shrunk);
+  const std::string text = Explain(shrunk, o);
+  INFO(text);
+  // The moves that reach 500 ms left stay: 5 + 295.
+  REQUIRE(shrunk.size() == 4);
+  CHECK(Render(shrunk[1]) == "(+5 ms) INCR k3");
+  CHECK(Render(shrunk[2]) == "(+295 ms) GET k1");
+  CHECK(text.find("model: (integer) 499   redis: (integer) 500   <-- differs") !=
+        std::string::npos);
 }
 
 }  // namespace
