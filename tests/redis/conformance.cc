@@ -331,6 +331,12 @@ const std::vector<std::string> kPlainScripts = {
     "local ok, e = pcall(redis.call, 'get') return e",
     "return math.random(100)",
     "return cjson.encode({1})",
+    // Shebang lines, and a clock read through a read-only script.
+    "#!lua\nreturn 5",
+    "#!lua flags=no-writes\nreturn redis.call('pttl', 'k1')",
+    "#!lua flags=no-writes\nreturn redis.call('set', 'k1', 'w')",
+    "#!lua flags=no-writes,\nreturn 5",
+    "#!lua flags=allow-oom,no-cluster\nreturn redis.call('ttl', 'k1')",
 };
 
 // EVAL script numkeys key... arg...: the compare-and-delete release with
