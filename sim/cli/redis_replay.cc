@@ -222,22 +222,14 @@ class RedisSession {
                const run::ReplayedTrace* model)
       : file_(file), t_(t), options_(options), model_(model) {}
 
-  // --redis-server: refuses what a real server cannot do as modelled, then
-  // starts the servers, their clocks at the trace's start.
+  // --redis-server: starts the servers, their clocks at the trace's start.
   bool StartServers() {
     const world::WorldConfig& config = model_->scenario.world;
     for (size_t k = 0; k < config.servers.size(); ++k) {
       const world::ServerConfig& sc = config.servers[k];
-      const std::string who = config.servers.size() > 1 ? "server " + sc.name : "the server";
       bool restarted = false;
       for (const world::Action& a : model_->scenario.schedule) {
         restarted |= a.kind == world::Action::Kind::kRestart && a.server == static_cast<int>(k);
-      }
-      if (restarted && sc.persistence == world::Persistence::kEverySec) {
-        Fail(file_ + ": " + who +
-             " restarts with persistence \"everysec\", which a real server syncs by its own "
-             "timer: that restart cannot be reproduced exactly (use \"always\" or \"none\")");
-        return false;
       }
       RedisProcessOptions po{.binary = options_.server_binary, .controlled_clock = true};
       // The append-only file only when a restart must keep every write.
@@ -255,6 +247,7 @@ class RedisSession {
       servers_.push_back(std::move(server));
     }
     world_.emplace(model_->scenario.world);
+    saved_.resize(servers_.size());
     SyncServers();
     std::cout << "redis: lockstep started " << servers_.size() << " redis-server"
               << (servers_.size() > 1 ? "s" : "") << " (" << options_.server_binary << ") on ";
@@ -382,6 +375,30 @@ class RedisSession {
     return true;
   }
 
+  // Persistence "everysec": the model keeps what a restart gets back, synced
+  // every `sync_every` ticks; the real server gets the same snapshot, by SAVE
+  // (a dump.rdb that a restart loads), whenever the model's changes. Its own
+  // timers never save (--save "", no append-only file).
+  bool SaveSnapshots() {
+    if (!managed()) return true;
+    const world::WorldConfig& config = model_->scenario.world;
+    for (size_t k = 0; k < servers_.size(); ++k) {
+      if (config.servers[k].persistence != world::Persistence::kEverySec) continue;
+      const kv::Keyspace& persisted = world_->state().servers[k].persisted;
+      if (saved_[k] && *saved_[k] == persisted) continue;
+      Server& s = servers_[k];
+      if (!s.process->running()) continue;  // down: nothing has changed
+      std::optional<kv::Reply> r = s.admin->Command({"SAVE"}, &error_);
+      if (!r) return Lost(s, "waiting for SAVE", s.admin.get());
+      if (*r != kv::Reply::Ok()) {
+        Fail(s.address + ": SAVE answered " + trace::CompactReply(*r));
+        return false;
+      }
+      saved_[k] = persisted;
+    }
+    return true;
+  }
+
   // Sends every step's command on its client's connection to its server, at
   // its time, and prints the table of trace and real replies.
   bool ReplaySteps() {
@@ -405,6 +422,7 @@ class RedisSession {
         const size_t k = ServerOf(step);
         up = world::Model::Available(world_->state(), static_cast<int>(k));
         world_->Apply(model_->scenario.schedule[i - 1]);
+        if (step.action.kind == world::Action::Kind::kTick && !SaveSnapshots()) return false;
       }
       if (step.command.empty()) {
         // What happens to a server: a fault, or its replica catching up.
@@ -600,8 +618,9 @@ class RedisSession {
         const world::ServerConfig& sc = model_->scenario.world.servers[k];
         return std::string("applied: killed (SIGKILL), started again ") +
                (sc.restart_delay > 0 ? "when it is up in the model, " : "") +
-               (sc.persistence == world::Persistence::kNone ? "empty"
-                                                            : "from its append-only file");
+               (sc.persistence == world::Persistence::kNone     ? "empty"
+                : sc.persistence == world::Persistence::kAlways ? "from its append-only file"
+                                                                : "from its last snapshot");
       }
       case world::Action::Kind::kFailover:
         s.conns.clear();
@@ -711,7 +730,8 @@ class RedisSession {
   const run::ReplayedTrace* model_;    // --redis-server: the scenario, replayed
   std::optional<world::World> world_;  // the model alongside (--redis-server)
   std::vector<Server> servers_;
-  std::string error_;  // why the last connection call failed
+  std::vector<std::optional<kv::Keyspace>> saved_;  // everysec: the model's last snapshot saved
+  std::string error_;                               // why the last connection call failed
   bool timed_ = false;
   int64_t offset_ = 0;
   std::chrono::steady_clock::time_point base_;
@@ -759,7 +779,7 @@ int ReplayOnRedis(const std::string& file, const RedisReplayOptions& options) {
   run::CooperativeStop cooperative;
   RedisSession session(file, model.trace, o, &model);
   if (!session.StartServers() || !session.Connect() || !session.WriteInitialKeyspace() ||
-      !session.ReplaySteps()) {
+      !session.SaveSnapshots() || !session.ReplaySteps()) {
     return kExitBadInput;
   }
   return session.Verdict();

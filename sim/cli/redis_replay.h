@@ -14,13 +14,14 @@
 //   instant the trace says. Faults are applied: a clock jump moves that
 //   server's clock, a restart kills the process (SIGKILL) and starts it
 //   again once the model has it up (persistence "none": empty; "always":
-//   from its append-only file, appendfsync always), a lost request is not
+//   from its append-only file, appendfsync always; "everysec": from the
+//   snapshot the server saved (SAVE) when the model last synced), a lost
+//   request is not
 //   sent, a lost reply is read and not passed on, a command to a server that
 //   is down is not sent. A replica is a server of its own that gets, at each
 //   `replicate` step, the write its master's stream carries (the effect on
 //   each key: SET ... PXAT or DEL); a failover kills the master and its
-//   replica serves in its place. A restart with persistence "everysec" is
-//   refused: a real server syncs by its own timer.
+//   replica serves in its place.
 // - --redis HOST:PORT (approximate in time): one server the user runs,
 //   whose database must be empty unless `flush` is set (then FLUSHALL runs
 //   first): a user's data is never wiped silently. If nothing in the trace
