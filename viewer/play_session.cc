@@ -11,10 +11,7 @@
 namespace lockstep::viewer {
 namespace {
 
-bool HasLiveness(const scenario::Scenario& s) {
-  return std::any_of(s.properties.begin(), s.properties.end(),
-                     [](const std::string& p) { return check::IsLiveness(p); });
-}
+bool HasLiveness(const scenario::Scenario& s) { return !check::LivenessIn(s.properties).empty(); }
 
 std::string Join(const std::vector<std::string>& v, const char* sep) {
   std::string s;

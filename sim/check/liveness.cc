@@ -15,6 +15,14 @@ bool IsLiveness(std::string_view name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
+std::vector<std::string> LivenessIn(const std::vector<std::string>& properties) {
+  std::vector<std::string> out;
+  for (const std::string& p : properties) {
+    if (IsLiveness(p)) out.push_back(p);
+  }
+  return out;
+}
+
 bool Wants(const world::WorldState& s, int i) {
   const world::ClientSlot& c = s.clients[i];
   return (c.status == world::ClientStatus::kReady || c.status == world::ClientStatus::kSleeping) &&

@@ -20,6 +20,8 @@ namespace lockstep::check {
 //   believes it holds the lock, eventually disappears or is taken over.
 const std::vector<std::string>& LivenessNames();
 bool IsLiveness(std::string_view name);
+// The liveness properties among `properties`, in their order.
+std::vector<std::string> LivenessIn(const std::vector<std::string>& properties);
 
 // Client i wants the lock: it runs (ready or sleeping) and does not hold it.
 bool Wants(const world::WorldState& s, int i);

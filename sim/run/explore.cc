@@ -32,10 +32,7 @@ ExploreResult Explore(const scenario::Scenario& s, ExploreOptions options) {
   result.exhaustive = strategy->kind == explore::StrategyKind::kExhaustive;
   result.request = request;
   result.search = strategy->run(s.world, properties, request);
-  std::vector<std::string> liveness;
-  for (const std::string& p : s.properties) {
-    if (check::IsLiveness(p)) liveness.push_back(p);
-  }
+  const std::vector<std::string> liveness = check::LivenessIn(s.properties);
   if (!liveness.empty() && result.exhaustive && result.search.verdict == explore::Verdict::kSafe) {
     // Liveness on the whole graph: a fair cycle that violates a property.
     explore::LassoSearch lasso =

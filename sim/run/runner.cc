@@ -62,10 +62,7 @@ namespace {
 // violation it shows (none if it is no fair violating cycle).
 void MarkLasso(const scenario::Scenario& s, const std::vector<world::Action>& schedule,
                trace::Trace::Lasso lasso, trace::Trace& t) {
-  std::vector<std::string> liveness;
-  for (const std::string& p : s.properties) {
-    if (check::IsLiveness(p)) liveness.push_back(p);
-  }
+  const std::vector<std::string> liveness = check::LivenessIn(s.properties);
   t.lasso = lasso;
   t.violation = explore::JudgeLasso(s.world, schedule, static_cast<size_t>(lasso.start),
                                     static_cast<size_t>(lasso.length), liveness);
