@@ -198,6 +198,10 @@ for s in $SETS; do
       run_lockstep "$m" "$s" "$n" same --no-symmetry --no-por
       printf ' lockstep (reduced)...'
       run_lockstep "$m" "$s" "$n" red
+      if [ "$m" = naive ]; then
+        printf ' lockstep (--shortest)...'
+        run_lockstep "$m" "$s" "$n" bfs --shortest
+      fi
       echo " done"
       echo "$id" >> "$WORK/runs.txt"
     done
@@ -365,11 +369,13 @@ for model, pset, n, sp, same, red in rows:
             else:
                 tg.append(f"- GETSET L N=5, {name}: not measured ({r['result']}, SPIN {sp['result']})")
     if model == "naive" and n == "5":
-        for name, r in (("same space", same), ("reduced", red)):
+        bfs = lockstep_run(f"{model}.{pset}.N{n}", "bfs")
+        for name, r in (("same space", same), ("reduced", red), ("--shortest (breadth-first)", bfs)):
             if r["s"] is not None and r["result"] == "violation":
                 ms = r["s"] * 1000
                 tg.append(f"- naive {pset} N=5, {name}: violation found in {ms:.1f} ms "
-                          f"(SPIN {f_s(sp['s'])} s): {'met' if ms < 10 else 'missed'} (target < 10 ms)")
+                          f"({r.get('found_steps')} steps, {r.get('shortest')} shortest; "
+                          f"SPIN {f_s(sp['s'])} s): {'met' if ms < 10 else 'missed'} (target < 10 ms)")
             else:
                 tg.append(f"- naive {pset} N=5, {name}: {r['result']}")
 if tg:

@@ -142,8 +142,16 @@ int RunCommandLine(const std::vector<std::string>& args) {
   bool no_cache = false, no_symmetry = false, no_por = false;
   auto* explore = app.add_subcommand("explore", "Search a scenario's schedules for a violation");
   explore->add_option("SCENARIO", ex.file, "Scenario file")->required()->check(kPath);
-  explore->add_option("--strategy", ex.strategy, StrategyHelp())
-      ->check(CLI::IsMember(explore::StrategyNames()));
+  auto* strategy_opt = explore->add_option("--strategy", ex.strategy, StrategyHelp())
+                           ->check(CLI::IsMember(explore::StrategyNames()));
+  // Hunting a violation: breadth-first, so the first one found is a
+  // shortest one and needs no shrinking (SPIN's -DBFS).
+  explore
+      ->add_flag_callback(
+          "--shortest", [&ex] { ex.strategy = "bfs"; },
+          "Find a shortest counterexample first: the same as --strategy bfs, which stops at "
+          "the first violation, already shortest")
+      ->excludes(strategy_opt);
   explore->add_option("--clients", ex.clients, "Keep the first N contending clients")
       ->check(CLI::Range(1, base::kMaxClients));
   explore->add_option("--max-steps", ex.max_steps, "Bound on the steps of an execution")

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include "sim/run/explore.h"
 #include "tests/test_util.h"
@@ -68,6 +69,24 @@ TEST_CASE(
   CHECK(r.search.stats.max_depth == 8);
   o.request.search.bounds.max_steps = 9;
   CHECK(run::Explore(s, o).search.verdict == explore::Verdict::kViolation);
+}
+
+TEST_CASE(
+    "explore --shortest hunts breadth-first: the naive race's 9 steps, found already shortest") {
+  testing::TempDir tmp;
+  auto r = testing::RunLockstep({"explore", testing::ScenarioPath("setnx-naive.json"), "--shortest",
+                                 "--json", "--out", tmp.File("cx")});
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 1);
+  const nlohmann::json report = nlohmann::json::parse(r.out);
+  CHECK(report["strategy"] == "bfs");
+  CHECK(report["counterexample"]["found_steps"] == 9);
+  CHECK(report["counterexample"]["steps"] == 9);
+  // Not with another strategy.
+  auto both = testing::RunLockstep(
+      {"explore", testing::ScenarioPath("setnx-naive.json"), "--shortest", "--strategy", "dfs"});
+  CHECK(both.exit_code == 2);
+  CHECK(both.err.find("--strategy excludes --shortest") != std::string::npos);
 }
 
 }  // namespace
