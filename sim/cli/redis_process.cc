@@ -209,6 +209,8 @@ bool RedisProcess::TryStart(std::string* error) {
       dup2(null, 1);
       dup2(null, 2);
     }
+    // Nothing else of lockstep's: its connections to other servers stay its own.
+    close_range(3, ~0U, 0);
     std::vector<char*> argv, envp;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
