@@ -77,7 +77,13 @@ long CpuTicks(pid_t pid) {
   return utime + stime;
 }
 
+// Whether `pid` catches `signal`, once it runs lockstep: before its exec,
+// the forked child still has this test program's handlers (Catch's own
+// SIGINT and SIGTERM handlers among them).
 bool Catches(pid_t pid, int signal) {
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/" + std::to_string(pid) + "/exe", ec);
+  if (ec || !fs::equivalent(exe, LOCKSTEP_BINARY, ec)) return false;
   std::ifstream status("/proc/" + std::to_string(pid) + "/status");
   std::string line;
   while (std::getline(status, line)) {
@@ -88,10 +94,10 @@ bool Catches(pid_t pid, int signal) {
   return false;
 }
 
-// Waits until `pid` catches `signal` and has then used half a second of
-// CPU time, so that the signal lands mid-search however slowly the process
-// started (under a sanitizer) and however busy the machine is (wall time
-// would not do: beside other tests, the search may get no CPU at all).
+// Waits until lockstep, as `pid`, catches `signal` and has then used half a
+// second of CPU time, so that the signal lands mid-search however slowly the
+// process started (under a sanitizer) and however busy the machine is (wall
+// time would not do: beside other tests, the search may get no CPU at all).
 void WaitUntilSearching(pid_t pid, int signal = SIGINT) {
   const long half_second = sysconf(_SC_CLK_TCK) / 2;
   std::optional<long> since;  // CPU ticks when the handler was first seen
