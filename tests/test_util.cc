@@ -50,18 +50,6 @@ std::string ReadText(const std::string& path) {
 
 namespace {
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kAddressSanitizer = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kAddressSanitizer = true;
-#else
-constexpr bool kAddressSanitizer = false;
-#endif
-#else
-constexpr bool kAddressSanitizer = false;
-#endif
-
 ProcessResult Run(const std::vector<std::string>& args, size_t max_bytes) {
   TempDir tmp;
   std::string out = tmp.File("stdout"), err = tmp.File("stderr");

@@ -8,6 +8,20 @@
 
 namespace lockstep::testing {
 
+// Built with AddressSanitizer: several times slower, so the longest sweeps
+// run a subset there (the Release suite runs them whole).
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool kAddressSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+inline constexpr bool kAddressSanitizer = true;
+#else
+inline constexpr bool kAddressSanitizer = false;
+#endif
+#else
+inline constexpr bool kAddressSanitizer = false;
+#endif
+
 // The source tree (scenarios/ lives there).
 inline std::string SourceDir() { return LOCKSTEP_SOURCE_DIR; }
 inline std::string ScenarioPath(const std::string& name) {
