@@ -194,6 +194,17 @@ int RunCommandLine(const std::vector<std::string>& args) {
                     "No symmetry reduction (" + explore::StrategiesReading("--no-symmetry") + ")");
   explore->add_flag("--no-por", no_por,
                     "No partial-order reduction (" + explore::StrategiesReading("--no-por") + ")");
+  explore
+      ->add_option("--storage", ex.storage,
+                   "How visited states are kept: exact (default), hash-compact (64-bit "
+                   "fingerprints) or bitstate (a bit array); the last two make SAFE "
+                   "probabilistic (" +
+                       explore::StrategiesReading("--storage") + ")")
+      ->check(CLI::IsMember(explore::StorageNames()));
+  explore
+      ->add_option("--bitstate-bits", ex.bitstate_bits,
+                   "With --storage bitstate: the array holds 2^N bits (default 30: 128 MiB)")
+      ->check(CLI::Range(10, 40));
 
   auto* list = app.add_subcommand("list", "List the algorithms and the scenarios");
   list->add_option("--dir", dir, "Scenario folder")->check(kPath);

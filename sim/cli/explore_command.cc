@@ -81,6 +81,16 @@ scenario::Scenario Prepare(const ExploreOptions& o) {
     throw base::InputError(
         "", "", "--strategy: expected " + StrategyChoices() + ", got \"" + o.strategy + "\"");
   }
+  const explore::Storage storage = *explore::ParseStorage(o.storage);
+  if (o.bitstate_bits && storage != explore::Storage::kBitstate) {
+    throw base::InputError("", "", "--bitstate-bits: expected --storage bitstate with it");
+  }
+  if (storage == explore::Storage::kBitstate && o.max_steps) {
+    throw base::InputError("", "",
+                           "--storage bitstate: cannot bound the steps (--max-steps): a state "
+                           "reached again sooner must be explored again, and a bit array keeps "
+                           "no depths; use --storage hash-compact");
+  }
   for (const std::string& property : s.properties) {
     run::CheckOutput("--out", CounterexamplePath(o, s, property), {o.file});
   }
@@ -94,6 +104,8 @@ explore::StrategyRequest MakeRequest(const ExploreOptions& o, const scenario::Sc
   options.reductions = o.reductions;
   options.bounds.max_steps = o.max_steps;
   options.bounds.preemptions = o.preemptions;
+  options.storage.kind = *explore::ParseStorage(o.storage);
+  if (o.bitstate_bits) options.storage.bitstate_log2_bits = *o.bitstate_bits;
   options.jobs = o.jobs;
   options.interrupted = &run::StopRequested();
   request.max_steps = o.max_steps.value_or(s.max_steps);
@@ -111,6 +123,24 @@ void ShowProgress(const explore::SearchStats& st) {
                Thousands(st.states).c_str(), Thousands(st.transitions).c_str(), st.max_depth,
                st.elapsed_s);
   std::fflush(stderr);
+}
+
+double BytesPerState(const explore::SearchStats& st) {
+  return st.states ? static_cast<double>(st.memory_bytes) / static_cast<double>(st.states) : 0;
+}
+
+// With hash compaction or bitstate, what the visited states took and how
+// sure a SAFE verdict is: "" with exact storage.
+std::string StorageText(const explore::StorageOptions& storage, const explore::SearchStats& st) {
+  if (storage.kind == explore::Storage::kExact || st.memory_bytes == 0) return "";
+  std::ostringstream text;
+  text.precision(3);
+  text << "storage " << explore::StorageName(storage.kind) << ": "
+       << static_cast<double>(st.memory_bytes) / (1 << 20) << " MiB, " << BytesPerState(st)
+       << " bytes a state; "
+       << "expected states missed " << st.expected_omissions
+       << " (a SAFE verdict is probabilistic; a violation is always real)\n";
+  return text.str();
 }
 
 json OptionalJson(const std::optional<world::Millis>& v) { return v ? json(*v) : json(nullptr); }
@@ -148,6 +178,12 @@ json MakeReport(const ExploreOptions& o, const scenario::Scenario& s,
                  {"elapsed_s", r.stats.elapsed_s},
                  {"jobs", o.jobs},
                  {"max_memory", o.max_memory}};
+  if (r.stats.memory_bytes > 0) {
+    report["storage"] = {{"kind", explore::StorageName(options.storage.kind)},
+                         {"bytes", r.stats.memory_bytes},
+                         {"bytes_per_state", BytesPerState(r.stats)},
+                         {"expected_omissions", r.stats.expected_omissions}};
+  }
   for (const auto& c : s.world.clients) report["clients"].push_back(c.name);
   if (!exhaustive) report["executions_requested"] = o.executions;
   if (r.verdict == explore::Verdict::kIncomplete) report["incomplete"] = r.incomplete;
@@ -275,7 +311,7 @@ int Search(const ExploreOptions& o) {
 
   json report = MakeReport(o, s, result);
   std::ostringstream text;
-  text << SearchHeader(o, s, r);
+  text << SearchHeader(o, s, r) << StorageText(options.request.search.storage, r.stats);
   if (result.liveness) {
     // Liveness keeps the whole graph: no symmetry, no sleep sets.
     report["liveness"] = {{"states", result.liveness->states},

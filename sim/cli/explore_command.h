@@ -29,6 +29,8 @@ struct ExploreOptions {
   std::string out = "counterexamples";
   uint64_t max_memory = 0;  // stop at this resident size (memory_bound.h); 0: none
   explore::Reductions reductions;
+  std::string storage = "exact";     // explore::ParseStorage
+  std::optional<int> bitstate_bits;  // log2 of the bit array's bits
   trace::TimelineStyle timeline;
 };
 

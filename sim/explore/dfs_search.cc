@@ -21,7 +21,7 @@
 #include "sim/base/limits.h"
 #include "sim/explore/dependence.h"
 #include "sim/explore/search.h"
-#include "sim/explore/visited_table.h"
+#include "sim/explore/state_store.h"
 
 namespace lockstep::explore {
 namespace {
@@ -64,9 +64,15 @@ struct FrontierItem {
 
 // What the threads of one search share.
 struct Shared {
-  explicit Shared(const SearchOptions& options) : o(options), start(Clock::now()) {}
+  explicit Shared(const SearchOptions& options)
+      : o(options),
+        // Without caching the table is never used: kept minimal, whatever
+        // the storage asked for.
+        visited(options.reductions.cache ? options.storage : StorageOptions{},
+                options.reductions.por, options.reductions.cache && options.bounds.max_steps),
+        start(Clock::now()) {}
   const SearchOptions& o;
-  VisitedTable visited;
+  StateStore visited;
   std::atomic<bool> stop{false};
   std::atomic<uint64_t> transitions{0}, executions{0};
   std::atomic<int> max_depth{0};
@@ -413,6 +419,7 @@ SearchResult DepthFirstSearch(const world::WorldConfig& config, const Properties
   st.max_depth = shared.max_depth;
   st.states = options.reductions.cache ? shared.visited.size() : first.plain_states();
   st.memory_bytes = options.reductions.cache ? shared.visited.bytes() : 0;
+  st.expected_omissions = options.reductions.cache ? shared.visited.ExpectedOmissions() : 0;
   st.elapsed_s = shared.Elapsed();
   if (options.collect_states) {
     result.states = options.reductions.cache ? std::vector<Fingerprint>(shared.all_states.begin(),

@@ -17,6 +17,7 @@
 
 #include "sim/explore/execution.h"
 #include "sim/explore/fingerprint.h"
+#include "sim/explore/storage.h"
 #include "sim/world/model.h"
 
 namespace lockstep::explore {
@@ -42,6 +43,9 @@ struct SearchStats {
   int max_depth = 0;
   double elapsed_s = 0;
   uint64_t memory_bytes = 0;  // visited-state table
+  // Hash compaction and bitstate: the expected number of states missed
+  // (state_store.h); exact storage: the same estimate for 128 bits.
+  double expected_omissions = 0;
 };
 
 enum class Verdict { kSafe, kViolation, kIncomplete };
@@ -59,6 +63,7 @@ struct SearchResult {
 struct SearchOptions {
   Reductions reductions;
   Bounds bounds;
+  StorageOptions storage;  // how the exhaustive search keeps visited states
   int jobs = 1;
   bool collect_states = false;  // for soundness tests: every state's fingerprint
   // Called now and then (every quarter second or so) from the search.

@@ -79,7 +79,7 @@ const std::vector<StrategyEntry>& Strategies() {
       {"dfs",
        "exhaustive depth-first search, the default",
        StrategyKind::kExhaustive,
-       {"--preemptions", "--jobs", "--no-cache", "--no-symmetry", "--no-por"},
+       {"--preemptions", "--jobs", "--no-cache", "--no-symmetry", "--no-por", "--storage"},
        RunDepthFirst},
       {"bfs",
        "exhaustive breadth-first search: the first violation found is a shortest one",

@@ -2,25 +2,40 @@
 
 namespace lockstep::explore {
 
-VisitedTable::VisitedTable() {
+VisitedTable::VisitedTable(Layout layout) : layout_(layout) {
   for (int i = 0; i < (1 << kShardBits); ++i) {
     shards_.push_back(std::make_unique<Shard>());
-    shards_.back()->slots.resize(1024);
+    Resize(*shards_.back(), 1024);
   }
 }
 
 VisitedTable::~VisitedTable() = default;
 
-void VisitedTable::Grow(Shard& s) {
-  std::vector<Slot> old = std::move(s.slots);
-  // Growing fourfold halves the rehashing of growing twofold.
-  s.slots.assign(old.size() * 4, Slot{});
-  const size_t mask = s.slots.size() - 1;
-  for (const Slot& slot : old) {
-    if (slot.a == 0) continue;
-    size_t i = (slot.a * base::kGoldenGamma) >> 20 & mask;
-    while (s.slots[i].a != 0) i = (i + 1) & mask;
-    s.slots[i] = slot;
+void VisitedTable::Resize(Shard& s, size_t slots) const {
+  s.a.assign(slots, 0);
+  if (layout_.wide_keys) s.b.assign(slots, 0);
+  if (layout_.sleep) s.sleep.assign(slots, 0);
+  if (layout_.depth) s.depth.assign(slots, 0);
+}
+
+// Twofold: a fourfold table would rehash less often but sit, on average,
+// half as full.
+void VisitedTable::Grow(Shard& s) const {
+  Shard old;
+  old.a.swap(s.a);
+  old.b.swap(s.b);
+  old.sleep.swap(s.sleep);
+  old.depth.swap(s.depth);
+  Resize(s, old.a.size() * 2);
+  const size_t mask = s.a.size() - 1;
+  for (size_t j = 0; j < old.a.size(); ++j) {
+    if (old.a[j] == 0) continue;
+    size_t i = Home(old.a[j], mask);
+    while (s.a[i] != 0) i = (i + 1) & mask;
+    s.a[i] = old.a[j];
+    if (layout_.wide_keys) s.b[i] = old.b[j];
+    if (layout_.sleep) s.sleep[i] = old.sleep[j];
+    if (layout_.depth) s.depth[i] = old.depth[j];
   }
 }
 
@@ -33,13 +48,17 @@ uint64_t VisitedTable::size() const {
   return n;
 }
 
+int VisitedTable::slot_bytes() const {
+  return 8 + (layout_.wide_keys ? 8 : 0) + (layout_.sleep ? 4 : 0) + (layout_.depth ? 4 : 0);
+}
+
 uint64_t VisitedTable::bytes() const {
   uint64_t n = 0;
   for (const auto& s : shards_) {
     std::lock_guard<std::mutex> lock(s->mu);
-    n += s->slots.size() * sizeof(Slot);
+    n += s->a.size();
   }
-  return n;
+  return n * static_cast<uint64_t>(slot_bytes());
 }
 
 }  // namespace lockstep::explore

@@ -1,7 +1,14 @@
-// The set of visited states, as fingerprints, each with a small payload:
-// the sleep set it was explored with and the depth it was reached at.
-// Sharded, each shard an open-addressing table behind its own lock, so
-// several search threads can share it.
+// The set of visited states, as fingerprints, each with the payload the
+// search needs of it: the sleep set it was explored with (with sleep sets)
+// and the depth it was reached at (with a bound on steps). Sharded, each
+// shard an open-addressing table behind its own lock, so several search
+// threads can share it.
+//
+// Keys are 128-bit fingerprints, or with hash compaction their first 64
+// bits only: 8 bytes a slot instead of 16, at the price of a chance that
+// two states share a key and the second is taken as visited
+// (state_store.h estimates it). Each field lives in its own array, so a
+// slot costs exactly the fields in use.
 #pragma once
 
 #include <cstdint>
@@ -21,31 +28,39 @@ struct VisitedEntry {
 
 class VisitedTable {
  public:
-  VisitedTable();
+  struct Layout {
+    bool wide_keys = true;  // 128-bit keys; false: 64-bit (hash compaction)
+    bool sleep = true;      // store each state's sleep set
+    bool depth = true;      // store each state's depth
+  };
+  explicit VisitedTable(Layout layout);
   ~VisitedTable();
 
   // Looks `f` up. If absent, inserts it with `fresh` and returns true.
   // Otherwise calls update(entry) under the shard's lock and returns false.
+  // Fields the layout does not store read as 0 and are not kept.
   template <typename Update>
   bool InsertOrUpdate(const Fingerprint& f, const VisitedEntry& fresh, Update&& update);
 
   uint64_t size() const;
   // Bytes held by the tables.
   uint64_t bytes() const;
+  // Bytes one slot takes.
+  int slot_bytes() const;
 
  private:
-  struct Slot {
-    uint64_t a = 0, b = 0;  // a == 0 marks an empty slot (fingerprints avoid it)
-    VisitedEntry entry;
-  };
   struct Shard {
     std::mutex mu;
-    std::vector<Slot> slots;
+    std::vector<uint64_t> a, b;  // a == 0 marks an empty slot (keys avoid it)
+    std::vector<uint32_t> sleep, depth;
     uint64_t used = 0;
   };
   static constexpr int kShardBits = 6;
   Shard& ShardOf(uint64_t a) { return *shards_[a >> (64 - kShardBits)]; }
-  static void Grow(Shard& s);
+  void Resize(Shard& s, size_t slots) const;
+  void Grow(Shard& s) const;
+  static size_t Home(uint64_t a, size_t mask) { return (a * base::kGoldenGamma) >> 20 & mask; }
+  Layout layout_;
   std::vector<std::unique_ptr<Shard>> shards_;
 };
 
@@ -55,19 +70,23 @@ bool VisitedTable::InsertOrUpdate(const Fingerprint& f, const VisitedEntry& fres
   const uint64_t a = f.a == 0 ? 1 : f.a;
   Shard& s = ShardOf(a);
   std::lock_guard<std::mutex> lock(s.mu);
-  if ((s.used + 1) * 10 > s.slots.size() * 7) Grow(s);
-  const size_t mask = s.slots.size() - 1;
-  for (size_t i = (a * base::kGoldenGamma) >> 20 & mask;; i = (i + 1) & mask) {
-    Slot& slot = s.slots[i];
-    if (slot.a == 0) {
-      slot.a = a;
-      slot.b = f.b;
-      slot.entry = fresh;
+  // At most 3/4 full: linear probing stays short.
+  if ((s.used + 1) * 4 > s.a.size() * 3) Grow(s);
+  const size_t mask = s.a.size() - 1;
+  for (size_t i = Home(a, mask);; i = (i + 1) & mask) {
+    if (s.a[i] == 0) {
+      s.a[i] = a;
+      if (layout_.wide_keys) s.b[i] = f.b;
+      if (layout_.sleep) s.sleep[i] = fresh.sleep;
+      if (layout_.depth) s.depth[i] = fresh.depth;
       ++s.used;
       return true;
     }
-    if (slot.a == a && slot.b == f.b) {
-      update(slot.entry);
+    if (s.a[i] == a && (!layout_.wide_keys || s.b[i] == f.b)) {
+      VisitedEntry e{layout_.sleep ? s.sleep[i] : 0, layout_.depth ? s.depth[i] : 0};
+      update(e);
+      if (layout_.sleep) s.sleep[i] = e.sleep;
+      if (layout_.depth) s.depth[i] = e.depth;
       return false;
     }
   }

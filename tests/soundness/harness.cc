@@ -189,6 +189,14 @@ std::vector<Mode> ExploreModes() {
       }
     }
   }
+  for (bool por : {true, false}) {
+    Mode m;
+    m.reductions.por = por;
+    m.jobs = por ? 1 : 2;
+    m.storage.kind = explore::Storage::kHashCompact;
+    m.name = por ? "--storage hash-compact" : "--storage hash-compact --no-por --jobs 2";
+    modes.push_back(m);
+  }
   return modes;
 }
 
@@ -232,6 +240,7 @@ Outcome Search(const scenario::Scenario& s, const explore::Properties& propertie
   explore::SearchOptions o;
   o.reductions = mode.reductions;
   o.jobs = mode.jobs;
+  o.storage = mode.storage;
   o.bounds.max_steps = s.max_steps;  // the same bound in every mode: `explore --max-steps`
   o.collect_states = collect_states;
   o.interrupted = &stop;

@@ -31,9 +31,13 @@ struct Mode {
   std::string name;  // the explore command's switches, e.g. "--no-por --jobs 2"
   explore::Reductions reductions;
   int jobs = 1;
+  explore::StorageOptions storage;
 };
 // Every combination of the explore command's switches, normalised as the
-// command does (without caching: no sleep sets, one job).
+// command does (without caching: no sleep sets, one job), and hash
+// compaction with and without sleep sets (its table keeps sleep sets and
+// depths as the exact one does). Bitstate is not among them: it cannot
+// bound the steps, and every search here runs under max_steps.
 std::vector<Mode> ExploreModes();
 // No caching, no ForgetHistory, no symmetry, no sleep sets.
 Mode PlainEnumeration();

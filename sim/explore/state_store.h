@@ -1,0 +1,53 @@
+// How the exhaustive search remembers the states it has visited, as the
+// user chose (SPIN offers the same three):
+//  - exact: 128-bit fingerprints; two states share one with a chance of
+//    about n^2 / 2^129 among n states, which is nothing at any size a
+//    search reaches;
+//  - hash compaction: 64-bit fingerprints, 8 bytes a state; a search of
+//    millions of states has a small but real chance of taking a new state
+//    for one it has seen;
+//  - bitstate: a few bits a state in a fixed array; far smaller, and it
+//    misses states once the array fills.
+// The last two make a "safe" verdict probabilistic: the report says so and
+// gives ExpectedOmissions, the expected number of states missed (a bound on
+// the probability that any was). A violation found is always real.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "sim/explore/bitstate_table.h"
+#include "sim/explore/storage.h"
+#include "sim/explore/visited_table.h"
+
+namespace lockstep::explore {
+
+class StateStore {
+ public:
+  // `sleep_sets`: the search keeps each state's sleep set; `depths`: each
+  // state's depth (with a bound on steps, a state reached sooner than
+  // before is explored again). A bit array cannot keep either: there a
+  // state is identified together with its sleep set (a state met with
+  // another sleep set is explored again, which is sound), and a bound on
+  // steps is refused (std::invalid_argument).
+  StateStore(const StorageOptions& options, bool sleep_sets, bool depths);
+
+  // As VisitedTable::InsertOrUpdate; in a bit array `update` is never
+  // called: a state met again with the same sleep set is done.
+  template <typename Update>
+  bool InsertOrUpdate(const Fingerprint& f, const VisitedEntry& fresh, Update&& update) {
+    if (bits_) return bits_->Insert(f, fresh.sleep);
+    return table_->InsertOrUpdate(f, fresh, update);
+  }
+
+  uint64_t size() const { return bits_ ? bits_->size() : table_->size(); }
+  uint64_t bytes() const { return bits_ ? bits_->bytes() : table_->bytes(); }
+  double ExpectedOmissions() const;
+
+ private:
+  StorageOptions options_;
+  std::optional<VisitedTable> table_;
+  std::optional<BitstateTable> bits_;
+};
+
+}  // namespace lockstep::explore
