@@ -58,7 +58,7 @@ PY
 rss_mb() { awk '/Maximum resident set size/{printf "%.0f", $6/1024}' "$1"; }
 
 echo "same-space GETSET, N=$N, horizon 16, 3 rounds; one core each (taskset -c 0)"
-printf '%-34s %12s %9s %9s %12s %14s\n' run states seconds "RSS MB" "table B/st" "exp. missed"
+printf '%-46s %12s %9s %9s %12s %14s\n' run states seconds "RSS MB" "table B/st" "exp. missed"
 for storage in exact hash-compact bitstate; do
   extra=()
   [ "$storage" = bitstate ] && extra=(--bitstate-bits 27)
@@ -70,9 +70,9 @@ import json, sys
 try:
     j = json.load(open(sys.argv[1]))
 except ValueError:
-    print(f"{sys.argv[2]:<34} failed or timed out"); sys.exit()
+    print(f"{sys.argv[2]:<46} failed or timed out"); sys.exit()
 st = j.get("storage", {})
-print(f"{sys.argv[2]:<34} {j['states']:>12,} {j['elapsed_s']:>9.1f} {sys.argv[3]:>9} "
+print(f"{sys.argv[2]:<46} {j['states']:>12,} {j['elapsed_s']:>9.1f} {sys.argv[3]:>9} "
       f"{st.get('bytes_per_state', 0):>12.2f} {st.get('expected_omissions', 0):>14.3g}")
 PY
 done
@@ -85,5 +85,5 @@ for variant in plain HC4 BITSTATE; do
   (cd "$WORK/pan" && timeout "$TIMEOUT" taskset -c 0 /usr/bin/time -v -o "$WORK/time" ./pan -m100000 $([ "$variant" = BITSTATE ] && echo -w27 || echo -w26) > "$WORK/pan.out" 2>&1) || true
   states=$(awk '/states, stored/{print $1; exit}' "$WORK/pan.out")
   secs=$(awk '/pan: elapsed time/{print $4; exit}' "$WORK/pan.out")
-  printf '%-34s %12s %9s %9s %12s %14s\n' "pan $variant" "$(printf "%'d" "${states%.*}" 2>/dev/null || echo "$states")" "$secs" "$(rss_mb "$WORK/time")" "—" "—"
+  printf '%-46s %12s %9s %9s %12s %14s\n' "pan $variant" "$(printf "%'d" "${states%.*}" 2>/dev/null || echo "$states")" "$secs" "$(rss_mb "$WORK/time")" "—" "—"
 done
