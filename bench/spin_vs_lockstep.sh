@@ -32,6 +32,7 @@
 set -euo pipefail
 
 BENCH=$(cd "$(dirname "$0")" && pwd)
+. "$BENCH/scenario_set.sh"
 REPO=$(cd "$BENCH/.." && pwd)
 TIMEOUT=${TIMEOUT:-120}
 OUT=${OUT:-$BENCH/results/spin_vs_lockstep.md}
@@ -128,15 +129,7 @@ SCEN[getset_unbounded]=getset-unbounded
 # The scenarios in scenarios/ are the S set; the L set is a copy with horizon 16, 3 rounds.
 for m in $MODELS; do
   for s in $SETS; do
-    python3 - "$REPO/scenarios/${SCEN[$m]}.json" "$WORK/scen/$m.$s.json" "${MAXT[$s]}" "${ROUNDS[$s]}" <<'PY'
-import json, sys
-src, dst, horizon, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-d = json.load(open(src))
-d.setdefault("clock", {})["horizon"] = horizon
-d["clock"].setdefault("start", 0)
-d.setdefault("lock", {})["rounds"] = rounds
-json.dump(d, open(dst, "w"), indent=1)
-PY
+    scenario_set "$REPO/scenarios/${SCEN[$m]}.json" "$WORK/scen/$m.$s.json" "${MAXT[$s]}" "${ROUNDS[$s]}"
   done
 done
 

@@ -46,14 +46,8 @@ fi
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/storage.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
-python3 - "$REPO/scenarios/getset-bounded.json" "$WORK/getset.json" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-d.setdefault("clock", {})["horizon"] = 16
-d["clock"].setdefault("start", 0)
-d.setdefault("lock", {})["rounds"] = 3
-json.dump(d, open(sys.argv[2], "w"), indent=1)
-PY
+. "$BENCH/scenario_set.sh"
+scenario_set "$REPO/scenarios/getset-bounded.json" "$WORK/getset.json" 16 3
 
 rss_mb() { awk '/Maximum resident set size/{printf "%.0f", $6/1024}' "$1"; }
 

@@ -22,6 +22,7 @@
 set -euo pipefail
 
 BENCH=$(cd "$(dirname "$0")" && pwd)
+. "$BENCH/scenario_set.sh"
 REPO=$(cd "$BENCH/.." && pwd)
 OUT=${OUT:-$BENCH/results/throughput.md}
 LOCKSTEP=""
@@ -80,14 +81,7 @@ mkdir -p "$WORK/scen" "$WORK/cx" "$WORK/runs"
 # L (MAXT=16, ROUNDS=3) is a copy with a longer horizon and three rounds.
 for m in getset-bounded setnx-naive; do
   cp "$REPO/scenarios/$m.json" "$WORK/scen/$m.S.json"
-  python3 - "$REPO/scenarios/$m.json" "$WORK/scen/$m.L.json" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-d.setdefault("clock", {})["horizon"] = 16
-d["clock"].setdefault("start", 0)
-d.setdefault("lock", {})["rounds"] = 3
-json.dump(d, open(sys.argv[2], "w"), indent=1)
-PY
+  scenario_set "$REPO/scenarios/$m.json" "$WORK/scen/$m.L.json" 16 3
 done
 
 HAS_JOBS=0

@@ -29,6 +29,9 @@ inline std::string ScenarioPath(const std::string& name) {
 }
 // Every shipped scenario file, sorted.
 std::vector<std::string> AllScenarioPaths();
+// The scenarios a long sweep runs: all of them, or under the sanitizers
+// every other one.
+std::vector<std::string> ScenarioSweep();
 
 // A fresh temporary folder, removed when the object goes away.
 class TempDir {

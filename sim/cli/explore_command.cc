@@ -81,31 +81,40 @@ scenario::Scenario Prepare(const ExploreOptions& o) {
     throw base::InputError(
         "", "", "--strategy: expected " + StrategyChoices() + ", got \"" + o.strategy + "\"");
   }
-  const explore::Storage storage = *explore::ParseStorage(o.storage);
-  if (o.bitstate_bits && storage != explore::Storage::kBitstate) {
-    throw base::InputError("", "", "--bitstate-bits: expected --storage bitstate with it");
-  }
-  if (storage == explore::Storage::kBitstate && o.max_steps) {
-    throw base::InputError("", "",
-                           "--storage bitstate: cannot bound the steps (--max-steps): a state "
-                           "reached again sooner must be explored again, and a bit array keeps "
-                           "no depths; use --storage hash-compact");
-  }
   for (const std::string& property : s.properties) {
     run::CheckOutput("--out", CounterexamplePath(o, s, property), {o.file});
   }
   return s;
 }
 
+// How visited states are kept, from --storage and --bitstate-bits. Throws
+// base::InputError for a combination that cannot be honoured.
+explore::StorageOptions StorageFrom(const ExploreOptions& o) {
+  explore::StorageOptions storage;
+  storage.kind = *explore::ParseStorage(o.storage);
+  const bool bits = storage.kind == explore::Storage::kBitstate;
+  if (o.bitstate_bits && !bits) {
+    throw base::InputError("", "", "--bitstate-bits: expected --storage bitstate with it");
+  }
+  if (bits && o.max_steps) {
+    throw base::InputError("", "",
+                           "--storage bitstate: cannot bound the steps (--max-steps): a state "
+                           "reached again sooner must be explored again, and a bit array keeps "
+                           "no depths; use --storage hash-compact");
+  }
+  if (o.bitstate_bits) storage.bitstate_log2_bits = *o.bitstate_bits;
+  return storage;
+}
+
 // What the strategy is given, from the command line and the scenario.
+// Throws base::InputError.
 explore::StrategyRequest MakeRequest(const ExploreOptions& o, const scenario::Scenario& s) {
   explore::StrategyRequest request;
   explore::SearchOptions& options = request.search;
   options.reductions = o.reductions;
   options.bounds.max_steps = o.max_steps;
   options.bounds.preemptions = o.preemptions;
-  options.storage.kind = *explore::ParseStorage(o.storage);
-  if (o.bitstate_bits) options.storage.bitstate_log2_bits = *o.bitstate_bits;
+  options.storage = StorageFrom(o);
   options.jobs = o.jobs;
   options.interrupted = &run::StopRequested();
   request.max_steps = o.max_steps.value_or(s.max_steps);

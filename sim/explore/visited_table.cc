@@ -34,8 +34,7 @@ void VisitedTable::Grow(Shard& s) const {
     while (s.a[i] != 0) i = (i + 1) & mask;
     s.a[i] = old.a[j];
     if (layout_.wide_keys) s.b[i] = old.b[j];
-    if (layout_.sleep) s.sleep[i] = old.sleep[j];
-    if (layout_.depth) s.depth[i] = old.depth[j];
+    SetEntry(s, i, EntryAt(old, j));
   }
 }
 

@@ -60,6 +60,14 @@ class VisitedTable {
   void Resize(Shard& s, size_t slots) const;
   void Grow(Shard& s) const;
   static size_t Home(uint64_t a, size_t mask) { return (a * base::kGoldenGamma) >> 20 & mask; }
+  // Slot i's payload, the fields the layout does not keep as 0; and back.
+  VisitedEntry EntryAt(const Shard& s, size_t i) const {
+    return {layout_.sleep ? s.sleep[i] : 0, layout_.depth ? s.depth[i] : 0};
+  }
+  void SetEntry(Shard& s, size_t i, const VisitedEntry& e) const {
+    if (layout_.sleep) s.sleep[i] = e.sleep;
+    if (layout_.depth) s.depth[i] = e.depth;
+  }
   Layout layout_;
   std::vector<std::unique_ptr<Shard>> shards_;
 };
@@ -77,16 +85,14 @@ bool VisitedTable::InsertOrUpdate(const Fingerprint& f, const VisitedEntry& fres
     if (s.a[i] == 0) {
       s.a[i] = a;
       if (layout_.wide_keys) s.b[i] = f.b;
-      if (layout_.sleep) s.sleep[i] = fresh.sleep;
-      if (layout_.depth) s.depth[i] = fresh.depth;
+      SetEntry(s, i, fresh);
       ++s.used;
       return true;
     }
     if (s.a[i] == a && (!layout_.wide_keys || s.b[i] == f.b)) {
-      VisitedEntry e{layout_.sleep ? s.sleep[i] : 0, layout_.depth ? s.depth[i] : 0};
+      VisitedEntry e = EntryAt(s, i);
       update(e);
-      if (layout_.sleep) s.sleep[i] = e.sleep;
-      if (layout_.depth) s.depth[i] = e.depth;
+      SetEntry(s, i, e);
       return false;
     }
   }

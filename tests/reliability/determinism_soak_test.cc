@@ -119,10 +119,8 @@ TEST_CASE(
     "a search on one thread and on two gives the same verdict and counterexample "
     "and the saved counterexample replays byte for byte",
     "[soak]") {
-  int violations = 0, index = 0;
-  for (const std::string& file : testing::AllScenarioPaths()) {
-    // Under the sanitizers every other scenario (test_util.h).
-    if (testing::kAddressSanitizer && index++ % 2) continue;
+  int violations = 0;
+  for (const std::string& file : testing::ScenarioSweep()) {
     INFO(file);
     testing::TempDir tmp;
     std::string clients = std::to_string(SearchClients(file));
