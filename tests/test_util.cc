@@ -58,7 +58,8 @@ std::string ReadText(const std::string& path) {
 
 namespace {
 
-ProcessResult Run(const std::vector<std::string>& args, size_t max_bytes) {
+// Runs argv[0] (a path) with the rest of argv as its arguments.
+ProcessResult Run(std::vector<std::string> argv_words, size_t max_bytes) {
   TempDir tmp;
   std::string out = tmp.File("stdout"), err = tmp.File("stderr");
   // The child's freopen would otherwise write this process's pending output.
@@ -70,13 +71,10 @@ ProcessResult Run(const std::vector<std::string>& args, size_t max_bytes) {
       if (setrlimit(RLIMIT_AS, &limit) != 0) _exit(127);
     }
     std::vector<char*> argv;
-    std::string bin = LOCKSTEP_BINARY;
-    argv.push_back(bin.data());
-    std::vector<std::string> copy = args;
-    for (auto& a : copy) argv.push_back(a.data());
+    for (auto& a : argv_words) argv.push_back(a.data());
     argv.push_back(nullptr);
     if (!freopen(out.c_str(), "w", stdout) || !freopen(err.c_str(), "w", stderr)) _exit(127);
-    execv(bin.c_str(), argv.data());
+    execv(argv[0], argv.data());
     _exit(127);
   }
   int status = 0;
@@ -88,13 +86,24 @@ ProcessResult Run(const std::vector<std::string>& args, size_t max_bytes) {
   return r;
 }
 
+// The lockstep binary's command line with `args`.
+std::vector<std::string> LockstepWith(const std::vector<std::string>& args) {
+  std::vector<std::string> argv{LOCKSTEP_BINARY};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return argv;
+}
+
 }  // namespace
 
-ProcessResult RunLockstep(const std::vector<std::string>& args) { return Run(args, 0); }
+ProcessResult RunLockstep(const std::vector<std::string>& args) {
+  return Run(LockstepWith(args), 0);
+}
 
 ProcessResult RunLockstepWithin(const std::vector<std::string>& args, size_t max_bytes) {
-  return Run(args, max_bytes);
+  return Run(LockstepWith(args), max_bytes);
 }
+
+ProcessResult RunProgram(const std::vector<std::string>& argv) { return Run(argv, 0); }
 
 std::string WriteEndlessRun(const TempDir& dir) {
   nlohmann::json s = nlohmann::json::parse(ReadText(ScenarioPath("set-px-script-safe.json")));

@@ -63,6 +63,9 @@ ProcessResult RunLockstep(const std::vector<std::string>& args);
 // memory bound fails instead of exhausting the machine.
 ProcessResult RunLockstepWithin(const std::vector<std::string>& args, size_t max_bytes);
 
+// Runs argv[0] (a path) with the rest as its arguments, as RunLockstep does.
+ProcessResult RunProgram(const std::vector<std::string>& argv);
+
 std::string ReadText(const std::string& path);
 
 // Writes, in `dir`, a scenario whose run does not end for a long time and

@@ -152,6 +152,16 @@ int RunCommandLine(const std::vector<std::string>& args) {
           "Find a shortest counterexample first: the same as --strategy bfs, which stops at "
           "the first violation, already shortest")
       ->excludes(strategy_opt);
+  explore
+      ->add_flag_callback(
+          "--distributed",
+          [&ex] {
+            ex.strategy = "distributed";
+            ex.distributed = true;
+          },
+          "Search on the ranks Open MPI started (mpirun -np K lockstep explore SCENARIO "
+          "--distributed): the states partitioned among them, breadth first; rank 0 reports")
+      ->excludes(strategy_opt);
   explore->add_option("--clients", ex.clients, "Keep the first N contending clients")
       ->check(CLI::Range(1, base::kMaxClients));
   explore->add_option("--max-steps", ex.max_steps, "Bound on the steps of an execution")

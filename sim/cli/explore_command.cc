@@ -1,5 +1,6 @@
 #include "sim/cli/explore_command.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -14,9 +15,14 @@
 #include "sim/base/hash.h"
 #include "sim/base/input_error.h"
 #include "sim/base/limits.h"
+#include "sim/check/liveness.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/memory_bound.h"
+#include "sim/explore/communicator.h"
 #include "sim/explore/strategy_registry.h"
+#ifdef LOCKSTEP_HAVE_MPI
+#include "sim/mpi/mpi_session.h"
+#endif
 #include "sim/run/explore.h"
 #include "sim/run/output_file.h"
 #include "sim/run/runner.h"
@@ -84,6 +90,13 @@ scenario::Scenario Prepare(const ExploreOptions& o) {
   for (const std::string& property : s.properties) {
     run::CheckOutput("--out", CounterexamplePath(o, s, property), {o.file});
   }
+  const std::vector<std::string> liveness = check::LivenessIn(s.properties);
+  if (o.strategy == "distributed" && !liveness.empty()) {
+    throw base::InputError(o.file, "properties",
+                           "the distributed search checks safety properties; " + liveness.front() +
+                               " is a liveness property, judged on the whole graph in one "
+                               "process: explore it without --distributed");
+  }
   return s;
 }
 
@@ -115,6 +128,17 @@ explore::StrategyRequest MakeRequest(const ExploreOptions& o, const scenario::Sc
   options.bounds.max_steps = o.max_steps;
   options.bounds.preemptions = o.preemptions;
   options.storage = StorageFrom(o);
+  if (o.strategy == "distributed" && !o.reductions.cache) {
+    throw base::InputError("", "",
+                           "--no-cache: the distributed search partitions the visited states "
+                           "among its ranks, so it keeps them");
+  }
+  if (o.strategy == "distributed" && o.preemptions) {
+    throw base::InputError("", "",
+                           "--preemptions: the distributed search cannot bound preemptions (each "
+                           "state's identity would need the switches of the path to it); use "
+                           "--strategy dfs");
+  }
   options.jobs = o.jobs;
   options.interrupted = &run::StopRequested();
   request.max_steps = o.max_steps.value_or(s.max_steps);
@@ -265,13 +289,34 @@ void SaveCounterexample(const ExploreOptions& o, const scenario::Scenario& s,
        << path << "\n";
 }
 
-int Search(const ExploreOptions& o);
+int Search(const ExploreOptions& o, explore::Communicator* ranks);
+
+#ifdef LOCKSTEP_HAVE_MPI
+// Ranks other than 0 compute what rank 0 does and say nothing.
+void Silence() {
+  int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+  if (null < 0) return;
+  dup2(null, STDOUT_FILENO);
+  dup2(null, STDERR_FILENO);
+  close(null);
+}
+#endif
 
 }  // namespace
 
 int Explore(const ExploreOptions& o) {
   try {
-    return Search(o);
+    if (!o.distributed) return Search(o, nullptr);
+#ifdef LOCKSTEP_HAVE_MPI
+    mpi::Session session;  // finalised on every way out
+    if (session.world().rank() != 0) Silence();
+    return Search(o, &session.world());
+#else
+    throw base::InputError("", "",
+                           "--distributed: this lockstep was built without Open MPI (install "
+                           "libopenmpi-dev and build again); --strategy distributed runs the "
+                           "same search as one rank");
+#endif
   } catch (const base::InputError&) {
     throw;  // already names its file and place
   } catch (const std::runtime_error& e) {
@@ -283,12 +328,14 @@ int Explore(const ExploreOptions& o) {
 
 namespace {
 
-int Search(const ExploreOptions& o) {
+int Search(const ExploreOptions& o, explore::Communicator* ranks) {
   const scenario::Scenario s = Prepare(o);
   run::ExploreOptions options;
   options.strategy = o.strategy;
   options.request = MakeRequest(o, s);
-  const bool live = !o.json && isatty(STDERR_FILENO);
+  options.request.search.communicator = ranks;
+  const bool reports = !ranks || ranks->rank() == 0;
+  const bool live = reports && !o.json && isatty(STDERR_FILENO);
   if (live) options.request.search.progress = ShowProgress;
   options.found = [live](size_t steps) {
     if (live) std::fprintf(stderr, "\r%80s\r", "");
@@ -318,9 +365,24 @@ int Search(const ExploreOptions& o) {
     Fail("search stopped by " + stop_reason());
   }
 
+  // The verdict's exit code is rank 0's alone: mpirun returns the first
+  // non-zero code, and calls every non-zero rank a failure.
+  if (!reports) return kExitSafe;
   json report = MakeReport(o, s, result);
   std::ostringstream text;
   text << SearchHeader(o, s, r) << StorageText(options.request.search.storage, r.stats);
+  if (ranks) {
+    report["ranks"] = ranks->size();
+    report["distributed"] = {{"ranks", ranks->size()},
+                             {"states_sent", r.stats.states_sent},
+                             {"bytes_sent", r.stats.bytes_sent}};
+    text << "distributed: " << ranks->size()
+         << (ranks->size() == 1 ? " rank of Open MPI"
+                                : " ranks of Open MPI, each keeping the states that hash to it; "
+                                  "counts summed")
+         << "; " << Thousands(r.stats.states_sent) << " states sent to their owner ("
+         << Thousands(r.stats.bytes_sent) << " bytes)\n";
+  }
   if (result.liveness) {
     // Liveness keeps the whole graph: no symmetry, no sleep sets.
     report["liveness"] = {{"states", result.liveness->states},

@@ -31,6 +31,8 @@ struct ExploreOptions {
   explore::Reductions reductions;
   std::string storage = "exact";     // explore::ParseStorage
   std::optional<int> bitstate_bits;  // log2 of the bit array's bits
+  // The distributed strategy on Open MPI's ranks (mpirun); rank 0 reports.
+  bool distributed = false;
   trace::TimelineStyle timeline;
 };
 

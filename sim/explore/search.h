@@ -22,6 +22,8 @@
 
 namespace lockstep::explore {
 
+class Communicator;  // communicator.h
+
 struct Reductions {
   bool cache = true;     // state caching
   bool symmetry = true;  // interchangeable clients (needs cache)
@@ -46,6 +48,10 @@ struct SearchStats {
   // Hash compaction and bitstate: the expected number of states missed
   // (state_store.h); exact storage: the same estimate for 128 bits.
   double expected_omissions = 0;
+  // The distributed search: states sent to the rank that owns them, and
+  // the bytes that took.
+  uint64_t states_sent = 0;
+  uint64_t bytes_sent = 0;
 };
 
 enum class Verdict { kSafe, kViolation, kIncomplete };
@@ -69,12 +75,23 @@ struct SearchOptions {
   // Called now and then (every quarter second or so) from the search.
   std::function<void(const SearchStats&)> progress;
   const std::atomic<bool>* interrupted = nullptr;  // set (by Ctrl-C, a memory bound) to stop early
+  // The distributed search's ranks (Open MPI's, sim/mpi/); none: one rank.
+  Communicator* communicator = nullptr;
 };
 
 // Throws std::runtime_error if an algorithm throws or turns out not to be
 // deterministic (see ClientAutomaton), whichever thread met it.
 SearchResult DepthFirstSearch(const world::WorldConfig& config, const Properties& properties,
                               const SearchOptions& options);
+
+// Breadth-first search over states partitioned among the ranks of `ranks`
+// (distributed_search.cc); every rank calls it together and returns the
+// same result, with every rank's counts summed. Symmetry and the storage
+// apply; there are no sleep sets, which prune transitions, never states.
+// Throws std::invalid_argument without state caching or with a bound on
+// preemptions; std::runtime_error, on every rank, if an algorithm throws.
+SearchResult DistributedSearch(const world::WorldConfig& config, const Properties& properties,
+                               const SearchOptions& options, Communicator& ranks);
 
 // Random or PCT executions until one violates a property or `executions`
 // ran. `make_strategy(i, longest)` gives the strategy of execution i, told

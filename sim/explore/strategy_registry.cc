@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "sim/base/hash.h"
+#include "sim/explore/communicator.h"
 #include "sim/explore/continuation.h"
 #include "sim/explore/pct_strategy.h"
 #include "sim/explore/random_strategy.h"
@@ -44,6 +45,16 @@ SearchResult RunBreadthFirst(const world::WorldConfig& config, const Properties&
       break;
   }
   return r;
+}
+
+// Breadth-first over the ranks the request names, or as one rank.
+SearchResult RunDistributed(const world::WorldConfig& config, const Properties& properties,
+                            const StrategyRequest& request) {
+  if (request.search.communicator) {
+    return DistributedSearch(config, properties, request.search, *request.search.communicator);
+  }
+  std::unique_ptr<Communicator> alone = std::move(InProcessGroup(1).front());
+  return DistributedSearch(config, properties, request.search, *alone);
 }
 
 // Random or PCT executions, execution i from its own seed drawn from the
@@ -86,6 +97,13 @@ const std::vector<StrategyEntry>& Strategies() {
        StrategyKind::kExhaustive,
        {},
        RunBreadthFirst,
+       /*shortest=*/true},
+      {"distributed",
+       "exhaustive breadth-first search with the states partitioned among Open MPI's ranks "
+       "(mpirun -np K lockstep explore ... --distributed); one rank without mpirun",
+       StrategyKind::kExhaustive,
+       {"--distributed", "--no-symmetry", "--storage"},
+       RunDistributed,
        /*shortest=*/true},
       {"random",
        "uniformly random executions",

@@ -3,11 +3,14 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <exception>
 #include <map>
 #include <optional>
+#include <thread>
 
 #include "sim/algo/algorithm.h"
 #include "sim/base/hash.h"
+#include "sim/explore/communicator.h"
 #include "sim/scenario/scenario.h"
 
 namespace lockstep::soundness {
@@ -197,6 +200,20 @@ std::vector<Mode> ExploreModes() {
     m.name = por ? "--storage hash-compact" : "--storage hash-compact --no-por --jobs 2";
     modes.push_back(m);
   }
+  // Breadth first, states partitioned by fingerprint: with symmetry on two
+  // and three ranks, without on one and two.
+  for (int ranks : {1, 2, 3}) {
+    for (bool symmetry : {true, false}) {
+      if ((ranks == 3 && !symmetry) || (ranks == 1 && symmetry)) continue;
+      Mode m;
+      m.reductions.symmetry = symmetry;
+      m.reductions.por = false;
+      m.ranks = ranks;
+      m.name = "--distributed on " + std::to_string(ranks) + (ranks == 1 ? " rank" : " ranks") +
+               (symmetry ? "" : " --no-symmetry");
+      modes.push_back(m);
+    }
+  }
   return modes;
 }
 
@@ -234,6 +251,29 @@ std::string Outcome::Verdict() const {
   return explore::VerdictText(result.verdict);
 }
 
+explore::SearchResult DistributedOnThreads(const world::WorldConfig& config,
+                                           const explore::Properties& properties,
+                                           const explore::SearchOptions& options, int ranks) {
+  std::vector<std::unique_ptr<explore::Communicator>> group = explore::InProcessGroup(ranks);
+  std::vector<explore::SearchResult> results(static_cast<size_t>(ranks));
+  std::vector<std::exception_ptr> errors(static_cast<size_t>(ranks));
+  std::vector<std::thread> threads;
+  for (size_t r = 0; r < group.size(); ++r) {
+    threads.emplace_back([&, r] {
+      try {
+        results[r] = explore::DistributedSearch(config, properties, options, *group[r]);
+      } catch (...) {
+        errors[r] = std::current_exception();
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  for (const std::exception_ptr& e : errors) {
+    if (e) std::rethrow_exception(e);
+  }
+  return results.front();
+}
+
 Outcome Search(const scenario::Scenario& s, const explore::Properties& properties, const Mode& mode,
                bool collect_states, const Limits& limits) {
   std::atomic<bool> stop{false};
@@ -249,7 +289,8 @@ Outcome Search(const scenario::Scenario& s, const explore::Properties& propertie
     if (st.transitions > limit) stop.store(true);
   };
   Outcome out;
-  out.result = explore::DepthFirstSearch(s.world, properties, o);
+  out.result = mode.ranks > 0 ? DistributedOnThreads(s.world, properties, o, mode.ranks)
+                              : explore::DepthFirstSearch(s.world, properties, o);
   out.out_of_time = stop.load();
   std::sort(out.result.states.begin(), out.result.states.end(),
             [](const explore::Fingerprint& x, const explore::Fingerprint& y) {

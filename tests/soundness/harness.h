@@ -32,12 +32,16 @@ struct Mode {
   explore::Reductions reductions;
   int jobs = 1;
   explore::StorageOptions storage;
+  // The distributed search on this many ranks (threads of this process),
+  // instead of the depth-first search; 0: depth-first.
+  int ranks = 0;
 };
 // Every combination of the explore command's switches, normalised as the
 // command does (without caching: no sleep sets, one job), and hash
 // compaction with and without sleep sets (its table keeps sleep sets and
-// depths as the exact one does). Bitstate is not among them: it cannot
-// bound the steps, and every search here runs under max_steps.
+// depths as the exact one does), and the distributed search on one, two
+// and three ranks. Bitstate is not among them: it cannot bound the steps,
+// and every search here runs under max_steps.
 std::vector<Mode> ExploreModes();
 // No caching, no ForgetHistory, no symmetry, no sleep sets.
 Mode PlainEnumeration();
@@ -71,6 +75,12 @@ struct Outcome {
   bool out_of_time = false;
   std::string Verdict() const;  // "safe", "incomplete" or "violation:PROPERTY"
 };
+// The distributed search with `ranks` ranks, each a thread of this
+// process; rank 0's result (every rank returns the same).
+explore::SearchResult DistributedOnThreads(const world::WorldConfig& config,
+                                           const explore::Properties& properties,
+                                           const explore::SearchOptions& options, int ranks);
+
 Outcome Search(const scenario::Scenario& s, const explore::Properties& properties, const Mode& mode,
                bool collect_states, const Limits& limits);
 

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# The distributed search beside the threaded one, in one run: the same
+# scenario with --jobs 1, --jobs 2, --strategy distributed (one rank, no
+# MPI) and mpirun -np K --distributed for K = 1..4, with the distinct
+# states (they must be equal), seconds, peak resident memory of the largest
+# process, and the states and bytes each rank sent to the others per
+# distinct state.
+#
+#   bench/distributed.sh                       getset-delay-2 (649,836 states)
+#   bench/distributed.sh --scenario FILE       another scenario
+#   bench/distributed.sh --lockstep PATH       use this binary instead of building one
+#
+# On a 2-core machine -np 3 and 4 are oversubscribed: they show how the
+# traffic grows with the ranks, not a speed-up. Environment: TIMEOUT (s,
+# default 300).
+set -euo pipefail
+
+BENCH=$(cd "$(dirname "$0")" && pwd)
+REPO=$(cd "$BENCH/.." && pwd)
+TIMEOUT=${TIMEOUT:-300}
+SCENARIO=$REPO/scenarios/getset-delay-2.json
+LOCKSTEP=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --scenario) SCENARIO=$2; shift ;;
+    --lockstep) LOCKSTEP=$2; shift ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "distributed: unknown option: $1 (see --help)" >&2; exit 2 ;;
+  esac
+  shift
+done
+[ -f "$SCENARIO" ] || { echo "distributed: no scenario $SCENARIO" >&2; exit 2; }
+[ -x /usr/bin/time ] || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq time >/dev/null
+command -v mpirun >/dev/null || { echo "distributed: needs mpirun (.ci/install-deps)" >&2; exit 1; }
+if [ -z "$LOCKSTEP" ]; then
+  . "$BENCH/build_lockstep.sh"
+  build_lockstep "$REPO" "$REPO/build-bench"
+fi
+mpi=(mpirun --oversubscribe)
+[ "$(id -u)" -eq 0 ] && mpi+=(--allow-run-as-root)  # Open MPI refuses root otherwise
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/distributed.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+
+echo "$(basename "$SCENARIO"), default reductions; $(nproc) cores"
+printf '%-34s %11s %9s %9s %13s %13s\n' run states seconds "RSS MB" "sent/state" "bytes/state"
+row() {
+  local label=$1; shift
+  timeout "$TIMEOUT" /usr/bin/time -v -o "$WORK/time" "$@" --json --out "$WORK/cx" \
+    > "$WORK/report.json" 2> "$WORK/err" || true
+  python3 - "$WORK/report.json" "$label" "$WORK/time" <<'PY'
+import json, re, sys
+try:
+    j = json.load(open(sys.argv[1]))
+except ValueError:
+    print(f"{sys.argv[2]:<34} failed or timed out"); sys.exit()
+rss = re.search(r"Maximum resident set size \(kbytes\): (\d+)", open(sys.argv[3]).read())
+d = j.get("distributed", {})
+states = j["states"] or 1
+sent = f"{d['states_sent'] / states:.2f}" if d else "—"
+sent_bytes = f"{d['bytes_sent'] / states:.1f}" if d else "—"
+print(f"{sys.argv[2]:<34} {j['states']:>11,} {j['elapsed_s']:>9.2f} "
+      f"{int(rss.group(1)) / 1024 if rss else 0:>9.0f} {sent:>13} {sent_bytes:>13}")
+PY
+}
+row "--jobs 1" "$LOCKSTEP" explore "$SCENARIO" --jobs 1
+row "--jobs 2" "$LOCKSTEP" explore "$SCENARIO" --jobs 2
+row "--strategy distributed (no MPI)" "$LOCKSTEP" explore "$SCENARIO" --strategy distributed
+for k in 1 2 3 4; do
+  row "mpirun -np $k --distributed" "${mpi[@]}" -np "$k" "$LOCKSTEP" explore "$SCENARIO" --distributed
+done
+echo "RSS: the largest process (/usr/bin/time follows mpirun's children)."

@@ -1,0 +1,461 @@
+// Breadth-first search over states partitioned among ranks, as distributed
+// Murphi (Stern and Dill) and PReach partition them: a state belongs to the
+// rank its fingerprint hashes to, that rank alone keeps it in its visited
+// table and explores its successors, and successors that belong elsewhere
+// are sent to their owner in batches.
+//
+// The search goes level by level (every state at depth d before any at
+// d + 1), so the first violation found is a shortest one, as with bfs, and
+// a bound on steps cuts exactly the states beyond it. Each round, every
+// rank expands a batch of its level, the ranks exchange the successors they
+// found for each other, and one sum tells every rank how much of the level
+// is left, whether anyone found a violation, failed or was interrupted:
+// termination is that sum reaching zero, which every rank sees at once.
+//
+// A state travels as the path that reaches it (with its fingerprint), since
+// a client's automaton state is numbered by the process that learned it;
+// the owner rebuilds it by replaying the path, once for all the siblings
+// that arrive together. No sleep sets: they prune transitions, never
+// states, so the states visited are the ones a depth-first search visits.
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <cstring>
+#include <optional>
+#include <stdexcept>
+
+#include "sim/base/check.h"
+#include "sim/base/hash.h"
+#include "sim/explore/communicator.h"
+#include "sim/explore/search.h"
+#include "sim/explore/state_store.h"
+
+namespace lockstep::explore {
+namespace {
+
+using world::Action;
+using Clock = std::chrono::steady_clock;
+
+// States a rank expands between two exchanges.
+constexpr size_t kBatch = 1024;
+
+// The wire form: a state is its fingerprint, the length of its path, then
+// each action in two bytes (its kind with flags, its client), followed by
+// whichever of its argument age, jump and server are not zero, as varints:
+// most steps take two bytes.
+enum ActionFlags : uint8_t { kHasAge = 1 << 4, kHasJump = 1 << 5, kHasServer = 1 << 6 };
+static_assert(static_cast<int>(Action::Kind::kFailover) < 16, "a kind fits in four bits");
+
+void PutU64(std::string& out, uint64_t v) { out.append(reinterpret_cast<const char*>(&v), 8); }
+
+void PutVarint(std::string& out, uint64_t v) {
+  for (; v >= 0x80; v >>= 7) out.push_back(static_cast<char>((v & 0x7f) | 0x80));
+  out.push_back(static_cast<char>(v));
+}
+
+// Signed values as varints: 0, -1, 1, -2, ... as 0, 1, 2, 3, ...
+uint64_t ZigZag(int64_t v) {
+  return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63);
+}
+int64_t UnZigZag(uint64_t v) { return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1); }
+
+void PutAction(std::string& out, const Action& a) {
+  uint8_t head = static_cast<uint8_t>(a.kind);
+  if (a.arg_age != 0) head |= kHasAge;
+  if (a.jump_by != 0) head |= kHasJump;
+  if (a.server != 0) head |= kHasServer;
+  out.push_back(static_cast<char>(head));
+  out.push_back(static_cast<char>(a.client + 1));  // -1 (none) to 0
+  if (a.arg_age != 0) PutVarint(out, ZigZag(a.arg_age));
+  if (a.jump_by != 0) PutVarint(out, ZigZag(a.jump_by));
+  if (a.server != 0) PutVarint(out, ZigZag(a.server));
+}
+
+void PutPath(std::string& out, const std::vector<Action>& path, const Action* last) {
+  PutVarint(out, path.size() + (last ? 1 : 0));
+  for (const Action& a : path) PutAction(out, a);
+  if (last) PutAction(out, *last);
+}
+
+// Reads what PutU64 and PutPath wrote.
+class Reader {
+ public:
+  explicit Reader(const std::string& s) : s_(s) {}
+  bool done() const { return at_ == s_.size(); }
+  uint64_t U64() {
+    uint64_t v;
+    Take(&v, sizeof v);
+    return v;
+  }
+  uint64_t Varint() {
+    uint64_t v = 0;
+    for (int shift = 0;; shift += 7) {
+      LOCKSTEP_CHECK(shift < 64, "a distributed search's message holds a bad number");
+      const uint8_t byte = Byte();
+      v |= static_cast<uint64_t>(byte & 0x7f) << shift;
+      if (!(byte & 0x80)) return v;
+    }
+  }
+  std::vector<Action> Path() {
+    std::vector<Action> path(Varint());
+    for (Action& a : path) {
+      const uint8_t head = Byte();
+      a.kind = static_cast<Action::Kind>(head & 0x0f);
+      a.client = static_cast<int>(Byte()) - 1;
+      a.arg_age = head & kHasAge ? UnZigZag(Varint()) : 0;
+      a.jump_by = head & kHasJump ? UnZigZag(Varint()) : 0;
+      a.server = head & kHasServer ? static_cast<int>(UnZigZag(Varint())) : 0;
+    }
+    return path;
+  }
+
+ private:
+  uint8_t Byte() {
+    uint8_t b;
+    Take(&b, 1);
+    return b;
+  }
+  void Take(void* to, size_t n) {
+    LOCKSTEP_CHECK(at_ + n <= s_.size(), "a distributed search's message ends early");
+    std::memcpy(to, s_.data() + at_, n);
+    at_ += n;
+  }
+  const std::string& s_;
+  size_t at_ = 0;
+};
+
+// A state of the level being expanded.
+struct Node {
+  std::vector<Action> path;
+  std::optional<world::WorldState> state;  // none: sent by another rank, rebuilt from the path
+};
+
+// What every rank adds up after each round: fixed fields, then one slot per
+// rank for what cannot be summed (a violation's length, a double).
+enum Field : size_t {
+  kLeft,         // states of this level not yet expanded
+  kNext,         // states of the next level
+  kInterrupted,  // ranks told to stop
+  kFailed,       // ranks whose algorithm threw
+  kCutOff,       // ranks that left a state unexpanded at the step bound
+  kStates,
+  kTransitions,
+  kEnds,  // states with nothing enabled, and states cut off
+  kBytes,
+  kSent,       // states sent to their owner
+  kSentBytes,  // the bytes they took
+  kFields
+};
+
+class Rank {
+ public:
+  Rank(const world::WorldConfig& config, const Properties& properties, const SearchOptions& options,
+       Communicator& ranks)
+      : o_(options),
+        ranks_(ranks),
+        k_(ranks.size()),
+        me_(ranks.rank()),
+        properties_(properties),
+        model_(config, options.reductions.forget_history),
+        fingerprinter_(model_, options.reductions.symmetry, options.reductions.forget_history,
+                       GhostOf(properties)),
+        visited_(options.storage, /*sleep_sets=*/false, /*depths=*/false) {}
+
+  SearchResult Run() {
+    SearchResult result;
+    world::WorldState s0 = model_.Initial();
+    if (auto v = check::CheckAll(properties_, model_, s0, 0)) {
+      result.verdict = Verdict::kViolation;
+      result.violation = v;
+      return Finish(result);
+    }
+    const Fingerprint f0 = fingerprinter_.Of(s0, nullptr, nullptr);
+    if (Owner(f0) == me_) Keep(f0, {}, nullptr, &s0);
+    level_.swap(next_);
+    auto last_report = Clock::now();
+    for (;;) {
+      std::vector<std::string> out(static_cast<size_t>(k_));
+      try {
+        ExpandBatch(out);
+      } catch (const std::exception& e) {
+        failure_ = e.what();
+      }
+      Receive(ranks_.Exchange(std::move(out)));
+      const std::vector<uint64_t> sums = ranks_.Sum(Mine());
+      stats_.states = sums[kStates];
+      stats_.transitions = sums[kTransitions];
+      stats_.executions = sums[kEnds];
+      stats_.memory_bytes = sums[kBytes];
+      if (sums[kFailed] > 0) Fail();
+      if (std::optional<int> winner = Winner(sums)) {
+        result.verdict = Verdict::kViolation;
+        result.counterexample = Broadcast(*winner);
+        result.violation = Judge(result.counterexample);
+        break;
+      }
+      if (sums[kInterrupted] > 0) {
+        result.verdict = Verdict::kIncomplete;
+        result.incomplete = "interrupted";
+        break;
+      }
+      if (sums[kLeft] == 0) {
+        if (sums[kNext] == 0) {
+          if (sums[kCutOff] > 0) {
+            result.verdict = Verdict::kIncomplete;
+            result.incomplete = "stopped at max-steps " + std::to_string(*o_.bounds.max_steps);
+          }
+          break;
+        }
+        level_.swap(next_);
+        next_.clear();
+        at_ = 0;
+        ++depth_;
+      }
+      if (o_.progress && Clock::now() - last_report > std::chrono::milliseconds(250)) {
+        last_report = Clock::now();
+        stats_.max_depth = depth_;
+        stats_.elapsed_s = Elapsed();
+        o_.progress(stats_);
+      }
+    }
+    return Finish(result);
+  }
+
+ private:
+  void ExpandBatch(std::vector<std::string>& out) {
+    for (size_t n = 0; n < kBatch && at_ < level_.size() && !found_; ++n, ++at_) {
+      Node& node = level_[at_];
+      const world::WorldState& s = node.state ? *node.state : Rebuild(node.path);
+      model_.EnabledActions(s, &enabled_);
+      if (enabled_.empty()) {
+        ++ends_;
+        if (check::CheckAllEnd(properties_, model_, s, depth_)) found_ = node.path;
+        continue;
+      }
+      if (o_.bounds.max_steps && depth_ >= *o_.bounds.max_steps) {
+        ++ends_;
+        cut_off_ = true;
+        continue;
+      }
+      for (const Action& a : enabled_) {
+        world::WorldState next = s;
+        model_.Apply(next, a, nullptr);
+        ++transitions_;
+        if (check::CheckAll(properties_, model_, next, depth_ + 1)) {
+          found_ = node.path;
+          found_->push_back(a);
+          break;
+        }
+        const Fingerprint f = fingerprinter_.Of(next, nullptr, nullptr);
+        const int owner = Owner(f);
+        if (owner == me_) {
+          Keep(f, node.path, &a, &next);
+        } else {
+          std::string& to = out[static_cast<size_t>(owner)];
+          const size_t before = to.size();
+          PutU64(to, f.a);
+          PutU64(to, f.b);
+          PutPath(to, node.path, &a);
+          ++sent_;
+          sent_bytes_ += to.size() - before;
+        }
+      }
+      node = {};  // expanded: its path and state are not needed again
+    }
+  }
+
+  // The rank that keeps `f`: a hash independent of the bits the visited
+  // table indexes by.
+  int Owner(const Fingerprint& f) const {
+    return static_cast<int>(base::Mix64(f.b ^ base::Mix64(f.a)) % static_cast<uint64_t>(k_));
+  }
+
+  // Adds a state this rank owns to the next level, if it is new.
+  void Keep(const Fingerprint& f, const std::vector<Action>& path, const Action* last,
+            world::WorldState* state) {
+    if (!visited_.InsertOrUpdate(f, {0, 0}, [](VisitedEntry&) {})) return;
+    if (o_.collect_states) states_.push_back(f);
+    Node node{path, std::nullopt};
+    if (last) node.path.push_back(*last);
+    if (state) node.state = std::move(*state);
+    next_.push_back(std::move(node));
+  }
+
+  void Receive(const std::vector<std::string>& in) {
+    for (const std::string& buffer : in) {
+      for (Reader r(buffer); !r.done();) {
+        Fingerprint f;
+        f.a = r.U64();
+        f.b = r.U64();
+        Keep(f, r.Path(), nullptr, nullptr);
+      }
+    }
+  }
+
+  // The state `path` reaches. Siblings arrive one after another: their
+  // parent is rebuilt once.
+  const world::WorldState& Rebuild(const std::vector<Action>& path) {
+    LOCKSTEP_CHECK(!path.empty(), "only the initial state has an empty path");
+    const bool same_parent = parent_valid_ && parent_path_.size() + 1 == path.size() &&
+                             std::equal(parent_path_.begin(), parent_path_.end(), path.begin());
+    if (!same_parent) {
+      parent_ = model_.Initial();
+      parent_path_.assign(path.begin(), path.end() - 1);
+      for (const Action& a : parent_path_) model_.Apply(parent_, a, nullptr);
+      parent_valid_ = true;
+    }
+    rebuilt_ = parent_;
+    model_.Apply(rebuilt_, path.back(), nullptr);
+    return rebuilt_;
+  }
+
+  std::vector<uint64_t> Mine() const {
+    std::vector<uint64_t> v(kFields + 2 * static_cast<size_t>(k_), 0);
+    v[kLeft] = level_.size() - at_;
+    v[kNext] = next_.size();
+    v[kInterrupted] = o_.interrupted && o_.interrupted->load() ? 1 : 0;
+    v[kFailed] = failure_.empty() ? 0 : 1;
+    v[kCutOff] = cut_off_ ? 1 : 0;
+    v[kStates] = visited_.size();
+    v[kTransitions] = transitions_;
+    v[kEnds] = ends_;
+    v[kBytes] = visited_.bytes();
+    v[kSent] = sent_;
+    v[kSentBytes] = sent_bytes_;
+    // This rank's violation (its length + 1, 0 for none) and its table's
+    // expected omissions.
+    v[kFields + static_cast<size_t>(me_)] = found_ ? found_->size() + 1 : 0;
+    v[kFields + static_cast<size_t>(k_ + me_)] =
+        std::bit_cast<uint64_t>(visited_.ExpectedOmissions());
+    return v;
+  }
+
+  // The rank whose violation is shortest (the lowest such rank), if any.
+  std::optional<int> Winner(const std::vector<uint64_t>& sums) const {
+    std::optional<int> winner;
+    for (int r = 0; r < k_; ++r) {
+      uint64_t length = sums[kFields + static_cast<size_t>(r)];
+      if (length > 0 && (!winner || length < sums[kFields + static_cast<size_t>(*winner)])) {
+        winner = r;
+      }
+    }
+    return winner;
+  }
+
+  // Every rank learns the winner's violating path.
+  std::vector<Action> Broadcast(int winner) {
+    std::vector<std::string> out(static_cast<size_t>(k_));
+    if (winner == me_) {
+      for (std::string& to : out) PutPath(to, *found_, nullptr);
+    }
+    std::vector<std::string> in = ranks_.Exchange(std::move(out));
+    Reader r(in[static_cast<size_t>(winner)]);
+    return r.Path();
+  }
+
+  // The violation `path` ends in, judged again here as it was where found.
+  check::Violation Judge(const std::vector<Action>& path) {
+    world::WorldState s = model_.Initial();
+    for (size_t i = 0; i < path.size(); ++i) {
+      model_.Apply(s, path[i], nullptr);
+      if (auto v = check::CheckAll(properties_, model_, s, static_cast<int>(i) + 1)) {
+        LOCKSTEP_CHECK(i + 1 == path.size(), "a violation is found where it first happens");
+        return *v;
+      }
+    }
+    auto v = check::CheckAllEnd(properties_, model_, s, static_cast<int>(path.size()));
+    LOCKSTEP_CHECK(v.has_value(), "the path a rank found ends in a violation");
+    return *v;
+  }
+
+  // Some rank's algorithm threw: every rank throws the lowest rank's error.
+  [[noreturn]] void Fail() {
+    std::vector<std::string> out(static_cast<size_t>(k_), failure_);
+    for (const std::string& error : ranks_.Exchange(std::move(out))) {
+      if (!error.empty()) throw std::runtime_error(error);
+    }
+    throw std::runtime_error("a rank of the distributed search failed");
+  }
+
+  SearchResult& Finish(SearchResult& result) {
+    const std::vector<uint64_t> sums = ranks_.Sum(Mine());
+    stats_.states = sums[kStates];
+    stats_.transitions = sums[kTransitions];
+    stats_.executions = sums[kEnds];
+    stats_.memory_bytes = sums[kBytes];
+    stats_.states_sent = sums[kSent];
+    stats_.bytes_sent = sums[kSentBytes];
+    stats_.expected_omissions = 0;
+    for (int r = 0; r < k_; ++r) {
+      stats_.expected_omissions +=
+          std::bit_cast<double>(sums[kFields + static_cast<size_t>(k_ + r)]);
+    }
+    stats_.max_depth = result.verdict == Verdict::kViolation
+                           ? static_cast<int>(result.counterexample.size())
+                           : depth_;
+    stats_.elapsed_s = Elapsed();
+    result.stats = stats_;
+    if (o_.collect_states) {
+      // Every rank learns every state: each sends its own to all.
+      std::string mine;
+      for (const Fingerprint& f : states_) {
+        PutU64(mine, f.a);
+        PutU64(mine, f.b);
+      }
+      std::vector<std::string> out(static_cast<size_t>(k_), mine);
+      for (const std::string& buffer : ranks_.Exchange(std::move(out))) {
+        for (Reader r(buffer); !r.done();) {
+          Fingerprint f;
+          f.a = r.U64();
+          f.b = r.U64();
+          result.states.push_back(f);
+        }
+      }
+    }
+    return result;
+  }
+
+  double Elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
+
+  const SearchOptions& o_;
+  Communicator& ranks_;
+  const int k_, me_;
+  const Properties& properties_;
+  world::Model model_;
+  Fingerprinter fingerprinter_;
+  StateStore visited_;
+  const Clock::time_point start_ = Clock::now();
+  std::vector<Node> level_, next_;
+  size_t at_ = 0;
+  int depth_ = 0;
+  std::vector<Action> enabled_;
+  uint64_t transitions_ = 0, ends_ = 0, sent_ = 0, sent_bytes_ = 0;
+  bool cut_off_ = false;
+  std::optional<std::vector<Action>> found_;
+  std::string failure_;
+  std::vector<Fingerprint> states_;  // collect_states
+  // Rebuild's parent, kept for the next sibling.
+  bool parent_valid_ = false;
+  std::vector<Action> parent_path_;
+  world::WorldState parent_, rebuilt_;
+  SearchStats stats_;
+};
+
+}  // namespace
+
+SearchResult DistributedSearch(const world::WorldConfig& config, const Properties& properties,
+                               const SearchOptions& options, Communicator& ranks) {
+  if (!options.reductions.cache) {
+    throw std::invalid_argument(
+        "the distributed search partitions the visited states among its ranks: it needs them "
+        "kept (no --no-cache)");
+  }
+  if (options.bounds.preemptions) {
+    throw std::invalid_argument(
+        "the distributed search cannot bound preemptions (--preemptions): it would need each "
+        "path's switches in every state's identity");
+  }
+  return Rank(config, properties, options, ranks).Run();
+}
+
+}  // namespace lockstep::explore
