@@ -292,21 +292,26 @@ class Rank {
     }
   }
 
-  // The state `path` reaches. Siblings arrive one after another: their
-  // parent is rebuilt once.
+  // The state `path` reaches, replayed from the longest prefix it shares
+  // with the path replayed before: states arrive in the order their
+  // senders expanded them, so siblings share all but their last step and
+  // cousins most of their path.
   const world::WorldState& Rebuild(const std::vector<Action>& path) {
-    LOCKSTEP_CHECK(!path.empty(), "only the initial state has an empty path");
-    const bool same_parent = parent_valid_ && parent_path_.size() + 1 == path.size() &&
-                             std::equal(parent_path_.begin(), parent_path_.end(), path.begin());
-    if (!same_parent) {
-      parent_ = model_.Initial();
-      parent_path_.assign(path.begin(), path.end() - 1);
-      for (const Action& a : parent_path_) model_.Apply(parent_, a, nullptr);
-      parent_valid_ = true;
+    if (replayed_.empty()) replayed_.push_back(model_.Initial());
+    size_t common = 0;
+    while (common < path.size() && common < replayed_path_.size() &&
+           path[common] == replayed_path_[common]) {
+      ++common;
     }
-    rebuilt_ = parent_;
-    model_.Apply(rebuilt_, path.back(), nullptr);
-    return rebuilt_;
+    replayed_path_.resize(common);
+    replayed_.resize(common + 1);
+    for (size_t i = common; i < path.size(); ++i) {
+      world::WorldState next = replayed_.back();
+      model_.Apply(next, path[i], nullptr);
+      replayed_.push_back(std::move(next));
+      replayed_path_.push_back(path[i]);
+    }
+    return replayed_.back();
   }
 
   std::vector<uint64_t> Mine() const {
@@ -434,10 +439,10 @@ class Rank {
   std::optional<std::vector<Action>> found_;
   std::string failure_;
   std::vector<Fingerprint> states_;  // collect_states
-  // Rebuild's parent, kept for the next sibling.
-  bool parent_valid_ = false;
-  std::vector<Action> parent_path_;
-  world::WorldState parent_, rebuilt_;
+  // Rebuild's last path, and the state after each of its steps (the
+  // initial state first).
+  std::vector<Action> replayed_path_;
+  std::vector<world::WorldState> replayed_;
   SearchStats stats_;
 };
 
