@@ -12,11 +12,16 @@
 // is left, whether anyone found a violation, failed or was interrupted:
 // termination is that sum reaching zero, which every rank sees at once.
 //
-// A state travels as the path that reaches it (with its fingerprint), since
-// a client's automaton state is numbered by the process that learned it;
-// the owner rebuilds it by replaying the path, once for all the siblings
-// that arrive together. No sleep sets: they prune transitions, never
-// states, so the states visited are the ones a depth-first search visits.
+// A state travels, and waits in its level, as its fingerprint and the path
+// that reaches it (two bytes a step), not as its value: a client's
+// automaton state is a number in the process that learned it, and a path
+// is far smaller than a state. A state is rebuilt when it is expanded, by
+// replaying its path from the longest prefix it shares with the state
+// expanded before; a level's states lie in the order their parents were
+// expanded, so siblings share all but their last step.
+//
+// No sleep sets: they prune transitions, never states, so the states
+// visited are the ones a depth-first search visits.
 #include <algorithm>
 #include <bit>
 #include <chrono>
@@ -77,7 +82,15 @@ void PutPath(std::string& out, const std::vector<Action>& path, const Action* la
   if (last) PutAction(out, *last);
 }
 
-// Reads what PutU64 and PutPath wrote.
+// A state sent to its owner: its fingerprint, then its encoded steps.
+void PutState(std::string& out, const Fingerprint& f, const std::string& steps) {
+  PutU64(out, f.a);
+  PutU64(out, f.b);
+  PutVarint(out, steps.size());
+  out += steps;
+}
+
+// Reads what PutU64, PutPath and PutState wrote.
 class Reader {
  public:
   explicit Reader(const std::string& s) : s_(s) {}
@@ -96,17 +109,28 @@ class Reader {
       if (!(byte & 0x80)) return v;
     }
   }
+  Action Step() {
+    Action a;
+    const uint8_t head = Byte();
+    a.kind = static_cast<Action::Kind>(head & 0x0f);
+    a.client = static_cast<int>(Byte()) - 1;
+    a.arg_age = head & kHasAge ? UnZigZag(Varint()) : 0;
+    a.jump_by = head & kHasJump ? UnZigZag(Varint()) : 0;
+    a.server = head & kHasServer ? static_cast<int>(UnZigZag(Varint())) : 0;
+    return a;
+  }
   std::vector<Action> Path() {
     std::vector<Action> path(Varint());
-    for (Action& a : path) {
-      const uint8_t head = Byte();
-      a.kind = static_cast<Action::Kind>(head & 0x0f);
-      a.client = static_cast<int>(Byte()) - 1;
-      a.arg_age = head & kHasAge ? UnZigZag(Varint()) : 0;
-      a.jump_by = head & kHasJump ? UnZigZag(Varint()) : 0;
-      a.server = head & kHasServer ? static_cast<int>(UnZigZag(Varint())) : 0;
-    }
+    for (Action& a : path) a = Step();
     return path;
+  }
+  // A state's steps as PutState wrote them, still encoded.
+  std::string Steps() {
+    const uint64_t n = Varint();
+    LOCKSTEP_CHECK(at_ + n <= s_.size(), "a distributed search's message ends early");
+    std::string steps = s_.substr(at_, n);
+    at_ += n;
+    return steps;
   }
 
  private:
@@ -124,11 +148,11 @@ class Reader {
   size_t at_ = 0;
 };
 
-// A state of the level being expanded.
-struct Node {
-  std::vector<Action> path;
-  std::optional<world::WorldState> state;  // none: sent by another rank, rebuilt from the path
-};
+// The actions PutAction encoded in `steps`, into *path.
+void Decode(const std::string& steps, std::vector<Action>* path) {
+  path->clear();
+  for (Reader r(steps); !r.done();) path->push_back(r.Step());
+}
 
 // What every rank adds up after each round: fixed fields, then one slot per
 // rank for what cannot be summed (a violation's length, a double).
@@ -170,7 +194,7 @@ class Rank {
       return Finish(result);
     }
     const Fingerprint f0 = fingerprinter_.Of(s0, nullptr, nullptr);
-    if (Owner(f0) == me_) Keep(f0, {}, nullptr, &s0);
+    if (Owner(f0) == me_) Keep(f0, {});
     level_.swap(next_);
     auto last_report = Clock::now();
     for (;;) {
@@ -224,12 +248,13 @@ class Rank {
  private:
   void ExpandBatch(std::vector<std::string>& out) {
     for (size_t n = 0; n < kBatch && at_ < level_.size() && !found_; ++n, ++at_) {
-      Node& node = level_[at_];
-      const world::WorldState& s = node.state ? *node.state : Rebuild(node.path);
+      std::string& steps = level_[at_];
+      Decode(steps, &path_);
+      const world::WorldState& s = Rebuild(path_);
       model_.EnabledActions(s, &enabled_);
       if (enabled_.empty()) {
         ++ends_;
-        if (check::CheckAllEnd(properties_, model_, s, depth_)) found_ = node.path;
+        if (check::CheckAllEnd(properties_, model_, s, depth_)) found_ = path_;
         continue;
       }
       if (o_.bounds.max_steps && depth_ >= *o_.bounds.max_steps) {
@@ -242,25 +267,25 @@ class Rank {
         model_.Apply(next, a, nullptr);
         ++transitions_;
         if (check::CheckAll(properties_, model_, next, depth_ + 1)) {
-          found_ = node.path;
+          found_ = path_;
           found_->push_back(a);
           break;
         }
         const Fingerprint f = fingerprinter_.Of(next, nullptr, nullptr);
         const int owner = Owner(f);
+        child_ = steps;
+        PutAction(child_, a);
         if (owner == me_) {
-          Keep(f, node.path, &a, &next);
+          Keep(f, child_);
         } else {
           std::string& to = out[static_cast<size_t>(owner)];
           const size_t before = to.size();
-          PutU64(to, f.a);
-          PutU64(to, f.b);
-          PutPath(to, node.path, &a);
+          PutState(to, f, child_);
           ++sent_;
           sent_bytes_ += to.size() - before;
         }
       }
-      node = {};  // expanded: its path and state are not needed again
+      std::string().swap(steps);  // expanded: not needed again
     }
   }
 
@@ -271,14 +296,10 @@ class Rank {
   }
 
   // Adds a state this rank owns to the next level, if it is new.
-  void Keep(const Fingerprint& f, const std::vector<Action>& path, const Action* last,
-            world::WorldState* state) {
+  void Keep(const Fingerprint& f, const std::string& steps) {
     if (!visited_.InsertOrUpdate(f, {0, 0}, [](VisitedEntry&) {})) return;
     if (o_.collect_states) states_.push_back(f);
-    Node node{path, std::nullopt};
-    if (last) node.path.push_back(*last);
-    if (state) node.state = std::move(*state);
-    next_.push_back(std::move(node));
+    next_.push_back(steps);
   }
 
   void Receive(const std::vector<std::string>& in) {
@@ -287,7 +308,7 @@ class Rank {
         Fingerprint f;
         f.a = r.U64();
         f.b = r.U64();
-        Keep(f, r.Path(), nullptr, nullptr);
+        Keep(f, r.Steps());
       }
     }
   }
@@ -430,7 +451,12 @@ class Rank {
   Fingerprinter fingerprinter_;
   StateStore visited_;
   const Clock::time_point start_ = Clock::now();
-  std::vector<Node> level_, next_;
+  // The states of this level and the next, as their encoded steps: a state
+  // is rebuilt when it is expanded, from the prefix it shares with the one
+  // before (siblings are next to each other).
+  std::vector<std::string> level_, next_;
+  std::vector<Action> path_;  // the path of the state being expanded
+  std::string child_;         // the steps of its successor
   size_t at_ = 0;
   int depth_ = 0;
   std::vector<Action> enabled_;
