@@ -146,12 +146,13 @@ int RunCommandLine(const std::vector<std::string>& args) {
                            ->check(CLI::IsMember(explore::StrategyNames()));
   // Hunting a violation: breadth-first, so the first one found is a
   // shortest one and needs no shrinking (SPIN's -DBFS).
-  explore
-      ->add_flag_callback(
-          "--shortest", [&ex] { ex.strategy = "bfs"; },
-          "Find a shortest counterexample first: the same as --strategy bfs, which stops at "
-          "the first violation, already shortest")
-      ->excludes(strategy_opt);
+  auto* shortest_opt =
+      explore
+          ->add_flag_callback(
+              "--shortest", [&ex] { ex.strategy = "bfs"; },
+              "Find a shortest counterexample first: the same as --strategy bfs, which stops at "
+              "the first violation, already shortest")
+          ->excludes(strategy_opt);
   explore
       ->add_flag_callback(
           "--distributed",
@@ -161,7 +162,8 @@ int RunCommandLine(const std::vector<std::string>& args) {
           },
           "Search on the ranks Open MPI started (mpirun -np K lockstep explore SCENARIO "
           "--distributed): the states partitioned among them, breadth first; rank 0 reports")
-      ->excludes(strategy_opt);
+      ->excludes(strategy_opt)
+      ->excludes(shortest_opt);
   explore->add_option("--clients", ex.clients, "Keep the first N contending clients")
       ->check(CLI::Range(1, base::kMaxClients));
   explore->add_option("--max-steps", ex.max_steps, "Bound on the steps of an execution")

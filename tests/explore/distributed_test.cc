@@ -116,6 +116,9 @@ TEST_CASE("explore --distributed refuses what it cannot honour, naming it") {
       testing::RunLockstep({"explore", race, "--strategy", "distributed", "--preemptions", "1"});
   CHECK(preemptions.exit_code == 2);
   CHECK_THAT(preemptions.err, Catch::Contains("--preemptions"));
+  auto shortest = testing::RunLockstep({"explore", race, "--distributed", "--shortest"});
+  CHECK(shortest.exit_code == 2);
+  CHECK_THAT(shortest.err, Catch::Contains("excludes"));
   auto liveness =
       testing::RunLockstep({"explore", testing::ScenarioPath("setnx-expire-orphan.json"),
                             "--strategy", "distributed", "--out", tmp.File("out")});
