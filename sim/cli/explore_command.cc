@@ -372,7 +372,6 @@ int Search(const ExploreOptions& o, explore::Communicator* ranks) {
   std::ostringstream text;
   text << SearchHeader(o, s, r) << StorageText(options.request.search.storage, r.stats);
   if (ranks) {
-    report["ranks"] = ranks->size();
     report["distributed"] = {{"ranks", ranks->size()},
                              {"states_sent", r.stats.states_sent},
                              {"bytes_sent", r.stats.bytes_sent}};

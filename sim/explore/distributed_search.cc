@@ -76,29 +76,33 @@ void PutAction(std::string& out, const Action& a) {
   if (a.server != 0) PutVarint(out, ZigZag(a.server));
 }
 
-void PutPath(std::string& out, const std::vector<Action>& path, const Action* last) {
-  PutVarint(out, path.size() + (last ? 1 : 0));
+void PutPath(std::string& out, const std::vector<Action>& path) {
+  PutVarint(out, path.size());
   for (const Action& a : path) PutAction(out, a);
-  if (last) PutAction(out, *last);
+}
+
+void PutFingerprint(std::string& out, const Fingerprint& f) {
+  PutU64(out, f.a);
+  PutU64(out, f.b);
 }
 
 // A state sent to its owner: its fingerprint, then its encoded steps.
 void PutState(std::string& out, const Fingerprint& f, const std::string& steps) {
-  PutU64(out, f.a);
-  PutU64(out, f.b);
+  PutFingerprint(out, f);
   PutVarint(out, steps.size());
   out += steps;
 }
 
-// Reads what PutU64, PutPath and PutState wrote.
+// Reads what PutFingerprint, PutPath and PutState wrote.
 class Reader {
  public:
   explicit Reader(const std::string& s) : s_(s) {}
   bool done() const { return at_ == s_.size(); }
-  uint64_t U64() {
-    uint64_t v;
-    Take(&v, sizeof v);
-    return v;
+  Fingerprint Print() {
+    Fingerprint f;
+    Take(&f.a, sizeof f.a);
+    Take(&f.b, sizeof f.b);
+    return f;
   }
   uint64_t Varint() {
     uint64_t v = 0;
@@ -206,10 +210,7 @@ class Rank {
       }
       Receive(ranks_.Exchange(std::move(out)));
       const std::vector<uint64_t> sums = ranks_.Sum(Mine());
-      stats_.states = sums[kStates];
-      stats_.transitions = sums[kTransitions];
-      stats_.executions = sums[kEnds];
-      stats_.memory_bytes = sums[kBytes];
+      Count(sums);
       if (sums[kFailed] > 0) Fail();
       if (std::optional<int> winner = Winner(sums)) {
         result.verdict = Verdict::kViolation;
@@ -305,17 +306,15 @@ class Rank {
   void Receive(const std::vector<std::string>& in) {
     for (const std::string& buffer : in) {
       for (Reader r(buffer); !r.done();) {
-        Fingerprint f;
-        f.a = r.U64();
-        f.b = r.U64();
+        const Fingerprint f = r.Print();
         Keep(f, r.Steps());
       }
     }
   }
 
   // The state `path` reaches, replayed from the longest prefix it shares
-  // with the path replayed before: states arrive in the order their
-  // senders expanded them, so siblings share all but their last step and
+  // with the path replayed before: a level's states lie in the order their
+  // parents were expanded, so siblings share all but their last step and
   // cousins most of their path.
   const world::WorldState& Rebuild(const std::vector<Action>& path) {
     if (replayed_.empty()) replayed_.push_back(model_.Initial());
@@ -372,7 +371,7 @@ class Rank {
   std::vector<Action> Broadcast(int winner) {
     std::vector<std::string> out(static_cast<size_t>(k_));
     if (winner == me_) {
-      for (std::string& to : out) PutPath(to, *found_, nullptr);
+      for (std::string& to : out) PutPath(to, *found_);
     }
     std::vector<std::string> in = ranks_.Exchange(std::move(out));
     Reader r(in[static_cast<size_t>(winner)]);
@@ -403,8 +402,8 @@ class Rank {
     throw std::runtime_error("a rank of the distributed search failed");
   }
 
-  SearchResult& Finish(SearchResult& result) {
-    const std::vector<uint64_t> sums = ranks_.Sum(Mine());
+  // Every rank's counts, from a round's sums.
+  void Count(const std::vector<uint64_t>& sums) {
     stats_.states = sums[kStates];
     stats_.transitions = sums[kTransitions];
     stats_.executions = sums[kEnds];
@@ -416,6 +415,10 @@ class Rank {
       stats_.expected_omissions +=
           std::bit_cast<double>(sums[kFields + static_cast<size_t>(k_ + r)]);
     }
+  }
+
+  SearchResult& Finish(SearchResult& result) {
+    Count(ranks_.Sum(Mine()));
     stats_.max_depth = result.verdict == Verdict::kViolation
                            ? static_cast<int>(result.counterexample.size())
                            : depth_;
@@ -424,18 +427,10 @@ class Rank {
     if (o_.collect_states) {
       // Every rank learns every state: each sends its own to all.
       std::string mine;
-      for (const Fingerprint& f : states_) {
-        PutU64(mine, f.a);
-        PutU64(mine, f.b);
-      }
+      for (const Fingerprint& f : states_) PutFingerprint(mine, f);
       std::vector<std::string> out(static_cast<size_t>(k_), mine);
       for (const std::string& buffer : ranks_.Exchange(std::move(out))) {
-        for (Reader r(buffer); !r.done();) {
-          Fingerprint f;
-          f.a = r.U64();
-          f.b = r.U64();
-          result.states.push_back(f);
-        }
+        for (Reader r(buffer); !r.done();) result.states.push_back(r.Print());
       }
     }
     return result;
