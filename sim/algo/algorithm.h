@@ -43,6 +43,11 @@ struct AlgorithmInfo {
   // It calls Client::Random() (numbers, not only tokens): its clients are
   // never interchangeable for symmetry. Without it, Random() throws.
   bool draws_numbers = false;
+  // No reply it reads holds a random token, its own or another client's: it
+  // writes tokens and compares them only in scripts that run at the server
+  // (a reply that holds one throws). When every client of a scenario
+  // declares it, symmetry renames tokens with their clients.
+  bool never_reads_tokens = false;
   // It draws its fencing tokens from lock.token_server, which a scenario
   // using it must name.
   bool needs_token_server = false;

@@ -37,6 +37,7 @@ LOCKSTEP_ALGORITHM(
      .summary = "SET NX PX and a fencing token from INCR in one script; release by script",
      .make = MakeLockBody<RunFencedLock>,
      .settings = kTtlLockSettings,
+     .never_reads_tokens = true,
      .relative_time = true});
 
 }  // namespace lockstep::algo

@@ -47,6 +47,8 @@ call marked "step" is one atomic step and one scheduling point):
                                  accepted
   lock.random()                  a number in [0, 2^53) ("draws_numbers": true)
   lock.random_token()            16 hex digits, compared only for equality
+                                 ("never_reads_tokens": true promises that no reply
+                                 holds one; then symmetry renames tokens)
   lock.forget_history(label, {n, ...})
                                  from here on only label, the integers and what
                                  follows matter (a loop's head; see

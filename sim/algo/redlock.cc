@@ -100,6 +100,7 @@ LOCKSTEP_ALGORITHM(redlock,
                     .make = MakeLockBody<RunRedlock, RedlockTokens::kNone>,
                     .settings = kTtlLockSettings,
                     .draws_numbers = true,
+                    .never_reads_tokens = true,
                     .relative_time = true});
 LOCKSTEP_ALGORITHM(redlock_instance_tokens,
                    {.name = "redlock-instance-tokens",
@@ -108,6 +109,7 @@ LOCKSTEP_ALGORITHM(redlock_instance_tokens,
                     .make = MakeLockBody<RunRedlock, RedlockTokens::kInstanceCounters>,
                     .settings = kTtlLockSettings,
                     .draws_numbers = true,
+                    .never_reads_tokens = true,
                     .relative_time = true});
 LOCKSTEP_ALGORITHM(redlock_fenced,
                    {.name = "redlock-fenced",
@@ -115,6 +117,7 @@ LOCKSTEP_ALGORITHM(redlock_fenced,
                     .make = MakeLockBody<RunRedlock, RedlockTokens::kTokenService>,
                     .settings = kTtlLockSettings,
                     .draws_numbers = true,
+                    .never_reads_tokens = true,
                     .needs_token_server = true,
                     .relative_time = true});
 

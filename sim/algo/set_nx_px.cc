@@ -54,6 +54,7 @@ LOCKSTEP_ALGORITHM(set_px_del, {.name = "set-px-del",
                                 .summary = "SET key token NX PX ttl; release by plain DEL",
                                 .make = MakeLockBody<RunSetNxPx, Release::kDel>,
                                 .settings = kTtlLockSettings,
+                                .never_reads_tokens = true,
                                 .relative_time = true});
 LOCKSTEP_ALGORITHM(
     set_px_get_del,
@@ -67,6 +68,7 @@ LOCKSTEP_ALGORITHM(set_px_script,
                     .summary = "SET key token NX PX ttl; release by the compare-and-delete script",
                     .make = MakeLockBody<RunSetNxPx, Release::kScript>,
                     .settings = kTtlLockSettings,
+                    .never_reads_tokens = true,
                     .relative_time = true});
 
 }  // namespace lockstep::algo

@@ -30,6 +30,7 @@ LOCKSTEP_ALGORITHM(setnx_expire,
                     .summary = "SETNX, then PEXPIRE as a second command; release by DEL",
                     .make = MakeLockBody<RunSetnxExpire>,
                     .settings = kTtlLockSettings,
+                    .never_reads_tokens = true,
                     .relative_time = true});
 
 }  // namespace lockstep::algo

@@ -21,6 +21,14 @@ inline uint64_t Mix64(uint64_t z) {
   return z ^ (z >> 31);
 }
 
+// Mix64's inverse: each xorshift undone by shifting twice, each multiplier
+// by its inverse modulo 2^64.
+inline uint64_t Unmix64(uint64_t z) {
+  z = (z ^ (z >> 31) ^ (z >> 62)) * 0x319642b2d24d8ec3ULL;
+  z = (z ^ (z >> 27) ^ (z >> 54)) * 0x96de1b173f119089ULL;
+  return z ^ (z >> 30) ^ (z >> 60);
+}
+
 inline uint64_t HashCombine(uint64_t h, uint64_t v) { return Mix64(h + kGoldenGamma + v); }
 
 // FNV-1a 64, streaming: fixed by its definition, so digests agree across

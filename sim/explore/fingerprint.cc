@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -12,6 +13,7 @@
 #include "sim/base/limits.h"
 #include "sim/check/property.h"
 #include "sim/kv/int_parse.h"
+#include "sim/world/random_draw.h"
 
 namespace lockstep::explore {
 namespace {
@@ -190,13 +192,42 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
       h = base::HashCombine(h, times.Of(t));
     return h;
   };
+  // With symmetry, and when no client reads tokens, a client's random
+  // token is renamed with the client: it is kept as (client, draw) in
+  // `tokens`, in the order met, and hashed through the permutation below.
+  // A token inside a longer string or a key is not renamed, and the state
+  // is then hashed as it is (`unrenamable`): sound, not reduced.
+  const bool rename_tokens = !classes_.empty() && model_.tokens_renamable();
+  const uint64_t seed = model_.config().seed;
+  bool unrenamable = false;
+  thread_local std::vector<world::TokenId> tokens;
+  tokens.clear();
+  // A string in the state: a token by its place in `tokens`.
+  auto text_word = [&](uint64_t tag, const std::string& text) -> uint64_t {
+    if (rename_tokens) {
+      if (std::optional<world::TokenId> t = world::ParseToken(text, seed, n)) {
+        tokens.push_back(*t);
+        return 0x746f6b656eULL;
+      }
+      unrenamable |= world::ContainsTokenInside(text, seed, n);
+    }
+    return base::HashBytes(tag, text);
+  };
+  // A key: one that holds a token is not renamed (the keyspace's order
+  // follows the keys' bytes).
+  auto key_word = [&](uint64_t tag, const std::string& key) -> uint64_t {
+    if (rename_tokens) {
+      unrenamable |= world::ParseToken(key, seed, n) || world::ContainsTokenInside(key, seed, n);
+    }
+    return base::HashBytes(tag, key);
+  };
   // A stored value: a timestamp by where it is.
   auto value_word = [&](const kv::Entry& e) -> uint64_t {
     int64_t t = 0;
     if (relative_ && e.timestamp && kv::ParseInt64(e.value, &t)) {
       return base::HashCombine(0x74696d65ULL, times.Of(t));
     }
-    return base::HashBytes(2, e.value);
+    return text_word(2, e.value);
   };
   // Each client's own words: nothing in them names another client, so
   // sorting them gives a permutation of the clients that is a true symmetry.
@@ -220,9 +251,9 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
     for (size_t k = 0; k < s.servers.size(); ++k) {
       for (const auto& [key, g] : s.servers[k].ghosts) {
         // The writer decides whom its acquisition makes the owner.
-        if (g.writer < n) words[g.writer][6] += base::HashBytes(4 + k, key);
+        if (g.writer < n) words[g.writer][6] += key_word(4 + k, key);
         if (g.owner >= 0 && g.owner < n) {
-          words[g.owner][6] += base::HashBytes(4 + base::kMaxServers + k, key);
+          words[g.owner][6] += key_word(4 + base::kMaxServers + k, key);
         }
       }
     }
@@ -275,10 +306,10 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
   auto feed_keyspace = [&](const kv::Keyspace& ks) {
     prefix.Feed(ks.size());
     for (const kv::Entry& e : ks.entries()) {
-      prefix.Feed(base::HashBytes(1, e.key));
+      prefix.Feed(key_word(1, e.key));
       prefix.Feed(value_word(e));
       prefix.Feed(static_cast<uint64_t>(e.kind));
-      for (const auto& item : e.list) prefix.Feed(base::HashBytes(3, item));
+      for (const auto& item : e.list) prefix.Feed(text_word(3, item));
       prefix.Feed(e.deadline ? times.Of(*e.deadline) : 0x8000000000000000ULL);
     }
   };
@@ -294,11 +325,11 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
     for (const world::ReplicatedWrite& w : sv.backlog) {
       prefix.Feed(w.keys.size());
       for (const auto& k : w.keys) {
-        prefix.Feed(base::HashBytes(5, k.key));
+        prefix.Feed(key_word(5, k.key));
         if (k.entry) {
           prefix.Feed(value_word(*k.entry));
           prefix.Feed(static_cast<uint64_t>(k.entry->kind));
-          for (const auto& item : k.entry->list) prefix.Feed(base::HashBytes(3, item));
+          for (const auto& item : k.entry->list) prefix.Feed(text_word(3, item));
           prefix.Feed(k.entry->deadline ? times.Of(*k.entry->deadline) : 0x8000000000000000ULL);
         } else {
           prefix.Feed(0x7fffffffffffffffULL);
@@ -312,7 +343,7 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
     if (use_writers_) {
       for (const auto& [key, g] : sv.ghosts) {
         if (g.writer >= n || g.owner >= n) {
-          prefix.Feed(base::HashBytes(4, key));
+          prefix.Feed(key_word(4, key));
           prefix.Feed(static_cast<uint64_t>(g.writer >= n ? g.writer : -1));
           prefix.Feed(static_cast<uint64_t>(g.owner >= n ? g.owner : -1));
         }
@@ -326,6 +357,13 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
     for (int i = 0; i < n; ++i) {
       names_clients |= s.clients[i].acquired_after != 0 || s.clients[i].superseded_by >= 0;
     }
+  }
+  names_clients |= !tokens.empty();
+  if (unrenamable) {
+    // Hashed as it is, and apart from every canonical form.
+    for (int i = 0; i < n; ++i) order[i] = i;
+    run_count = 0;
+    prefix.Feed(0x756e72656e616d65ULL);
   }
 
   // The fingerprint of the state with its clients at the places `order`
@@ -359,6 +397,10 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
           }
         }
       }
+    }
+    for (const world::TokenId& t : tokens) {
+      m.Feed(rename(t.client));
+      m.Feed(t.draw);
     }
     if (path) {
       m.Feed(static_cast<uint64_t>(path->preempted));

@@ -297,13 +297,13 @@ json LuaSettings(const LockFields& fields, const algo::WorldFacts& world) {
 
 // A client's algorithm written in Lua: {"lua": FILE} (relative to the
 // scenario's folder) or {"lua_inline": SOURCE}, with "settings" and
-// "draws_numbers". `written` is the client's algorithm in s.document: a file
-// is put there inline (with "lua_file" naming it), so that a saved trace
-// replays anywhere.
+// "draws_numbers" and "never_reads_tokens". `written` is the client's algorithm in s.document: a
+// file is put there inline (with "lua_file" naming it), so that a saved trace replays anywhere.
 void ReadLuaAlgorithm(const jr::ObjectReader& a, const LockFields& mine,
                       const algo::WorldFacts& world, Scenario& s, world::ClientSetup& setup,
                       json& written) {
-  a.RejectUnknown({"lua", "lua_inline", "lua_file", "settings", "draws_numbers"});
+  a.RejectUnknown(
+      {"lua", "lua_inline", "lua_file", "settings", "draws_numbers", "never_reads_tokens"});
   if (a.Has("lua") == a.Has("lua_inline")) {
     throw jr::JsonError(a.pointer(),
                         "expected a Lua algorithm as exactly one of \"lua\" (a file) and "
@@ -336,16 +336,19 @@ void ReadLuaAlgorithm(const jr::ObjectReader& a, const LockFields& mine,
     for (const auto& [key, value] : a.Raw("settings").items()) settings[key] = value;
   }
   const bool draws_numbers = a.Bool("draws_numbers", false);
+  const bool never_reads_tokens = a.Bool("never_reads_tokens", false);
   setup.algorithm = "lua:" + (shown.empty() ? std::string("inline") : shown);
   setup.request_timeout = mine.request_timeout.value_or(0);
   setup.settings = setup.algorithm + " " + std::to_string(base::HashBytes(0, program->source)) +
                    " " + settings.dump();
   setup.draws_numbers = draws_numbers;
+  setup.never_reads_tokens = never_reads_tokens;
   setup.body = algo::MakeLuaBody(program, settings);
   if (a.Has("lua")) {
     json inline_form = {{"lua_inline", program->source}, {"lua_file", shown}};
     if (a.Has("settings")) inline_form["settings"] = a.Raw("settings");
     if (a.Has("draws_numbers")) inline_form["draws_numbers"] = draws_numbers;
+    if (a.Has("never_reads_tokens")) inline_form["never_reads_tokens"] = never_reads_tokens;
     written = inline_form;
   }
 }
@@ -445,6 +448,7 @@ std::set<std::string> ReadClients(const jr::ObjectReader& o, const LockFields& l
       setup.settings =
           settings.Label() + " request_timeout=" + std::to_string(setup.request_timeout);
       setup.draws_numbers = info->draws_numbers;
+      setup.never_reads_tokens = info->never_reads_tokens;
       setup.relative_time = info->relative_time;
       setup.time_constants = settings.Magnitude();
       setup.body = info->make(settings);
@@ -764,7 +768,8 @@ most 16 MiB and nests at most 64 levels; integers are JSON integers, never
     algorithm     string|object one of `lockstep list`, or a Lua algorithm: {lua: FILE
                                (relative to the scenario) or lua_inline: SOURCE,
                                settings?: object added to lock.settings, draws_numbers?:
-                               boolean (default false)}, see "Lua algorithms" below;
+                               boolean (default false), never_reads_tokens?: boolean
+                               (default false)}, see "Lua algorithms" below;
                                optional if crashed
     skew          integer      client clock = global clock + skew; |skew| <= 10000000
     crashed       boolean      crashed before the run: never runs (default false)

@@ -1,12 +1,14 @@
 #include "sim/world/client.h"
 
-#include <cstdio>
+#include <optional>
 #include <stdexcept>
 #include <utility>
 
 #include "sim/base/hash.h"
+#include "sim/base/limits.h"
 #include "sim/kv/int_parse.h"
 #include "sim/world/fiber_scheduler.h"
+#include "sim/world/random_draw.h"
 
 namespace lockstep::world {
 namespace {
@@ -21,6 +23,7 @@ enum Tag : uint64_t {
   kWake,
   kLiveTime,
   kReplyTime,
+  kToken,                     // a token drawn, as which of this client's draws
   kTime = uint64_t{1} << 40,  // in the shape: a time was observed here
 };
 
@@ -33,6 +36,18 @@ uint64_t HashReply(const kv::Reply& r) {
   h = base::HashBytes(h, r.text);
   for (const auto& e : r.elements) h = base::HashCombine(h, HashReply(e));
   return h;
+}
+
+// Whether a reply holds a token of some client, in any of its texts.
+bool HoldsToken(const kv::Reply& r, uint64_t seed) {
+  if (ParseToken(r.text, seed, base::kMaxClients) ||
+      ContainsTokenInside(r.text, seed, base::kMaxClients)) {
+    return true;
+  }
+  for (const auto& e : r.elements) {
+    if (HoldsToken(e, seed)) return true;
+  }
+  return false;
 }
 }  // namespace
 
@@ -62,6 +77,12 @@ void Client::ObserveReply() {
     ObserveTime(kReplyTime, t);
   } else {
     Observe(base::HashCombine(kReply, HashReply(input_.reply)));
+  }
+  // Observed first: the client that throws is in a state of its own.
+  if (rules_.never_reads_tokens && HoldsToken(input_.reply, seed_)) {
+    throw std::logic_error(
+        "a reply it read holds a random token, but its algorithm declares that it never reads "
+        "one (never_reads_tokens in its AlgorithmInfo)");
   }
 }
 
@@ -158,26 +179,29 @@ void Client::Sleep(Millis ticks, Where where) {
 
 uint64_t Client::Draw() {
   // From (seed, client, count): independent of the order in which clients draw.
-  uint64_t v = base::Mix64(seed_ + base::kGoldenGamma * (static_cast<uint64_t>(index_) + 1) +
-                           0xbf58476d1ce4e5b9ULL * ++random_count_);
-  Observe(base::HashCombine(kRandom, v));
-  return v;
+  return DrawValue(seed_, index_, ++random_count_);
 }
 
 uint64_t Client::Random() {
-  if (tokens_only_) {
+  if (rules_.tokens_only) {
     throw std::logic_error(
         "it drew a random number, but its algorithm declares that it draws random values only "
         "as tokens (declare it: draws_numbers in its AlgorithmInfo, or \"draws_numbers\": true "
         "beside a Lua algorithm)");
   }
-  return Draw();
+  const uint64_t v = Draw();
+  Observe(base::HashCombine(kRandom, v));
+  drew_number_ = true;
+  return v;
 }
 
 std::string Client::RandomToken() {
-  char text[17];
-  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(Draw()));
-  return text;
+  const uint64_t v = Draw();
+  // As which draw it is: the same history for every client at the same
+  // place, each with its own token (which symmetry renames).
+  Observe(rules_.tokens_as_draws ? base::HashCombine(kToken, random_count_)
+                                 : base::HashCombine(kRandom, v));
+  return TokenText(v);
 }
 
 bool Client::WriteResource(int64_t token, Where where) {
@@ -208,11 +232,12 @@ void Client::ForgetHistory(std::string_view label, std::span<const int64_t> live
 
 void Client::ForgetHistory(std::string_view label, std::span<const int64_t> live,
                            std::span<const Millis> live_times) {
-  // The random stream is hidden state: once the client has drawn from it,
-  // where it is in the stream and whose stream it is (the values differ per
-  // client) must survive the forgetting.
+  // The random stream is hidden state: where the client is in it must
+  // survive the forgetting, and whose stream it is (the values differ per
+  // client) unless it drew only tokens recorded as draws, which symmetry
+  // renames with their client.
   uint64_t h = base::HashCombine(kForget, random_count_);
-  if (random_count_ > 0)
+  if (drew_number_ || (random_count_ > 0 && !rules_.tokens_as_draws))
     h = base::HashCombine(base::HashCombine(h, seed_), static_cast<uint64_t>(index_) + 1);
   h = base::HashBytes(h, label);
   for (int64_t v : live)

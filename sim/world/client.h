@@ -35,6 +35,17 @@ namespace lockstep::world {
 
 class FiberScheduler;
 
+// What a client's algorithm promised of its random values, and how its
+// history records them (see Client::RandomToken).
+struct RandomRules {
+  bool tokens_only = false;         // it draws only tokens: Random() throws
+  bool never_reads_tokens = false;  // no reply it reads holds a token: one that does throws
+  // Its history records a token it draws as which draw it was, not by its
+  // value (every client of the scenario never reads tokens, so symmetry
+  // renames them with their clients).
+  bool tokens_as_draws = false;
+};
+
 // Thrown inside a client's fiber when its run is abandoned; algorithms must
 // let it pass (a `catch (...)` in an algorithm must rethrow).
 struct ClientStopped {};
@@ -113,7 +124,10 @@ class Client {
   uint64_t Random();
   // A fresh random token, 16 hex digits, for values compared only for
   // equality (a lock's value): renaming tokens between clients changes
-  // nothing, so clients that draw only tokens may be interchangeable.
+  // nothing, so clients that draw only tokens may be interchangeable. When
+  // no client of the scenario reads a reply that holds a token (each
+  // algorithm declares it: algo::AlgorithmInfo::never_reads_tokens),
+  // symmetry renames the tokens with their clients.
   std::string RandomToken();
 
   // --- Ghost state: invisible to other clients, seen by properties. ---
@@ -172,8 +186,7 @@ class Client {
   void Prime(const Input& input) { input_ = input; }
   void Finish(std::string error);  // the body returned (or threw `error`)
   void set_fiber(boost::fibers::context* fiber) { fiber_ = fiber; }
-  // Random() then throws: the algorithm promised to draw only tokens.
-  void set_tokens_only(bool tokens_only) { tokens_only_ = tokens_only; }
+  void set_rules(const RandomRules& rules) { rules_ = rules; }
   boost::fibers::context* fiber() const { return fiber_; }
 
   // Gives control back to the driver and waits to be resumed.
@@ -204,7 +217,8 @@ class Client {
   uint64_t shape_;             // abstract_ without the times...
   std::vector<Millis> times_;  // ...which are these
   uint64_t random_count_ = 0;
-  bool tokens_only_ = false;
+  bool drew_number_ = false;  // Random() was called: the stream is this client's own
+  RandomRules rules_;
   uint64_t Draw();
 };
 

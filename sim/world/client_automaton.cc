@@ -71,10 +71,10 @@ uint64_t HashInput(const Input& in) {
 // A client fiber and the Client object it runs against.
 struct ClientAutomaton::Live {
   Live(int index, uint64_t seed, const std::function<void(Client&)>& body, const Input& initial,
-       bool tokens_only)
+       const RandomRules& rules)
       : client(index, seed, &ThisThreadFiberScheduler(), boost::fibers::context::active()) {
     client.Prime(initial);
-    client.set_tokens_only(tokens_only);
+    client.set_rules(rules);
     // launch::dispatch runs the fiber at once, up to its first request.
     fiber = boost::fibers::fiber(boost::fibers::launch::dispatch, std::allocator_arg,
                                  RecordedStack{.bottom = &stack_bottom}, [this, &body] {
@@ -108,13 +108,13 @@ struct ClientAutomaton::Live {
 
 ClientAutomaton::ClientAutomaton(std::string name, int index, uint64_t seed,
                                  std::function<void(Client&)> body, bool use_forget_history,
-                                 bool tokens_only)
+                                 RandomRules rules)
     : name_(std::move(name)),
       index_(index),
       seed_(seed),
       body_(std::move(body)),
       use_forget_history_(use_forget_history),
-      tokens_only_(tokens_only) {}
+      rules_(rules) {}
 
 ClientAutomaton::~ClientAutomaton() {
   parked_.clear();
@@ -126,7 +126,7 @@ LocalState ClientAutomaton::Id(const Client& c) const {
 }
 
 std::unique_ptr<ClientAutomaton::Live> ClientAutomaton::Spawn() {
-  return std::make_unique<Live>(index_, seed_, body_, start_input_, tokens_only_);
+  return std::make_unique<Live>(index_, seed_, body_, start_input_, rules_);
 }
 
 namespace {

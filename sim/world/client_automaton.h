@@ -42,9 +42,8 @@ struct Transition {
 
 class ClientAutomaton {
  public:
-  // `tokens_only`: the client's Random() throws (see Client::RandomToken).
   ClientAutomaton(std::string name, int index, uint64_t seed, std::function<void(Client&)> body,
-                  bool use_forget_history, bool tokens_only = false);
+                  bool use_forget_history, RandomRules rules = {});
   ~ClientAutomaton();
   ClientAutomaton(const ClientAutomaton&) = delete;
   ClientAutomaton& operator=(const ClientAutomaton&) = delete;
@@ -112,7 +111,7 @@ class ClientAutomaton {
   uint64_t seed_;
   std::function<void(Client&)> body_;
   bool use_forget_history_;
-  bool tokens_only_;
+  RandomRules rules_;
   std::unordered_map<LocalState, Node> nodes_;
   std::unordered_map<Key, std::vector<Memo>, KeyHash> memo_;
   std::unordered_map<LocalState, std::unique_ptr<Live>> parked_;

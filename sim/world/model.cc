@@ -32,12 +32,19 @@ Model::Model(WorldConfig config, bool use_forget_history) : config_(std::move(co
       replica_of_[sc.replica_of] = static_cast<int>(k);
     }
   }
+  // Tokens can be renamed with their clients only if no client reads one:
+  // a history that holds another client's token names that client.
+  tokens_renamable_ = true;
+  for (const ClientSetup& c : config_.clients)
+    tokens_renamable_ &= c.crashed || c.never_reads_tokens;
   for (size_t i = 0; i < config_.clients.size(); ++i) {
     const ClientSetup& c = config_.clients[i];
     names_.push_back(c.name);
+    const RandomRules rules{.tokens_only = !c.draws_numbers,
+                            .never_reads_tokens = c.never_reads_tokens,
+                            .tokens_as_draws = tokens_renamable_};
     automata_.push_back(std::make_unique<ClientAutomaton>(c.name, static_cast<int>(i), config_.seed,
-                                                          c.body, use_forget_history,
-                                                          /*tokens_only=*/!c.draws_numbers));
+                                                          c.body, use_forget_history, rules));
   }
   writer_names_ = names_;
   // Indexed, not searched: an initial keyspace may name many writers.

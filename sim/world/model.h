@@ -34,6 +34,8 @@ struct ClientSetup {
   // The algorithm draws random numbers, not only tokens (Client::Random):
   // never interchangeable with another client. Otherwise Random() throws.
   bool draws_numbers = false;
+  // No reply it reads holds a token (algo::AlgorithmInfo::never_reads_tokens).
+  bool never_reads_tokens = false;
   Millis skew = 0;       // this client's clock = global time + skew
   bool crashed = false;  // crashed before the run: never runs at all
   // A lost request or reply, or an unavailable server, reaches the client
@@ -257,6 +259,9 @@ class Model {
   // The request client i makes in `s`. REQUIRES: its status is kReady.
   const Request& RequestOf(const WorldState& s, int i) const { return *s.clients[i].request; }
   const ClientAutomaton& automaton(int i) const { return *automata_[i]; }
+  // No client that runs reads a reply that holds a token: symmetry may
+  // rename tokens with their clients (Client::RandomToken).
+  bool tokens_renamable() const { return tokens_renamable_; }
 
  private:
   // Scheduling (model.cc): what is enabled, the clock, stepping clients.
@@ -302,6 +307,7 @@ class Model {
   kv::Keyspace initial_keyspace_;
   ValueGhosts initial_ghosts_;
   std::vector<std::unique_ptr<ClientAutomaton>> automata_;
+  bool tokens_renamable_ = false;
 };
 
 }  // namespace lockstep::world

@@ -88,9 +88,13 @@ void CheckViolation(const scenario::Scenario& s) {
   }
   // Too long for plain enumeration (Redlock's 18 and 26 steps): every
   // cached mode must still find the expected violation within those steps.
+  // The distributed search, breadth first, covers every shallower state
+  // before it: one number of ranks here; distributed_test.cc holds it to
+  // the depth-first search on every scenario.
   const scenario::Scenario cut = scenario::LoadScenario(doc, s.file);
   for (const soundness::Mode& mode : soundness::ExploreModes()) {
     if (!mode.reductions.cache) continue;
+    if (mode.ranks != 0 && (mode.ranks != 2 || !mode.reductions.symmetry)) continue;
     INFO(mode.name);
     const soundness::Outcome m = soundness::Search(cut, explore::MakeProperties(cut.properties),
                                                    mode, false, {.max_transitions = 1'000'000});

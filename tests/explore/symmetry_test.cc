@@ -16,6 +16,7 @@
 
 #include "sim/explore/search.h"
 #include "sim/scenario/scenario.h"
+#include "sim/world/random_draw.h"
 #include "tests/test_util.h"
 
 namespace lockstep {
@@ -24,10 +25,34 @@ namespace {
 using explore::Fingerprint;
 using explore::FingerprintHash;
 
-// `to[i]`: the client that client i becomes.
-world::WorldState Permute(const world::WorldState& s, const std::vector<int>& to) {
+// Every token the clients can have drawn (up to 64 draws each), by its
+// text: client i's draw d written as the model writes it.
+using TokenTable = std::map<std::string, std::pair<int, uint64_t>>;
+TokenTable Tokens(uint64_t seed, int clients) {
+  TokenTable table;
+  for (int i = 0; i < clients; ++i) {
+    for (uint64_t d = 1; d <= 64; ++d)
+      table[world::TokenText(world::DrawValue(seed, i, d))] = {i, d};
+  }
+  return table;
+}
+
+// `to[i]`: the client that client i becomes. Client i's tokens become the
+// same draws of client to[i].
+world::WorldState Permute(const world::WorldState& s, const std::vector<int>& to,
+                          const TokenTable& tokens, uint64_t seed) {
   const int n = static_cast<int>(to.size());
   auto rename = [&](int c) { return c >= 0 && c < n ? to[c] : c; };
+  auto rename_text = [&](std::string& text) {
+    auto it = tokens.find(text);
+    if (it != tokens.end()) {
+      text = world::TokenText(world::DrawValue(seed, to[it->second.first], it->second.second));
+    }
+  };
+  auto rename_entry = [&](kv::Entry& e) {
+    rename_text(e.value);
+    for (std::string& item : e.list) rename_text(item);
+  };
   world::WorldState out = s;
   for (int i = 0; i < n; ++i) {
     world::ClientSlot slot = s.clients[i];
@@ -42,8 +67,13 @@ world::WorldState Permute(const world::WorldState& s, const std::vector<int>& to
   for (world::ServerState& sv : out.servers) {
     for (auto& [key, g] : sv.ghosts) g = {rename(g.writer), rename(g.owner)};
     for (world::ReplicatedWrite& w : sv.backlog) {
-      for (auto& k : w.keys) k.ghost = {rename(k.ghost.writer), rename(k.ghost.owner)};
+      for (auto& k : w.keys) {
+        k.ghost = {rename(k.ghost.writer), rename(k.ghost.owner)};
+        if (k.entry) rename_entry(*k.entry);
+      }
     }
+    for (kv::Entry& e : sv.keyspace.mutable_entries()) rename_entry(e);
+    for (kv::Entry& e : sv.persisted.mutable_entries()) rename_entry(e);
   }
   return out;
 }
@@ -76,6 +106,7 @@ struct Census {
   size_t orbits = 0;         // their orbits
   size_t symmetric = 0;      // their symmetric fingerprints
   size_t merged_orbits = 0;  // symmetric fingerprints that cover two orbits (unsound)
+  bool tokens_renamed = false;
   bool violation = false;
 };
 
@@ -91,6 +122,7 @@ Census Enumerate(const scenario::Scenario& sc) {
   explore::Fingerprinter symmetric(model, /*symmetry=*/true, /*abstract=*/false, ghost);
   const auto perms = ClassPermutations(model.client_count(), symmetric.classes());
   REQUIRE(perms.size() > 1);
+  const TokenTable tokens = Tokens(sc.world.seed, model.client_count());
 
   Census c;
   std::unordered_set<Fingerprint, FingerprintHash> seen;
@@ -104,7 +136,8 @@ Census Enumerate(const scenario::Scenario& sc) {
     queue.pop_front();
     Fingerprint orbit = plain.Of(s, nullptr, nullptr);
     for (const auto& p : perms)
-      orbit = std::min(orbit, plain.Of(Permute(s, p), nullptr, nullptr), Less);
+      orbit =
+          std::min(orbit, plain.Of(Permute(s, p, tokens, sc.world.seed), nullptr, nullptr), Less);
     orbits.insert(orbit);
     auto [it, fresh] = orbit_of_symmetric.emplace(symmetric.Of(s, nullptr, nullptr), orbit);
     if (!fresh && !(it->second == orbit)) ++c.merged_orbits;
@@ -117,6 +150,7 @@ Census Enumerate(const scenario::Scenario& sc) {
       if (seen.insert(plain.Of(next, nullptr, nullptr)).second) queue.push_back(std::move(next));
     }
   }
+  c.tokens_renamed = model.tokens_renamable();
   c.states = seen.size();
   c.orbits = orbits.size();
   c.symmetric = orbit_of_symmetric.size();
@@ -131,7 +165,7 @@ explore::SearchResult Search(const scenario::Scenario& sc, bool symmetry, bool p
   return explore::DepthFirstSearch(sc.world, explore::MakeProperties(sc.properties), o);
 }
 
-void CheckAgainstOracle(const std::string& json) {
+Census CheckAgainstOracle(const std::string& json) {
   testing::TempDir dir;
   scenario::Scenario sc = scenario::LoadScenarioFile(dir.Write("s.json", json));
   Census c = Enumerate(sc);
@@ -150,6 +184,7 @@ void CheckAgainstOracle(const std::string& json) {
     // Without a violation, the search visits one state per orbit.
     if (!c.violation) CHECK(r.stats.states == c.orbits);
   }
+  return c;
 }
 
 TEST_CASE("symmetry: three clients and a fourth with its own lock settings") {
@@ -203,6 +238,54 @@ TEST_CASE("symmetry: mixed algorithms with equal settings are not interchangeabl
     "properties":["mutual_exclusion"],"expect":"violation:mutual_exclusion"})");
 }
 
+// Each client writes its own random token: the tokens are renamed with
+// their clients, so states that differ only in who holds the lock merge.
+TEST_CASE("symmetry: three clients of a token lock (SET NX PX, script release)") {
+  const Census c = CheckAgainstOracle(R"({"name":"sym-set-px",
+    "clients":[{"name":"C1","algorithm":"set-px-script"},{"name":"C2","algorithm":"set-px-script"},
+               {"name":"C3","algorithm":"set-px-script"}],
+    "lock":{"ttl":2,"retry_delay":1},
+    "clock":{"start":0,"horizon":4},
+    "assumptions":{"max_arg_delay":0,"holders_release_in_time":true},
+    "properties":["mutual_exclusion","foreign_release"],"expect":"safe"})");
+  CHECK(c.tokens_renamed);
+}
+
+// GET returns the holder's token, which may be another client's: a history
+// would name that client, so tokens stay as they are (clients merge only
+// before they draw), and the promise not to read tokens is held.
+TEST_CASE("symmetry leaves tokens alone when some client reads them") {
+  testing::TempDir dir;
+  auto model_of = [&](const char* second) {
+    scenario::Scenario sc = scenario::LoadScenarioFile(dir.Write(
+        "s.json", std::string(R"({"name":"t",
+      "clients":[{"name":"C1","algorithm":"set-px-script"},{"name":"C2","algorithm":")") +
+                      second +
+                      R"("}], "clock":{"start":0,"horizon":2},"properties":["mutual_exclusion"],
+      "expect":"safe"})"));
+    return world::Model(sc.world, true).tokens_renamable();
+  };
+  CHECK(model_of("set-px-script"));
+  CHECK(!model_of("set-px-get-del"));
+  CHECK(!model_of("setnx-naive"));  // it GETs the lock's value, a token here
+
+  // An algorithm that declares it never reads a token, and reads one.
+  world::WorldConfig config;
+  for (const char* name : {"C1", "C2"}) {
+    world::ClientSetup c;
+    c.name = name;
+    c.algorithm = "reads-its-token";
+    c.never_reads_tokens = true;
+    c.body = [](world::Client& client) {
+      client.Call({"SET", "k", client.RandomToken()});
+      client.Get("k");
+    };
+    config.clients.push_back(c);
+  }
+  CHECK_THROWS_WITH(explore::DepthFirstSearch(config, {}, {}),
+                    Catch::Matchers::Contains("declares that it never reads one"));
+}
+
 TEST_CASE("symmetry renames every datum that names a client") {
   testing::TempDir dir;
   scenario::Scenario sc = scenario::LoadScenarioFile(dir.Write("s.json", R"({"name":"names",
@@ -224,7 +307,7 @@ TEST_CASE("symmetry renames every datum that names a client") {
   };
   // x with C2 and C3 swapped, the names in C1's ghost data and the last
   // client to move with them: the same state up to renaming.
-  world::WorldState swapped = Permute(x, {0, 2, 1});
+  world::WorldState swapped = Permute(x, {0, 2, 1}, {}, sc.world.seed);
   CHECK(swapped.clients[0].acquired_after == 1u << 2);
   CHECK(of(x, last_c2) == of(swapped, last_c3));
   // The clients' own parts swapped, but C1's ghost data and the last mover
