@@ -218,6 +218,14 @@ json MakeReport(const ExploreOptions& o, const scenario::Scenario& s,
                          {"expected_omissions", r.stats.expected_omissions}};
   }
   for (const auto& c : s.world.clients) report["clients"].push_back(c.name);
+  if (options.reductions.symmetry && exhaustive) {
+    json& classes = report["reductions"]["interchangeable"] = json::array();
+    for (const std::vector<int>& cls : explore::SymmetryClasses(s.world)) {
+      classes.push_back(json::array());
+      for (int i : cls) classes.back().push_back(s.world.clients[i].name);
+    }
+    report["reductions"]["tokens_renamed"] = !classes.empty() && world::TokensRenamable(s.world);
+  }
   if (!exhaustive) report["executions_requested"] = o.executions;
   if (r.verdict == explore::Verdict::kIncomplete) report["incomplete"] = r.incomplete;
   return report;
@@ -225,7 +233,8 @@ json MakeReport(const ExploreOptions& o, const scenario::Scenario& s,
 
 // The text report's first lines: what was searched, and the counts.
 std::string SearchHeader(const ExploreOptions& o, const scenario::Scenario& s,
-                         const explore::SearchResult& r) {
+                         const explore::SearchResult& r, const explore::StrategyRequest& request,
+                         bool exhaustive) {
   std::ostringstream text;
   std::string names;
   for (const auto& c : s.world.clients) names += (names.empty() ? "" : ",") + c.name;
@@ -234,6 +243,25 @@ std::string SearchHeader(const ExploreOptions& o, const scenario::Scenario& s,
   text << "search: " << Thousands(r.stats.executions) << " executions, "
        << Thousands(r.stats.states) << " distinct states, " << Thousands(r.stats.transitions)
        << " transitions, max depth " << r.stats.max_depth << ", " << r.stats.elapsed_s << " s\n";
+  // Which clients symmetry may swap: a user who sees no reduction learns why.
+  if (request.search.reductions.symmetry && exhaustive) {
+    std::string classes;
+    for (const std::vector<int>& cls : explore::SymmetryClasses(s.world)) {
+      classes += classes.empty() ? "" : "; ";
+      for (size_t k = 0; k < cls.size(); ++k) {
+        classes += (k == 0 ? "" : ",") + s.world.clients[cls[k]].name;
+      }
+    }
+    text << "symmetry: "
+         << (classes.empty()
+                 ? "no two clients are interchangeable (that takes the same "
+                   "algorithm, settings and skew, and random values drawn "
+                   "only as tokens)"
+                 : classes + " interchangeable" +
+                       (world::TokensRenamable(s.world) ? ", their random tokens renamed with them"
+                                                        : ""))
+         << "\n";
+  }
   return text.str();
 }
 
@@ -370,7 +398,8 @@ int Search(const ExploreOptions& o, explore::Communicator* ranks) {
   if (!reports) return kExitSafe;
   json report = MakeReport(o, s, result);
   std::ostringstream text;
-  text << SearchHeader(o, s, r) << StorageText(options.request.search.storage, r.stats);
+  text << SearchHeader(o, s, r, result.request, result.exhaustive)
+       << StorageText(options.request.search.storage, r.stats);
   if (ranks) {
     report["distributed"] = {{"ranks", ranks->size()},
                              {"states_sent", r.stats.states_sent},

@@ -130,19 +130,26 @@ Fingerprinter::Fingerprinter(const world::Model& model, bool symmetry, bool abst
   }
   class_of_.assign(c.clients.size(), -1);
   if (!symmetry) return;
-  std::map<std::tuple<std::string, std::string, world::Millis, bool>, std::vector<int>> groups;
+  classes_ = SymmetryClasses(c);
+  for (size_t k = 0; k < classes_.size(); ++k) {
+    for (int m : classes_[k]) class_of_[m] = static_cast<int>(k);
+  }
+}
+
+std::vector<std::vector<int>> SymmetryClasses(const world::WorldConfig& c) {
+  std::map<std::tuple<std::string, std::string, world::Millis>, std::vector<int>> groups;
   for (size_t i = 0; i < c.clients.size(); ++i) {
     const auto& cl = c.clients[i];
     if (cl.crashed) continue;  // crashed from the start: a lane, never a peer
     // Its random numbers (per client) can change what it does.
     if (cl.draws_numbers) continue;
-    groups[{cl.algorithm, cl.settings, cl.skew, cl.crashed}].push_back(static_cast<int>(i));
+    groups[{cl.algorithm, cl.settings, cl.skew}].push_back(static_cast<int>(i));
   }
+  std::vector<std::vector<int>> classes;
   for (auto& [key, members] : groups) {
-    if (members.size() < 2) continue;
-    for (int m : members) class_of_[m] = static_cast<int>(classes_.size());
-    classes_.push_back(members);
+    if (members.size() >= 2) classes.push_back(members);
   }
+  return classes;
 }
 
 Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,

@@ -30,6 +30,11 @@ struct FingerprintHash {
   size_t operator()(const Fingerprint& f) const { return f.a; }
 };
 
+// The classes of interchangeable clients (of size > 1, client indices):
+// the same algorithm, settings and skew, not crashed from the start, and
+// drawing random values only as tokens.
+std::vector<std::vector<int>> SymmetryClasses(const world::WorldConfig& config);
+
 class Fingerprinter {
  public:
   // `abstract`: name client states by what they observed since their last

@@ -7,6 +7,14 @@
 
 namespace lockstep::world {
 
+bool TokensRenamable(const WorldConfig& config) {
+  // A history that holds another client's token names that client.
+  for (const ClientSetup& c : config.clients) {
+    if (!c.crashed && !c.never_reads_tokens) return false;
+  }
+  return true;
+}
+
 const char* StatusName(ClientStatus s) {
   switch (s) {
     case ClientStatus::kReady:
@@ -32,11 +40,7 @@ Model::Model(WorldConfig config, bool use_forget_history) : config_(std::move(co
       replica_of_[sc.replica_of] = static_cast<int>(k);
     }
   }
-  // Tokens can be renamed with their clients only if no client reads one:
-  // a history that holds another client's token names that client.
-  tokens_renamable_ = true;
-  for (const ClientSetup& c : config_.clients)
-    tokens_renamable_ &= c.crashed || c.never_reads_tokens;
+  tokens_renamable_ = TokensRenamable(config_);
   for (size_t i = 0; i < config_.clients.size(); ++i) {
     const ClientSetup& c = config_.clients[i];
     names_.push_back(c.name);

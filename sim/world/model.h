@@ -114,6 +114,10 @@ std::string HorizonText(const std::optional<Millis>& horizon);
 enum class ClientStatus : uint8_t { kReady, kSleeping, kDone, kCrashed };
 const char* StatusName(ClientStatus s);
 
+// No client that runs reads a reply that holds a token (each declares
+// never_reads_tokens): symmetry may rename tokens with their clients.
+bool TokensRenamable(const WorldConfig& config);
+
 struct ClientSlot {
   LocalState local = 0;              // the automaton's state (0 once done or crashed)
   const Request* request = nullptr;  // the automaton's request in `local`
@@ -259,9 +263,7 @@ class Model {
   // The request client i makes in `s`. REQUIRES: its status is kReady.
   const Request& RequestOf(const WorldState& s, int i) const { return *s.clients[i].request; }
   const ClientAutomaton& automaton(int i) const { return *automata_[i]; }
-  // No client that runs reads a reply that holds a token: symmetry may
-  // rename tokens with their clients (Client::RandomToken).
-  bool tokens_renamable() const { return tokens_renamable_; }
+  bool tokens_renamable() const { return tokens_renamable_; }  // TokensRenamable(config())
 
  private:
   // Scheduling (model.cc): what is enabled, the clock, stepping clients.

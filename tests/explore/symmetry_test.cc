@@ -13,6 +13,7 @@
 #include <unordered_set>
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include "sim/explore/search.h"
 #include "sim/scenario/scenario.h"
@@ -284,6 +285,45 @@ TEST_CASE("symmetry leaves tokens alone when some client reads them") {
   }
   CHECK_THROWS_WITH(explore::DepthFirstSearch(config, {}, {}),
                     Catch::Matchers::Contains("declares that it never reads one"));
+}
+
+// The report says which clients symmetry may swap, and whether their
+// tokens are renamed: a user who sees no reduction learns why.
+TEST_CASE("explore reports the interchangeable clients and whether tokens are renamed") {
+  struct Case {
+    const char* scenario;
+    const char* line;
+    nlohmann::json interchangeable;
+    bool tokens_renamed;
+  };
+  for (const Case& c : {
+           Case{"set-px-script-safe.json",
+                "symmetry: C1,C2,C3 interchangeable, their random tokens renamed with them\n",
+                {{"C1", "C2", "C3"}},
+                true},
+           Case{"getset-bounded.json",
+                "symmetry: C1,C2,C3,C4,C5 interchangeable\n",
+                {{"C1", "C2", "C3", "C4", "C5"}},
+                false},
+           Case{"redlock-jump.json", "symmetry: no two clients are interchangeable", {}, false},
+       }) {
+    INFO(c.scenario);
+    const std::string file = testing::ScenarioPath(c.scenario);
+    testing::TempDir out;
+    const testing::ProcessResult text =
+        testing::RunLockstep({"explore", file, "--out", out.path().string()});
+    CHECK(text.out.find(c.line) != std::string::npos);
+    const testing::ProcessResult j =
+        testing::RunLockstep({"explore", file, "--json", "--out", out.path().string()});
+    const nlohmann::json report = nlohmann::json::parse(j.out);
+    CHECK(report["reductions"]["interchangeable"] ==
+          (c.interchangeable.is_null() ? nlohmann::json::array() : c.interchangeable));
+    CHECK(report["reductions"]["tokens_renamed"] == c.tokens_renamed);
+    // Without symmetry, nothing is said of it.
+    const testing::ProcessResult off =
+        testing::RunLockstep({"explore", file, "--no-symmetry", "--out", out.path().string()});
+    CHECK(off.out.find("symmetry:") == std::string::npos);
+  }
 }
 
 TEST_CASE("symmetry renames every datum that names a client") {
