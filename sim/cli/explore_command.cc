@@ -178,6 +178,24 @@ std::string StorageText(const explore::StorageOptions& storage, const explore::S
 
 json OptionalJson(const std::optional<world::Millis>& v) { return v ? json(*v) : json(nullptr); }
 
+// What symmetry may do in an exhaustive search with it: which clients it
+// may swap (names, per class) and whether their tokens are renamed.
+struct SymmetryReport {
+  std::vector<std::vector<std::string>> classes;
+  bool tokens_renamed = false;
+};
+std::optional<SymmetryReport> SymmetryOf(const scenario::Scenario& s,
+                                         const run::ExploreResult& result) {
+  if (!result.request.search.reductions.symmetry || !result.exhaustive) return std::nullopt;
+  SymmetryReport report;
+  for (const std::vector<int>& cls : explore::SymmetryClasses(s.world)) {
+    report.classes.emplace_back();
+    for (int i : cls) report.classes.back().push_back(s.world.clients[i].name);
+  }
+  report.tokens_renamed = !report.classes.empty() && world::TokensRenamable(s.world);
+  return report;
+}
+
 // The --json report's fields, short of the counterexample.
 json MakeReport(const ExploreOptions& o, const scenario::Scenario& s,
                 const run::ExploreResult& result) {
@@ -218,13 +236,12 @@ json MakeReport(const ExploreOptions& o, const scenario::Scenario& s,
                          {"expected_omissions", r.stats.expected_omissions}};
   }
   for (const auto& c : s.world.clients) report["clients"].push_back(c.name);
-  if (options.reductions.symmetry && exhaustive) {
-    json& classes = report["reductions"]["interchangeable"] = json::array();
-    for (const std::vector<int>& cls : explore::SymmetryClasses(s.world)) {
-      classes.push_back(json::array());
-      for (int i : cls) classes.back().push_back(s.world.clients[i].name);
+  if (const std::optional<SymmetryReport> symmetry = SymmetryOf(s, result)) {
+    report["reductions"]["interchangeable"] = json::array();
+    for (const auto& names : symmetry->classes) {
+      report["reductions"]["interchangeable"].push_back(names);
     }
-    report["reductions"]["tokens_renamed"] = !classes.empty() && world::TokensRenamable(s.world);
+    report["reductions"]["tokens_renamed"] = symmetry->tokens_renamed;
   }
   if (!exhaustive) report["executions_requested"] = o.executions;
   if (r.verdict == explore::Verdict::kIncomplete) report["incomplete"] = r.incomplete;
@@ -233,8 +250,8 @@ json MakeReport(const ExploreOptions& o, const scenario::Scenario& s,
 
 // The text report's first lines: what was searched, and the counts.
 std::string SearchHeader(const ExploreOptions& o, const scenario::Scenario& s,
-                         const explore::SearchResult& r, const explore::StrategyRequest& request,
-                         bool exhaustive) {
+                         const run::ExploreResult& result) {
+  const explore::SearchResult& r = result.search;
   std::ostringstream text;
   std::string names;
   for (const auto& c : s.world.clients) names += (names.empty() ? "" : ",") + c.name;
@@ -244,13 +261,11 @@ std::string SearchHeader(const ExploreOptions& o, const scenario::Scenario& s,
        << Thousands(r.stats.states) << " distinct states, " << Thousands(r.stats.transitions)
        << " transitions, max depth " << r.stats.max_depth << ", " << r.stats.elapsed_s << " s\n";
   // Which clients symmetry may swap: a user who sees no reduction learns why.
-  if (request.search.reductions.symmetry && exhaustive) {
+  if (const std::optional<SymmetryReport> symmetry = SymmetryOf(s, result)) {
     std::string classes;
-    for (const std::vector<int>& cls : explore::SymmetryClasses(s.world)) {
+    for (const auto& members : symmetry->classes) {
       classes += classes.empty() ? "" : "; ";
-      for (size_t k = 0; k < cls.size(); ++k) {
-        classes += (k == 0 ? "" : ",") + s.world.clients[cls[k]].name;
-      }
+      for (size_t k = 0; k < members.size(); ++k) classes += (k == 0 ? "" : ",") + members[k];
     }
     text << "symmetry: "
          << (classes.empty()
@@ -258,8 +273,7 @@ std::string SearchHeader(const ExploreOptions& o, const scenario::Scenario& s,
                    "algorithm, settings and skew, and random values drawn "
                    "only as tokens)"
                  : classes + " interchangeable" +
-                       (world::TokensRenamable(s.world) ? ", their random tokens renamed with them"
-                                                        : ""))
+                       (symmetry->tokens_renamed ? ", their random tokens renamed with them" : ""))
          << "\n";
   }
   return text.str();
@@ -398,8 +412,7 @@ int Search(const ExploreOptions& o, explore::Communicator* ranks) {
   if (!reports) return kExitSafe;
   json report = MakeReport(o, s, result);
   std::ostringstream text;
-  text << SearchHeader(o, s, r, result.request, result.exhaustive)
-       << StorageText(options.request.search.storage, r.stats);
+  text << SearchHeader(o, s, result) << StorageText(options.request.search.storage, r.stats);
   if (ranks) {
     report["distributed"] = {{"ranks", ranks->size()},
                              {"states_sent", r.stats.states_sent},

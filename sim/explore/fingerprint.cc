@@ -223,9 +223,7 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
   // A key: one that holds a token is not renamed (the keyspace's order
   // follows the keys' bytes).
   auto key_word = [&](uint64_t tag, const std::string& key) -> uint64_t {
-    if (rename_tokens) {
-      unrenamable |= world::ParseToken(key, seed, n) || world::ContainsTokenInside(key, seed, n);
-    }
+    if (rename_tokens) unrenamable |= world::HoldsToken(key, seed, n);
     return base::HashBytes(tag, key);
   };
   // A stored value: a timestamp by where it is.

@@ -64,4 +64,8 @@ bool ContainsTokenInside(std::string_view text, uint64_t seed, int clients) {
   return false;
 }
 
+bool HoldsToken(std::string_view text, uint64_t seed, int clients) {
+  return ParseToken(text, seed, clients) || ContainsTokenInside(text, seed, clients);
+}
+
 }  // namespace lockstep::world

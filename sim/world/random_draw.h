@@ -32,4 +32,7 @@ std::optional<TokenId> ParseToken(std::string_view text, uint64_t seed, int clie
 // Whether some token lies inside `text` without being all of it.
 bool ContainsTokenInside(std::string_view text, uint64_t seed, int clients);
 
+// Whether a token is all of `text` or lies inside it.
+bool HoldsToken(std::string_view text, uint64_t seed, int clients);
+
 }  // namespace lockstep::world
