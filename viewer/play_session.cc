@@ -7,6 +7,7 @@
 #include "sim/check/liveness.h"
 #include "sim/run/output_file.h"
 #include "sim/run/runner.h"
+#include "sim/trace/trace.h"
 
 namespace lockstep::viewer {
 namespace {
@@ -74,8 +75,10 @@ void PlaySession::Replay() {
     world::StepEffects effects;
     model.Apply(next, a, &effects);
     if (a.kind == world::Action::Kind::kStep) {
-      c.preview =
-          effects.command.empty() ? "leaves the critical section" : Join(effects.command, " ");
+      const std::string& name = model.client_names()[static_cast<size_t>(a.client)];
+      c.preview = !effects.command.empty()                  ? Join(effects.command, " ")
+                  : trace::WakesActor(effects.events, name) ? "wakes (its back-off may end here)"
+                                                            : "leaves the critical section";
       if (a.arg_age > 0)
         c.preview += " (arguments read " + std::to_string(a.arg_age) + " ticks ago)";
     } else if (a.kind == world::Action::Kind::kTick) {

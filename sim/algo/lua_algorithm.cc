@@ -273,10 +273,13 @@ int LockSentTimestamp(lua_State* L) {
 int LockSleep(lua_State* L) {
   const int64_t ticks = CheckInteger(L, 1, "lock.sleep");
   if (ticks < 0) luaL_error(L, "lock.sleep: expected ticks >= 0");
+  // lock.sleep(least, most): any number of ticks between them.
+  const int64_t most = lua_isnoneornil(L, 2) ? ticks : CheckInteger(L, 2, "lock.sleep");
+  if (most < ticks) luaL_error(L, "lock.sleep: expected most >= least");
   LuaClient* self = Self(L);
   if (!Guard(self, [&] {
         MarkSource(L, self);
-        self->client->Sleep(ticks);
+        self->client->SleepBetween(ticks, most);
       })) {
     return Failed(L);
   }

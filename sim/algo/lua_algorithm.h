@@ -32,6 +32,8 @@ call marked "step" is one atomic step and one scheduling point):
   lock.clock_plus(n)             an argument "my clock + n", read at the step
   lock.sent_timestamp()          the value the last clock_plus argument took
   lock.sleep(n)                  wait until this client's clock advanced n ticks
+  lock.sleep(least, most)        wait any number of ticks between them (a random
+                                 back-off: the explorer tries every one)
   lock.enter(valid_until)        enter the critical section, believing the lock
                                  valid until that clock reading (right after
                                  the reply that gave the lock)

@@ -4,7 +4,6 @@
 
 #include "sim/algo/fencing_lock.h"
 #include "sim/algo/set_nx_px.h"
-#include "sim/base/hash.h"
 
 namespace lockstep::algo {
 
@@ -39,9 +38,9 @@ void RunRedlock(world::Client& c, const LockSettings& s, RedlockTokens tokens) {
     int64_t token = 0;
     Millis valid_until = 0;
     for (;;) {
-      // The token is live: after a round whose retries drew back-offs, where
-      // the random stream stands no longer says which token this round drew.
-      c.ForgetHistory("acquire", {round, static_cast<int64_t>(base::HashBytes(0, value))});
+      // The token need not be live: where the client is in its random stream
+      // (kept by ForgetHistory) says which draw it is.
+      c.ForgetHistory("acquire", {round});
       const Millis start = c.Now();
       int locked = 0;
       token = 0;
@@ -83,8 +82,8 @@ void RunRedlock(world::Client& c, const LockSettings& s, RedlockTokens tokens) {
       c.Because(count + (locked >= quorum ? ", but no validity left" : "") +
                 ": unlock them all and back off");
       UnlockAll(c, s, value);
-      c.Sleep(1 + static_cast<Millis>(c.Random() %
-                                      static_cast<uint64_t>(std::max<Millis>(s.retry_delay, 1))));
+      // A random back-off, every value of which the explorer tries.
+      c.SleepBetween(1, std::max<Millis>(s.retry_delay, 1));
     }
     HoldLock(c, s, valid_until, token);
     c.LeaveCriticalSection();
@@ -99,7 +98,6 @@ LOCKSTEP_ALGORITHM(redlock,
                                "validity; release by script on all",
                     .make = MakeLockBody<RunRedlock, RedlockTokens::kNone>,
                     .settings = kTtlLockSettings,
-                    .draws_numbers = true,
                     .never_reads_tokens = true,
                     .relative_time = true});
 LOCKSTEP_ALGORITHM(redlock_instance_tokens,
@@ -108,7 +106,6 @@ LOCKSTEP_ALGORITHM(redlock_instance_tokens,
                                "instances locked (unsafe)",
                     .make = MakeLockBody<RunRedlock, RedlockTokens::kInstanceCounters>,
                     .settings = kTtlLockSettings,
-                    .draws_numbers = true,
                     .never_reads_tokens = true,
                     .relative_time = true});
 LOCKSTEP_ALGORITHM(redlock_fenced,
@@ -116,7 +113,6 @@ LOCKSTEP_ALGORITHM(redlock_fenced,
                     .summary = "Redlock with a fencing token from INCR on lock.token_server",
                     .make = MakeLockBody<RunRedlock, RedlockTokens::kTokenService>,
                     .settings = kTtlLockSettings,
-                    .draws_numbers = true,
                     .never_reads_tokens = true,
                     .needs_token_server = true,
                     .relative_time = true});

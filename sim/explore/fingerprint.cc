@@ -40,6 +40,12 @@ struct Mixer {
   Fingerprint Final() const { return {base::Mix64(a), base::Mix64(b ^ a)}; }
 };
 
+// When a sleeping client may wake: once it may, how long it has been able to
+// changes nothing it can do (Client::SleepBetween).
+world::Millis WakeFrom(const world::ClientSlot& c, world::Millis now) {
+  return std::max(c.wake_at, now);
+}
+
 }  // namespace
 
 // Every time in a state, on one line with the clock: what an all-time
@@ -164,7 +170,8 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
       const world::ClientSlot& c = s.clients[i];
       if (ready_since && c.status == world::ClientStatus::kReady) times.Add(c.ready_since);
       if (c.status == world::ClientStatus::kSleeping) {
-        times.Add(c.wake_at);
+        times.Add(WakeFrom(c, s.now));
+        times.Add(c.wake_by);
         if (c.timing_out) times.Add(c.sent_timestamp);
       }
       if (c.holding) times.Add(c.valid_until);
@@ -246,7 +253,8 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
            (uint64_t{c.timing_out} << 30) | (use_latest_ ? uint64_t{c.superseded} << 11 : 0);
     w[2] = ready_since && c.status == world::ClientStatus::kReady ? times.Of(c.ready_since) : 0;
     w[3] = c.status == world::ClientStatus::kSleeping
-               ? times.Of(c.wake_at) ^ (c.timing_out ? times.Of(c.sent_timestamp) << 32 : 0)
+               ? base::HashCombine(times.Of(WakeFrom(c, s.now)), times.Of(c.wake_by)) ^
+                     (c.timing_out ? times.Of(c.sent_timestamp) << 32 : 0)
                : 0;
     w[4] = c.holding ? times.Of(c.valid_until) : 0;
     w[5] = c.holding && use_acquired_at_ ? times.Of(c.acquired_at) : 0;

@@ -271,7 +271,7 @@ Diagram Layout(const Trace& t, const DiagramOptions& options) {
     } else if (r.action.kind == world::Action::Kind::kStep) {
       s.kind = StepKind::kCommand;
       s.lane = lane;
-      s.command = r.command.empty()  ? "leaves CS"
+      s.command = r.command.empty()  ? (WakesActor(r.events, actor) ? "wakes" : "leaves CS")
                   : r.server.empty() ? CommandText(r.command)
                                      : r.server + ": " + CommandText(r.command);
       if (r.reply) s.reply = CompactReply(*r.reply);
@@ -294,7 +294,7 @@ Diagram Layout(const Trace& t, const DiagramOptions& options) {
     for (const std::string& e : r.events) {
       if (s.kind == StepKind::kServer) break;  // the server's column says what happened
       std::string n = Note(e, actor);
-      if (s.kind == StepKind::kCommand && n == "leaves CS" && s.command == "leaves CS") continue;
+      if (s.kind == StepKind::kCommand && r.command.empty() && n == s.command) continue;
       s.notes.push_back(n);
     }
     s.violating = t.violation && t.violation->step == r.index && r.index > 0;

@@ -198,7 +198,7 @@ Table MakeTable(const Trace& t, bool why) {
           case world::Action::Kind::kLoseReply:
           case world::Action::Kind::kStep: {
             if (r.command.empty()) {
-              cell = "leaves CS";
+              cell = WakesActor(r.events, name) ? "wakes" : "leaves CS";
             } else {
               cell = (r.server.empty() ? "" : r.server + ": ") + CommandText(r.command);
               if (r.action.kind == world::Action::Kind::kLoseRequest) {
@@ -218,7 +218,7 @@ Table MakeTable(const Trace& t, bool why) {
       }
       for (const std::string& e : r.events) {
         if (e == name + " enters the critical section") cell += " [enters CS]";
-        if (e == name + " wakes") cell += cell.empty() ? "(wakes)" : " (wakes)";
+        if (e == name + " wakes" && cell != "wakes") cell += cell.empty() ? "(wakes)" : " (wakes)";
         if (e == name + " times out") cell += cell.empty() ? "(times out)" : " (times out)";
       }
       // Why, under the command: a line each.

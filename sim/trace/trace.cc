@@ -406,6 +406,10 @@ std::string CommandText(const std::vector<std::string>& command) {
   return s;
 }
 
+bool WakesActor(const std::vector<std::string>& events, const std::string& actor) {
+  return std::find(events.begin(), events.end(), actor + " wakes") != events.end();
+}
+
 std::string StepLine(const world::StepRecord& r) {
   using K = world::Action::Kind;
   switch (r.action.kind) {
@@ -427,7 +431,7 @@ std::string StepLine(const world::StepRecord& r) {
     default:
       break;
   }
-  if (r.command.empty()) return r.actor + " leaves";
+  if (r.command.empty()) return r.actor + (WakesActor(r.events, r.actor) ? " wakes" : " leaves");
   std::string s = r.actor;
   if (!r.server.empty()) s += " @" + r.server;
   s += " " + CommandText(r.command);

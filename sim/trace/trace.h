@@ -71,6 +71,10 @@ Trace FromJson(const nlohmann::json& j, const std::string& file);
 // A command on one line: an argument of several lines (a script) shows as
 // "[its first line ...]"; the trace keeps it whole.
 std::string CommandText(const std::vector<std::string>& command);
+// A client's step that sends no command either wakes it (its back-off,
+// Client::SleepBetween, let the scheduler choose when) or leaves the
+// critical section: true for the first, read from the step's events.
+bool WakesActor(const std::vector<std::string>& events, const std::string& actor);
 // The step as one short line for tests: "C1 SETNX lock.foo 13 -> 1",
 // "clock tick", "C2 leaves", "crash C3".
 std::string StepLine(const world::StepRecord& r);

@@ -1,5 +1,6 @@
 #include "sim/world/client.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <utility>
 
@@ -166,9 +167,18 @@ Millis Client::SentTimestamp() {
 }
 
 void Client::Sleep(Millis ticks, Where where) {
-  if (ticks <= 0) return;
+  if (ticks > 0) SleepBetween(ticks, ticks, where);
+}
+
+void Client::SleepBetween(Millis least, Millis most, Where where) {
+  if (most < least) {
+    throw std::logic_error("SleepBetween(" + std::to_string(least) + ", " + std::to_string(most) +
+                           "): the most it sleeps is less than the least");
+  }
+  if (most <= 0) return;
   NewRequest(Request::Kind::kSleep, where);
-  request_.sleep_ticks = ticks;
+  request_.sleep_ticks = std::max<Millis>(least, 0);
+  request_.sleep_most = most;
   Park();
   Observe(kWake);  // every scheduling point moves the history on
 }

@@ -111,6 +111,12 @@ class Client {
   // Waits until this client's clock has advanced by `ticks`. Not a step:
   // the client is simply not runnable until the clock gets there.
   void Sleep(Millis ticks, Where where = Where::current());
+  // Waits for some number of ticks from `least` to `most`, any of them: a
+  // random back-off, checked for every value it may take. The explorer
+  // tries each wake-up time (the scheduler wakes the client, "C1 wakes", or
+  // the clock reaching `most` does), so clients that back off this way stay
+  // interchangeable for symmetry, where Random() would set them apart.
+  void SleepBetween(Millis least, Millis most, Where where = Where::current());
 
   // --- The protected resource (if the scenario has one). ---
   // Writes to the resource with a fencing token (0 when the algorithm has

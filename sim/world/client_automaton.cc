@@ -145,7 +145,8 @@ std::string Describe(const Request& r) {
     case Request::Kind::kLeave:
       return "leave the critical section";
     case Request::Kind::kSleep:
-      return "sleep " + std::to_string(r.sleep_ticks);
+      return "sleep " + std::to_string(r.sleep_ticks) +
+             (r.sleep_most != r.sleep_ticks ? " to " + std::to_string(r.sleep_most) : "");
     case Request::Kind::kResource:
       return "write the resource with token " + std::to_string(r.token);
     case Request::Kind::kDone:
@@ -164,8 +165,8 @@ void ClientAutomaton::Record(LocalState s, const Client& c, LocalState parent, c
     const Request& a = it->second.request;
     const Request& b = c.request();
     bool same = a.kind == b.kind && a.argv.size() == b.argv.size() &&
-                a.sleep_ticks == b.sleep_ticks && a.token == b.token && a.instance == b.instance &&
-                bool(a.make) == bool(b.make);
+                a.sleep_ticks == b.sleep_ticks && a.sleep_most == b.sleep_most &&
+                a.token == b.token && a.instance == b.instance && bool(a.make) == bool(b.make);
     for (size_t i = 0; same && i < a.argv.size(); ++i) {
       same = a.argv[i].literal() == b.argv[i].literal() &&
              a.argv[i].is_clock() == b.argv[i].is_clock() &&

@@ -102,6 +102,7 @@ WorldState Model::Initial() {
     if (r.kind == Request::Kind::kSleep) {
       slot.status = ClientStatus::kSleeping;
       slot.wake_at = s.now + r.sleep_ticks;
+      slot.wake_by = s.now + r.sleep_most;
     } else if (r.kind == Request::Kind::kDone) {
       slot.status = ClientStatus::kDone;
       slot.local = 0;
@@ -161,7 +162,11 @@ bool Model::TickAllowed(const WorldState& s, std::string* why, int exempt) const
 void Model::EnabledActions(const WorldState& s, std::vector<Action>* out) const {
   out->clear();
   for (int i = 0; i < client_count(); ++i) {
-    if (s.clients[i].status != ClientStatus::kReady) continue;
+    const ClientSlot& c = s.clients[i];
+    if (c.status == ClientStatus::kSleeping && c.wake_at <= s.now) {
+      out->push_back(Action::Step(i));  // it may wake now, or later (Client::SleepBetween)
+    }
+    if (c.status != ClientStatus::kReady) continue;
     Millis max_age = MaxArgAge(s, i);
     for (Millis age = 0; age <= max_age; ++age) out->push_back(Action::Step(i, age));
   }
@@ -367,6 +372,7 @@ void Model::Resume(WorldState& s, int i, const Input& input, StepEffects* effect
     case Request::Kind::kSleep:
       c.status = ClientStatus::kSleeping;
       c.wake_at = s.now + r.sleep_ticks;
+      c.wake_by = s.now + r.sleep_most;
       c.ready_since = 0;
       break;
     case Request::Kind::kDone:
@@ -393,28 +399,36 @@ void Model::Tick(WorldState& s, StepEffects* effects) {
     }
   }
   for (int i = 0; i < client_count(); ++i) {
-    ClientSlot& c = s.clients[i];
-    if (c.status == ClientStatus::kSleeping && c.wake_at <= s.now) {
-      Input input{kv::Reply::Nil(), ClientClock(s, i), 0};
-      if (c.timing_out) {
-        input.reply = kv::Reply::Error(kTimeoutError);
-        input.sent_timestamp = c.sent_timestamp;
-        if (effects) effects->events.push_back(names_[i] + " times out");
-      } else if (effects) {
-        effects->events.push_back(names_[i] + " wakes");
-      }
-      c.wake_at = 0;
-      c.timing_out = false;
-      c.sent_timestamp = 0;
-      Resume(s, i, input, effects);
-    }
+    const ClientSlot& c = s.clients[i];
+    if (c.status == ClientStatus::kSleeping && c.wake_by <= s.now) Wake(s, i, effects);
   }
+}
+
+void Model::Wake(WorldState& s, int i, StepEffects* effects) {
+  ClientSlot& c = s.clients[i];
+  Input input{kv::Reply::Nil(), ClientClock(s, i), 0};
+  if (c.timing_out) {
+    input.reply = kv::Reply::Error(kTimeoutError);
+    input.sent_timestamp = c.sent_timestamp;
+    if (effects) effects->events.push_back(names_[i] + " times out");
+  } else if (effects) {
+    effects->events.push_back(names_[i] + " wakes");
+  }
+  c.wake_at = c.wake_by = 0;
+  c.timing_out = false;
+  c.sent_timestamp = 0;
+  Resume(s, i, input, effects);
 }
 
 void Model::Step(WorldState& s, const Action& a, StepEffects* effects) {
   const int i = a.client;
   ClientSlot& c = s.clients[i];
   const Request& r = *c.request;
+  if (c.status == ClientStatus::kSleeping) {  // within its window (Client::SleepBetween)
+    if (effects) effects->source = r.source;
+    Wake(s, i, effects);
+    return;
+  }
   const Millis read_clock = ClientClock(s, i) - a.arg_age;
   if (effects) effects->source = r.source;
   Input input;
@@ -472,7 +486,7 @@ void Model::Step(WorldState& s, const Action& a, StepEffects* effects) {
       input.reply.text == kTimeoutError) {
     // No reply: the client waits out its timeout before it learns so.
     c.status = ClientStatus::kSleeping;
-    c.wake_at = s.now + timeout;
+    c.wake_at = c.wake_by = s.now + timeout;
     c.timing_out = true;
     c.sent_timestamp = input.sent_timestamp;
     c.ready_since = 0;
@@ -519,7 +533,7 @@ void Model::Apply(WorldState& s, const Action& a, StepEffects* effects) {
       c.status = ClientStatus::kCrashed;
       c.in_critical_section = false;
       c.local = 0;
-      c.ready_since = c.wake_at = 0;
+      c.ready_since = c.wake_at = c.wake_by = 0;
       ++s.used.crash;
       if (effects) effects->events.push_back(names_[a.client] + " crashes");
       return;

@@ -125,7 +125,8 @@ struct ClientSlot {
   bool in_critical_section = false;
   bool holding = false;        // believes it holds the lock
   Millis ready_since = 0;      // global time its pending request was made
-  Millis wake_at = 0;          // kSleeping: global time it becomes ready
+  Millis wake_at = 0;          // kSleeping: global time from which it may wake...
+  Millis wake_by = 0;          // ...and by which it has woken (Client::SleepBetween; else wake_at)
   Millis valid_until = 0;      // its own clock's deadline for the lock it holds
   Millis acquired_at = 0;      // global time it entered the critical section
   bool stalled = false;        // a stall fault exempts it from the holder's bounds
@@ -274,6 +275,8 @@ class Model {
   // With `exempt`, that client's holder bounds are ignored.
   bool TickAllowed(const WorldState& s, std::string* why, int exempt = -1) const;
   void Tick(WorldState& s, StepEffects* effects);
+  // Wakes sleeping client i: runs its local code from where it slept.
+  void Wake(WorldState& s, int i, StepEffects* effects);
   void Step(WorldState& s, const Action& a, StepEffects* effects);
   void Resume(WorldState& s, int i, const Input& input, StepEffects* effects);
   // The server's keyspace after its clock moved: expired keys gone (a

@@ -121,12 +121,14 @@ TEST_CASE("redlock_restart: an instance that restarts without persistence forget
         "C2 @A SET lock.foo 3f4aa7cabeb88997 NX PX 4 -> nil; "
         "C2 @B SET lock.foo 3f4aa7cabeb88997 NX PX 4");
   // Within this horizon an instance restarted with the scenario's delay (5)
-  // never comes back. A delay of TTL - drift = 2 lets it come back, and is
-  // still safe: C1's validity ends by then. A delay of 1 is not.
+  // never comes back. A delay of 3 lets it come back at the horizon, once
+  // C1's validity (TTL - drift = 2) has ended: safe. A delay of 2 is not:
+  // C2, backing off a single tick, locks the restarted instance at clock 2,
+  // the last tick of C1's validity.
   scenario::Scenario shorter = Load("redlock-restart-delayed.json");
-  for (auto& server : shorter.world.servers) server.restart_delay = 2;
+  for (auto& server : shorter.world.servers) server.restart_delay = 3;
   CHECK(Search(shorter).verdict == explore::Verdict::kSafe);
-  for (auto& server : shorter.world.servers) server.restart_delay = 1;
+  for (auto& server : shorter.world.servers) server.restart_delay = 2;
   CHECK(Search(shorter).verdict == explore::Verdict::kViolation);
 }
 
@@ -148,10 +150,10 @@ TEST_CASE("redlock_stall: a client paused after its validity check still writes"
             " 1 lock.foo 3f4aa7cabeb88997 -> 0; "
             "C2 @B EVAL " +
             kDelIfMine +
-            " 1 lock.foo 3f4aa7cabeb88997 -> 0; tick; tick; "
+            " 1 lock.foo 3f4aa7cabeb88997 -> 0; tick; "
             "C2 @C EVAL " +
             kDelIfMine +
-            " 1 lock.foo 3f4aa7cabeb88997 -> 0; tick; stall C1; "
+            " 1 lock.foo 3f4aa7cabeb88997 -> 0; tick; tick; stall C1; "
             "C2 @A SET lock.foo 3f4aa7cabeb88997 NX PX 5 -> nil; tick; tick; "
             "C2 @B SET lock.foo 3f4aa7cabeb88997 NX PX 5 -> OK; "
             "C2 @C SET lock.foo 3f4aa7cabeb88997 NX PX 5 -> OK !mutual_exclusion(C1,C2)@18");
@@ -171,19 +173,20 @@ TEST_CASE(
     return "C2 @" + at + " EVAL " + kDelIfMine + " 1 lock.foo " + v2 + " -> " + reply + "; ";
   };
   // Oracle: the hand derivation that follows.
-  // C1 locks A and B (token 1 on each); C2's two failed attempts each lock C
-  // and raise C's counter to 2; C1 then locks C and takes its token, 3.
+  // C1 locks A and B (token 1 on each); C2's two failed attempts (the second
+  // after a back-off of one tick) each lock C and raise C's counter to 2; C1
+  // then locks C and takes its token, 3.
   // Paused, C1's locks expire; C2 locks A and B with token 2 and writes; C1's
   // late write with token 3 is accepted.
   CHECK(trace::OneLine(t) ==
         lock("C1", "A", "1") + lock("C1", "B", "1") + lock("C2", "A", "nil") +
             lock("C2", "B", "nil") + lock("C2", "C", "1") + unlock("A", "0") + unlock("B", "0") +
-            unlock("C", "1") + "tick; tick; " + lock("C2", "A", "nil") + lock("C2", "B", "nil") +
-            lock("C2", "C", "2") + unlock("A", "0") + unlock("B", "0") + unlock("C", "1") +
-            lock("C1", "C", "3") + "tick; stall C1; tick; tick; " + lock("C2", "A", "2") +
-            lock("C2", "B", "2") + lock("C2", "C", "nil") +
+            unlock("C", "1") + "tick; C2 wakes; " + lock("C2", "A", "nil") +
+            lock("C2", "B", "nil") + lock("C2", "C", "2") + unlock("A", "0") + unlock("B", "0") +
+            unlock("C", "1") + lock("C1", "C", "3") + "tick; tick; stall C1; tick; tick; " +
+            lock("C2", "A", "2") + lock("C2", "B", "2") + lock("C2", "C", "nil") +
             "C2 WRITE resource token=2 -> 1; C1 WRITE resource token=3 -> 1 "
-            "!stale_write(C1,C2)@26");
+            "!stale_write(C1,C2)@27");
   // The exhaustive search finds the stale write the replayed trace shows.
   const explore::SearchResult unfenced = Search(s);
   REQUIRE(unfenced.verdict == explore::Verdict::kViolation);

@@ -201,6 +201,40 @@ TEST_CASE("a sleeping client is not runnable until the clock wakes it") {
   CHECK(w.client(0).status == ClientStatus::kReady);
 }
 
+// A back-off of any length from 1 to 3: the scheduler may wake the client at
+// clock 1 or 2 ("C1"), and the clock reaching 3 wakes it whatever happens.
+TEST_CASE("a client that sleeps between two bounds wakes at any tick between them") {
+  auto wake_times = [](bool scheduler_wakes) {
+    std::vector<Millis> woken;
+    WorldConfig cfg;
+    cfg.horizon = 10;
+    cfg.clients.push_back(Setup("C1", [&woken](Client& c) {
+      c.SleepBetween(1, 3);
+      woken.push_back(c.Now());
+      c.Get("k");
+    }));
+    World w(cfg);
+    CHECK(w.client(0).status == ClientStatus::kSleeping);
+    CHECK(Texts(w, w.EnabledActions()) == std::vector<std::string>{"tick"});
+    for (Millis t = 1; t <= 3 && woken.empty(); ++t) {
+      StepRecord r = w.Apply(Action::Tick());
+      if (t == 3) {
+        CHECK(r.events == std::vector<std::string>{"C1 wakes"});
+        break;
+      }
+      CHECK(Texts(w, w.EnabledActions()) == std::vector<std::string>{"C1", "tick"});
+      if (scheduler_wakes && t == 2) {
+        r = w.Apply(Action::Step(0));
+        CHECK(r.events == std::vector<std::string>{"C1 wakes"});
+      }
+    }
+    CHECK(w.client(0).status == ClientStatus::kReady);
+    return woken;
+  };
+  CHECK(wake_times(true) == std::vector<Millis>{2});
+  CHECK(wake_times(false) == std::vector<Millis>{3});
+}
+
 TEST_CASE("a crashed client never runs again and the crash budget is counted") {
   WorldConfig cfg;
   cfg.horizon = 10;
