@@ -41,7 +41,9 @@ struct AlgorithmInfo {
   // What it reads of the scenario's "lock" object (see settings.h).
   std::span<const Setting> settings{};
   // It calls Client::Random() (numbers, not only tokens): its clients are
-  // never interchangeable for symmetry. Without it, Random() throws.
+  // never interchangeable for symmetry. Without it, Random() throws. A
+  // random back-off needs no number: Client::SleepBetween lets the search
+  // try every length.
   bool draws_numbers = false;
   // No reply it reads holds a random token, its own or another client's: it
   // writes tokens and compares them only in scripts that run at the server

@@ -126,7 +126,8 @@ class Client {
   // --- Randomness, from the schedule's seed (per client and draw). ---
   // A random number. An algorithm that draws one declares it
   // (algo::AlgorithmInfo::draws_numbers): a number can change what the
-  // client does, so its clients are never interchangeable for symmetry.
+  // client does, so its clients are never interchangeable for symmetry (a
+  // back-off needs no number: SleepBetween).
   uint64_t Random();
   // A fresh random token, 16 hex digits, for values compared only for
   // equality (a lock's value): renaming tokens between clients changes
