@@ -39,8 +39,8 @@ void CountHook(lua_State* L, lua_Debug*) {
   RunContext* ctx = t_ctx;
   if (ctx == nullptr) return;
   if (!ctx->over_limit) {
-    ++ctx->hook_calls;
-    if (ctx->hook_calls * kHookEvery < kScriptInstructionLimit) return;
+    ctx->instructions += kHookEvery;
+    if (ctx->instructions < kScriptInstructionLimit) return;
     ctx->over_limit = true;
   }
   lua_sethook(L, CountHook, LUA_MASKCOUNT, 1);

@@ -90,6 +90,11 @@ int RedisGenericCommand(lua_State* L, bool raise) {
     PushError(L, "redis.call/pcall can only be called inside a script invocation");
     return lua_error(L);
   }
+  ctx->instructions += kScriptCommandCost;
+  if (ctx->instructions >= kScriptInstructionLimit) {
+    // The count hook stops the script at its next instruction.
+    if (lua_Hook hook = lua_gethook(L)) lua_sethook(L, hook, LUA_MASKCOUNT, 1);
+  }
   const int argc = lua_gettop(L);
   if (argc == 0) {
     PushError(L, "Please specify at least one argument for this redis lib call");

@@ -38,7 +38,9 @@ struct RunContext {
   Argv call_argv;         // redis.call's, reused
   Reply call_reply;
   std::string text;  // scratch for error texts
-  int64_t hook_calls = 0;
+  // Instructions counted toward kScriptInstructionLimit (a command counts
+  // as kScriptCommandCost of them).
+  int64_t instructions = 0;
   bool over_limit = false;
   uint64_t rand48 = 0;
 };

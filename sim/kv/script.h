@@ -28,6 +28,10 @@ namespace lockstep::kv {
 // Redis instead lets it run past lua-time-limit until SCRIPT KILL; a model
 // on virtual time needs a deterministic bound.
 inline constexpr int64_t kScriptInstructionLimit = 10'000'000;
+// A command (redis.call, redis.pcall) counts as this many instructions
+// toward the limit: it costs far more than one, and a loop of commands must
+// meet the limit as soon as a loop of instructions does (10,000 commands).
+inline constexpr int64_t kScriptCommandCost = 1'000;
 inline constexpr std::string_view kScriptInstructionLimitError =
     "ERR Script ran more than 10000000 Lua instructions and was stopped";
 

@@ -264,6 +264,18 @@ TEST_CASE("A runaway script is stopped by the instruction limit", "[kv][eval]") 
             .rfind(prefix, 0) == 0);
   // Just under the limit is fine.
   CHECK(Eval(s, "local x = 0 for i = 1, 1000000 do x = x + 1 end return x") == "(integer) 1000000");
+  // A command counts as kScriptCommandCost instructions: an endless loop of
+  // commands stops after 10,000 of them, not 10,000,000 / its few
+  // instructions, and 9,000 run.
+  s.Run(0, {"DEL", "n"});
+  CHECK(Eval(s, "while true do redis.call('incr', 'n') end").rfind(prefix, 0) == 0);
+  // A little under 10,000: the loop's own instructions count too.
+  const std::string ran = s.Run(0, {"GET", "n"});
+  const int64_t commands = std::stoll(ran.substr(1, ran.size() - 2));
+  CHECK(commands > 9'000);
+  CHECK(commands <= kScriptInstructionLimit / kScriptCommandCost);
+  CHECK(Eval(s, "for i = 1, 9000 do redis.call('incr', 'm') end return redis.call('get', 'm')") ==
+        "\"9000\"");
   // Memory is capped too.
   CHECK(Eval(s, "return string.rep('x', 2^30)").find("not enough memory") != std::string::npos);
   CHECK(Eval(s, "return 1") == "(integer) 1");
