@@ -424,13 +424,12 @@ void Model::Step(WorldState& s, const Action& a, StepEffects* effects) {
   const int i = a.client;
   ClientSlot& c = s.clients[i];
   const Request& r = *c.request;
+  if (effects) effects->source = r.source;
   if (c.status == ClientStatus::kSleeping) {  // within its window (Client::SleepBetween)
-    if (effects) effects->source = r.source;
     Wake(s, i, effects);
     return;
   }
   const Millis read_clock = ClientClock(s, i) - a.arg_age;
-  if (effects) effects->source = r.source;
   Input input;
   input.clock = ClientClock(s, i);
   std::vector<std::string> argv;
