@@ -25,7 +25,7 @@ double StateStore::ExpectedOmissions() const {
   // A new state is missed if its key equals one of the i stored: summed over
   // the n insertions, n(n-1)/2 pairs, each equal with chance 2^-bits.
   const double n = static_cast<double>(size());
-  return n * (n - 1) / 2 * std::ldexp(1.0, options_.kind == Storage::kExact ? -128 : -64);
+  return n * (n - 1) / 2 * std::ldexp(1.0, -table_->key_bits());
 }
 
 }  // namespace lockstep::explore

@@ -1,41 +1,65 @@
 #include "sim/explore/visited_table.h"
 
+#include <cmath>
+
 namespace lockstep::explore {
 
 VisitedTable::VisitedTable(Layout layout) : layout_(layout) {
-  for (int i = 0; i < (1 << kShardBits); ++i) {
+  // Sizes spread over one growth step (a factor of 5/4), so that the
+  // shards, filling at the same pace, grow at different times.
+  const int shards = 1 << kShardBits;
+  for (int i = 0; i < shards; ++i) {
     shards_.push_back(std::make_unique<Shard>());
-    Resize(*shards_.back(), 1024);
+    const auto homes = static_cast<size_t>(512 * std::pow(1.25, double(i) / shards));
+    Allocate(*shards_.back(), homes, homes + kTail);
   }
 }
 
 VisitedTable::~VisitedTable() = default;
 
-void VisitedTable::Resize(Shard& s, size_t slots) const {
-  s.a.assign(slots, 0);
-  if (layout_.wide_keys) s.b.assign(slots, 0);
+void VisitedTable::Allocate(Shard& s, size_t homes, size_t slots) const {
+  s.homes = homes;
+  s.high.assign(slots, 0);
+  if (layout_.wide_keys) s.low.assign(slots, 0);
   if (layout_.sleep) s.sleep.assign(slots, 0);
   if (layout_.depth) s.depth.assign(slots, 0);
 }
 
-// Twofold: a fourfold table would rehash less often but sit, on average,
-// half as full.
-void VisitedTable::Grow(Shard& s) const {
+void VisitedTable::Rebuild(Shard& s, size_t homes) const {
   Shard old;
-  old.a.swap(s.a);
-  old.b.swap(s.b);
+  old.high.swap(s.high);
+  old.low.swap(s.low);
   old.sleep.swap(s.sleep);
   old.depth.swap(s.depth);
-  Resize(s, old.a.size() * 2);
-  const size_t mask = s.a.size() - 1;
-  for (size_t j = 0; j < old.a.size(); ++j) {
-    if (old.a[j] == 0) continue;
-    size_t i = Home(old.a[j], mask);
-    while (s.a[i] != 0) i = (i + 1) & mask;
-    s.a[i] = old.a[j];
-    if (layout_.wide_keys) s.b[i] = old.b[j];
-    SetEntry(s, i, EntryAt(old, j));
-  }
+  // The keys in ascending order, each at its new home or just after the
+  // one before it: the order of the old table is the order of the new.
+  // A first pass finds where the last one lands, so the tail always has
+  // kTail slots free, however the keys crowd.
+  auto place_all = [&](auto&& place) {
+    size_t next = 0;
+    for (size_t j = 0; j < old.high.size(); ++j) {
+      if (old.high[j] == 0) continue;
+      const size_t i = std::max(Home(old.high[j], homes), next);
+      place(i, j);
+      next = i + 1;
+    }
+    return next;
+  };
+  const size_t end = place_all([](size_t, size_t) {});
+  Allocate(s, homes, std::max(homes, end) + kTail);
+  place_all([&](size_t i, size_t j) {
+    Place(s, i, {old.high[j], layout_.wide_keys ? old.low[j] : 0}, EntryAt(old, j));
+  });
+}
+
+void VisitedTable::ShiftUp(Shard& s, size_t from, size_t to) const {
+  auto shift = [from, to](auto& v) {
+    if (!v.empty()) std::copy_backward(v.begin() + from, v.begin() + to, v.begin() + to + 1);
+  };
+  shift(s.high);
+  shift(s.low);
+  shift(s.sleep);
+  shift(s.depth);
 }
 
 uint64_t VisitedTable::size() const {
@@ -48,14 +72,16 @@ uint64_t VisitedTable::size() const {
 }
 
 int VisitedTable::slot_bytes() const {
-  return 8 + (layout_.wide_keys ? 8 : 0) + (layout_.sleep ? 4 : 0) + (layout_.depth ? 4 : 0);
+  return 8 + (layout_.wide_keys ? 4 : 0) + (layout_.sleep ? 4 : 0) + (layout_.depth ? 4 : 0);
 }
+
+int VisitedTable::key_bits() const { return kShardBits + 64 + (layout_.wide_keys ? 32 : 0); }
 
 uint64_t VisitedTable::bytes() const {
   uint64_t n = 0;
   for (const auto& s : shards_) {
     std::lock_guard<std::mutex> lock(s->mu);
-    n += s->a.size();
+    n += s->high.size();
   }
   return n * static_cast<uint64_t>(slot_bytes());
 }

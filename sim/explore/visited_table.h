@@ -1,22 +1,32 @@
 // The set of visited states, as fingerprints, each with the payload the
 // search needs of it: the sleep set it was explored with (with sleep sets)
 // and the depth it was reached at (with a bound on steps). Sharded, each
-// shard an open-addressing table behind its own lock, so several search
-// threads can share it.
+// shard a table behind its own lock, so several search threads can share it.
 //
-// Keys are 128-bit fingerprints, or with hash compaction their first 64
-// bits only: 8 bytes a slot instead of 16, at the price of a chance that
-// two states share a key and the second is taken as visited
-// (state_store.h estimates it). Each field lives in its own array, so a
-// slot costs exactly the fields in use.
+// Compact by design (about 14 bytes a state in exact mode, see Layout):
+//  - A key is 96 bits of the fingerprint in 12 bytes (hash compaction: 64
+//    bits in 8), and the 6 bits that choose the shard are not stored, as
+//    every key in a shard shares them: 102 bits (70) tell states apart.
+//  - Each shard is an ordered hash table (Amble and Knuth): a key's home
+//    slot rises with the key, and the keys lie in ascending order, each at
+//    or after its home. A lookup stops at the first larger key, so the
+//    table can run 7/8 full and still answer in a few probes; an insertion
+//    shifts the keys up to the next empty slot by one.
+//  - Because the order does not depend on the table's size, growing is one
+//    pass that copies the keys in order. So a table grows by a quarter at a
+//    time, not by doubling, and stays between 7/10 and 7/8 full; the shards
+//    start at staggered sizes, so they do not all grow at once and the
+//    whole table's fill stays near the middle of that range.
+// Each field lives in its own array, so a slot costs exactly the fields in
+// use.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <mutex>
 #include <vector>
 
-#include "sim/base/hash.h"
 #include "sim/explore/fingerprint.h"
 
 namespace lockstep::explore {
@@ -29,7 +39,7 @@ struct VisitedEntry {
 class VisitedTable {
  public:
   struct Layout {
-    bool wide_keys = true;  // 128-bit keys; false: 64-bit (hash compaction)
+    bool wide_keys = true;  // 96-bit stored keys; false: 64 bits (hash compaction)
     bool sleep = true;      // store each state's sleep set
     bool depth = true;      // store each state's depth
   };
@@ -47,19 +57,51 @@ class VisitedTable {
   uint64_t bytes() const;
   // Bytes one slot takes.
   int slot_bytes() const;
+  // How many bits of a fingerprint tell two states apart: two states whose
+  // fingerprints agree on these are taken for one.
+  int key_bits() const;
 
  private:
+  static constexpr int kShardBits = 6;
+  // Slots past the last key a rebuild places, so that keys near the end
+  // need not wrap; the last slot stays empty and ends every scan.
+  static constexpr size_t kTail = 64;
+
+  // A fingerprint as the table keeps it: `high` is never 0 (0 marks an
+  // empty slot), `low` is kept only with wide keys.
+  struct Key {
+    uint64_t high;
+    uint32_t low;
+  };
+  static Key KeyOf(const Fingerprint& f) {
+    const uint64_t high = f.a << kShardBits | f.b >> (64 - kShardBits);
+    return {high == 0 ? 1 : high, static_cast<uint32_t>(f.b >> (32 - kShardBits))};
+  }
+  static size_t ShardIndex(const Fingerprint& f) { return f.a >> (64 - kShardBits); }
+
   struct Shard {
     std::mutex mu;
-    std::vector<uint64_t> a, b;  // a == 0 marks an empty slot (keys avoid it)
-    std::vector<uint32_t> sleep, depth;
+    size_t homes = 0;  // homes lie in [0, homes); the arrays run kTail or more further
+    std::vector<uint64_t> high;
+    std::vector<uint32_t> low, sleep, depth;
     uint64_t used = 0;
   };
-  static constexpr int kShardBits = 6;
-  Shard& ShardOf(uint64_t a) { return *shards_[a >> (64 - kShardBits)]; }
-  void Resize(Shard& s, size_t slots) const;
-  void Grow(Shard& s) const;
-  static size_t Home(uint64_t a, size_t mask) { return (a * base::kGoldenGamma) >> 20 & mask; }
+  // Rises with `high`: the product's top 64 bits scale it into [0, homes).
+  static size_t Home(uint64_t high, size_t homes) {
+    __extension__ using U128 = unsigned __int128;  // GCC and Clang have it
+    return static_cast<size_t>((static_cast<U128>(high) * homes) >> 64);
+  }
+  void Allocate(Shard& s, size_t homes, size_t slots) const;
+  // Rebuilds `s` with `homes` homes, and slots enough for its keys and kTail
+  // more.
+  void Rebuild(Shard& s, size_t homes) const;
+  // Moves slots [from, to) up by one.
+  void ShiftUp(Shard& s, size_t from, size_t to) const;
+  void Place(Shard& s, size_t i, const Key& k, const VisitedEntry& e) const {
+    s.high[i] = k.high;
+    if (layout_.wide_keys) s.low[i] = k.low;
+    SetEntry(s, i, e);
+  }
   // Slot i's payload, the fields the layout does not keep as 0; and back.
   VisitedEntry EntryAt(const Shard& s, size_t i) const {
     return {layout_.sleep ? s.sleep[i] : 0, layout_.depth ? s.depth[i] : 0};
@@ -75,26 +117,34 @@ class VisitedTable {
 template <typename Update>
 bool VisitedTable::InsertOrUpdate(const Fingerprint& f, const VisitedEntry& fresh,
                                   Update&& update) {
-  const uint64_t a = f.a == 0 ? 1 : f.a;
-  Shard& s = ShardOf(a);
+  const Key k = KeyOf(f);
+  Shard& s = *shards_[ShardIndex(f)];
   std::lock_guard<std::mutex> lock(s.mu);
-  // At most 3/4 full: linear probing stays short.
-  if ((s.used + 1) * 4 > s.a.size() * 3) Grow(s);
-  const size_t mask = s.a.size() - 1;
-  for (size_t i = Home(a, mask);; i = (i + 1) & mask) {
-    if (s.a[i] == 0) {
-      s.a[i] = a;
-      if (layout_.wide_keys) s.b[i] = f.b;
-      SetEntry(s, i, fresh);
+  // At most 7/8 of the homes used: the runs of full slots stay short.
+  if ((s.used + 1) * 8 > s.homes * 7) Rebuild(s, s.homes + s.homes / 4);
+  for (;;) {
+    size_t i = Home(k.high, s.homes);
+    while (s.high[i] != 0 && s.high[i] < k.high) ++i;
+    for (; s.high[i] == k.high; ++i) {
+      if (!layout_.wide_keys || s.low[i] == k.low) {
+        VisitedEntry e = EntryAt(s, i);
+        update(e);
+        SetEntry(s, i, e);
+        return false;
+      }
+    }
+    // Absent: i is its place. Make room by moving the run after it up.
+    size_t empty = i;
+    while (s.high[empty] != 0) ++empty;
+    if (empty + 1 < s.high.size()) {
+      ShiftUp(s, i, empty);
+      Place(s, i, k, fresh);
       ++s.used;
       return true;
     }
-    if (s.a[i] == a && (!layout_.wide_keys || s.b[i] == f.b)) {
-      VisitedEntry e = EntryAt(s, i);
-      update(e);
-      SetEntry(s, i, e);
-      return false;
-    }
+    // The run would reach the last slot, which must stay empty: a rebuild
+    // leaves kTail slots free after the last key.
+    Rebuild(s, s.homes + s.homes / 4);
   }
 }
 
