@@ -243,11 +243,24 @@ std::unique_ptr<ClientAutomaton::Live> ClientAutomaton::LiveAt(LocalState s) {
   return live;
 }
 
+size_t ClientAutomaton::MemoSlot(const Key& key, const std::vector<uint32_t>& index) {
+  return base::Mix64(key.state ^ key.input_hash * base::kGoldenGamma) & (index.size() - 1);
+}
+
 const Transition& ClientAutomaton::Resume(LocalState s, const Input& input) {
-  const uint64_t h = HashInput(input);
-  std::vector<Memo>& bucket = memo_[Key{s, h}];
-  for (const Memo& m : bucket) {
-    if (m.input == input) return m.transition;
+  const Key key{s, HashInput(input)};
+  const size_t mask = memo_index_.size() - 1;
+  size_t slot = MemoSlot(key, memo_index_);
+  Memo* last = nullptr;  // the last memo with this key, if any
+  for (; memo_index_[slot] != 0; slot = (slot + 1) & mask) {
+    Memo* m = &memos_[memo_index_[slot] - 1];
+    if (!(m->key == key)) continue;
+    for (;; m = &memos_[m->next - 1]) {
+      if (m->input == input) return m->transition;
+      if (m->next == 0) break;
+    }
+    last = m;
+    break;
   }
   std::unique_ptr<Live> live = LiveAt(s);
   Transition t;
@@ -261,8 +274,25 @@ const Transition& ClientAutomaton::Resume(LocalState s, const Input& input) {
   if (!error.empty()) throw std::runtime_error("the algorithm of " + name_ + " threw: " + error);
   ++learned_;
   Keep(t.next, std::move(live));
-  bucket.push_back(Memo{input, std::move(t)});
-  return bucket.back().transition;
+  memos_.push_back(Memo{key, input, std::move(t)});
+  const auto id = static_cast<uint32_t>(memos_.size());
+  if (last != nullptr) {
+    last->next = id;
+  } else {
+    memo_index_[slot] = id;
+    // At most half full; growing re-enters the first memo of each key.
+    if (++memo_keys_ * 2 > memo_index_.size()) {
+      std::vector<uint32_t> grown(memo_index_.size() * 2, 0);
+      for (uint32_t first : memo_index_) {
+        if (first == 0) continue;
+        size_t i = MemoSlot(memos_[first - 1].key, grown);
+        while (grown[i] != 0) i = (i + 1) & (grown.size() - 1);
+        grown[i] = first;
+      }
+      memo_index_.swap(grown);
+    }
+  }
+  return memos_.back().transition;
 }
 
 }  // namespace lockstep::world

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <string>
@@ -92,14 +93,14 @@ class ClientAutomaton {
     uint64_t input_hash;
     friend bool operator==(const Key&, const Key&) = default;
   };
-  struct KeyHash {
-    size_t operator()(const Key& k) const { return k.state ^ (k.input_hash * base::kGoldenGamma); }
-  };
   struct Memo {
+    Key key;
     Input input;
     Transition transition;
+    uint32_t next = 0;  // 1 + the index of the next memo with the same key, or 0
   };
 
+  static size_t MemoSlot(const Key& key, const std::vector<uint32_t>& index);
   std::unique_ptr<Live> Spawn();
   std::unique_ptr<Live> LiveAt(LocalState s);
   LocalState Id(const Client& c) const;
@@ -113,7 +114,13 @@ class ClientAutomaton {
   bool use_forget_history_;
   RandomRules rules_;
   std::unordered_map<LocalState, Node> nodes_;
-  std::unordered_map<Key, std::vector<Memo>, KeyHash> memo_;
+  // The memo: every transition learned, in a deque so that the ones
+  // returned stay where they are, and an open-addressing index over it
+  // (1 + a memo's index, 0 for an empty slot) by key, memos with the same
+  // key chained. A node-based map cost a cache miss or two a step.
+  std::deque<Memo> memos_;
+  std::vector<uint32_t> memo_index_ = std::vector<uint32_t>(64, 0);
+  size_t memo_keys_ = 0;
   std::unordered_map<LocalState, std::unique_ptr<Live>> parked_;
   std::vector<LocalState> parked_order_;
   LocalState start_ = 0;
