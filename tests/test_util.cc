@@ -49,6 +49,11 @@ std::vector<std::string> ScenarioSweep() {
   return half;
 }
 
+bool InScenarioSweep(const std::string& file) {
+  const std::vector<std::string> sweep = ScenarioSweep();
+  return std::find(sweep.begin(), sweep.end(), file) != sweep.end();
+}
+
 std::string ReadText(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream s;

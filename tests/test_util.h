@@ -32,6 +32,8 @@ std::vector<std::string> AllScenarioPaths();
 // The scenarios a long sweep runs: all of them, or under the sanitizers
 // every other one.
 std::vector<std::string> ScenarioSweep();
+// Whether `file`, one of AllScenarioPaths(), is in ScenarioSweep().
+bool InScenarioSweep(const std::string& file);
 
 // A fresh temporary folder, removed when the object goes away.
 class TempDir {

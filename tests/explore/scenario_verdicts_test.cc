@@ -13,7 +13,7 @@ namespace lockstep {
 namespace {
 
 TEST_CASE("explore reaches every scenario's expected verdict by itself, and safe searches finish") {
-  for (const std::string& file : testing::AllScenarioPaths()) {
+  for (const std::string& file : testing::ScenarioSweep()) {
     INFO(file);
     scenario::Scenario s = scenario::LoadScenarioFile(file);
     // The safety search, then (for liveness properties) the lasso search.
