@@ -175,6 +175,9 @@ class Dfs {
     const Fingerprinter::PathState path{preempted, last};
     std::vector<int>& canon = canon_;
     Fingerprint f = fingerprinter_.Of(s, o_.bounds.preemptions ? &path : nullptr, &canon);
+    // The table lookup below misses the cache; the enabled actions are
+    // computed while its slot is fetched.
+    if (o_.reductions.cache) sh_.visited.Prefetch(f);
 
     Buffers& b = At(depth);
     std::vector<Action>& enabled = b.enabled;

@@ -40,6 +40,12 @@ class StateStore {
     return table_->InsertOrUpdate(f, fresh, update);
   }
 
+  // Starts fetching where InsertOrUpdate(f) will look (exact storage and
+  // hash compaction; a bit array's bits are spread too wide to be worth it).
+  void Prefetch(const Fingerprint& f) const {
+    if (table_) table_->Prefetch(f);
+  }
+
   uint64_t size() const { return bits_ ? bits_->size() : table_->size(); }
   uint64_t bytes() const { return bits_ ? bits_->bytes() : table_->bytes(); }
   double ExpectedOmissions() const;

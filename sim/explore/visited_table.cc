@@ -23,6 +23,8 @@ void VisitedTable::Allocate(Shard& s, size_t homes, size_t slots) const {
   if (layout_.wide_keys) s.low.assign(slots, 0);
   if (layout_.sleep) s.sleep.assign(slots, 0);
   if (layout_.depth) s.depth.assign(slots, 0);
+  s.hint_high.store(s.high.data(), std::memory_order_relaxed);
+  s.hint_homes.store(homes, std::memory_order_relaxed);
 }
 
 void VisitedTable::Rebuild(Shard& s, size_t homes) const {

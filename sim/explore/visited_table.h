@@ -22,6 +22,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -51,6 +52,16 @@ class VisitedTable {
   // Fields the layout does not store read as 0 and are not kept.
   template <typename Update>
   bool InsertOrUpdate(const Fingerprint& f, const VisitedEntry& fresh, Update&& update);
+
+  // Asks the processor to fetch the slot where `f`'s lookup will start, so
+  // that a caller with other work to do first overlaps the cache miss.
+  // Takes no lock: a concurrent rebuild at worst makes it fetch in vain.
+  void Prefetch(const Fingerprint& f) const {
+    const Shard& s = *shards_[ShardIndex(f)];
+    const uint64_t* high = s.hint_high.load(std::memory_order_relaxed);
+    const size_t homes = s.hint_homes.load(std::memory_order_relaxed);
+    __builtin_prefetch(high + Home(KeyOf(f).high, homes));
+  }
 
   uint64_t size() const;
   // Bytes held by the tables.
@@ -85,6 +96,9 @@ class VisitedTable {
     std::vector<uint64_t> high;
     std::vector<uint32_t> low, sleep, depth;
     uint64_t used = 0;
+    // high.data() and homes, for Prefetch, which does not lock.
+    std::atomic<const uint64_t*> hint_high{nullptr};
+    std::atomic<size_t> hint_homes{0};
   };
   // Rises with `high`: the product's top 64 bits scale it into [0, homes).
   static size_t Home(uint64_t high, size_t homes) {
