@@ -7,6 +7,9 @@
 #   bench/storage.sh --n 4           fewer clients
 #   bench/storage.sh --lockstep PATH use this binary instead of building one
 #
+# The table is printed and written to bench/results/storage.md (OUT=file
+# to change).
+#
 # Rows: lockstep --storage exact | hash-compact | bitstate --bitstate-bits 27,
 # and pan compiled plain, with -DHC4 (hash compaction) and with -DBITSTATE
 # (-w27, SPIN's bitstate). Each run alone, on one core, under /usr/bin/time -v.
@@ -46,11 +49,14 @@ fi
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/storage.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
+OUT=${OUT:-$REPO/bench/results/storage.md}
+started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 . "$BENCH/scenario_set.sh"
 scenario_set "$REPO/scenarios/getset-bounded.json" "$WORK/getset.json" 16 3
 
 rss_mb() { awk '/Maximum resident set size/{printf "%.0f", $6/1024}' "$1"; }
 
+{
 echo "same-space GETSET, N=$N, horizon 16, 3 rounds; one core each (taskset -c 0)"
 printf '%-46s %12s %9s %9s %12s %14s\n' run states seconds "RSS MB" "table B/st" "exp. missed"
 for storage in exact hash-compact bitstate; do
@@ -81,3 +87,19 @@ for variant in plain HC4 BITSTATE; do
   secs=$(awk '/pan: elapsed time/{print $4; exit}' "$WORK/pan.out")
   printf '%-46s %12s %9s %9s %12s %14s\n' "pan $variant" "$(printf "%'d" "${states%.*}" 2>/dev/null || echo "$states")" "$secs" "$(rss_mb "$WORK/time")" "—" "—"
 done
+} | tee "$WORK/table"
+{
+  echo "# Visited-state storage, lockstep and SPIN"
+  echo
+  echo "Measured $started by \`bench/storage.sh --n $N\`: $(nproc) cores, $(uname -sr); lockstep ${LOCKSTEP#"$REPO"/};"
+  echo "$(spin -V 2>/dev/null | head -1). Seconds are search times; RSS is the whole process's peak;"
+  echo "table B/st is lockstep's visited table in bytes per stored state; exp. missed is its"
+  echo "expected number of states taken for visited ones (\`--json\` \`storage\`)."
+  echo
+  echo '```'
+  cat "$WORK/table"
+  echo '```'
+} > "$WORK/out.md"
+mkdir -p "$(dirname "$OUT")"
+mv "$WORK/out.md" "$OUT"
+echo "wrote $OUT"
