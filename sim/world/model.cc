@@ -7,6 +7,18 @@
 
 namespace lockstep::world {
 
+namespace {
+
+// A client whose request is a sleep: the scheduler may wake it from wake_at
+// on, and the clock does at wake_by (Client::SleepBetween).
+void StartSleeping(ClientSlot& c, const Request& r, Millis now) {
+  c.status = ClientStatus::kSleeping;
+  c.wake_at = now + r.sleep_ticks;
+  c.wake_by = now + r.sleep_most;
+}
+
+}  // namespace
+
 bool TokensRenamable(const WorldConfig& config) {
   // A history that holds another client's token names that client.
   for (const ClientSetup& c : config.clients) {
@@ -100,9 +112,7 @@ WorldState Model::Initial() {
     slot.request = &automata_[i]->RequestAt(slot.local);
     const Request& r = *slot.request;
     if (r.kind == Request::Kind::kSleep) {
-      slot.status = ClientStatus::kSleeping;
-      slot.wake_at = s.now + r.sleep_ticks;
-      slot.wake_by = s.now + r.sleep_most;
+      StartSleeping(slot, r, s.now);
     } else if (r.kind == Request::Kind::kDone) {
       slot.status = ClientStatus::kDone;
       slot.local = 0;
@@ -370,9 +380,7 @@ void Model::Resume(WorldState& s, int i, const Input& input, StepEffects* effect
       c.ready_since = s.now;
       break;
     case Request::Kind::kSleep:
-      c.status = ClientStatus::kSleeping;
-      c.wake_at = s.now + r.sleep_ticks;
-      c.wake_by = s.now + r.sleep_most;
+      StartSleeping(c, r, s.now);
       c.ready_since = 0;
       break;
     case Request::Kind::kDone:
