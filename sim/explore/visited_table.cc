@@ -1,5 +1,6 @@
 #include "sim/explore/visited_table.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace lockstep::explore {

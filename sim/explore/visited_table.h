@@ -3,7 +3,7 @@
 // and the depth it was reached at (with a bound on steps). Sharded, each
 // shard a table behind its own lock, so several search threads can share it.
 //
-// Compact by design (about 14 bytes a state in exact mode, see Layout):
+// Compact by design (about 15 bytes a state in exact mode, see Layout):
 //  - A key is 96 bits of the fingerprint in 12 bytes (hash compaction: 64
 //    bits in 8), and the 6 bits that choose the shard are not stored, as
 //    every key in a shard shares them: 102 bits (70) tell states apart.
@@ -21,7 +21,6 @@
 // use.
 #pragma once
 
-#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <memory>
