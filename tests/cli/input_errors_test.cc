@@ -36,7 +36,7 @@ TEST_CASE("a bad field is an InputError naming the file and the JSON pointer") {
     CHECK(e.file == file);
   }
   try {
-    throw json::JsonError("", "expected an object");
+    throw lockstep::json::JsonError("", "expected an object");
   } catch (const base::InputError& e) {
     CHECK(std::string(e.what()) == "at /: expected an object");
     CHECK(e.place == "/");

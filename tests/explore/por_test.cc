@@ -15,8 +15,8 @@ namespace {
 
 using explore::Fingerprint;
 
-scenario::Scenario Load(const testing::TempDir& dir, const std::string& json) {
-  return scenario::LoadScenarioFile(dir.Write("s.json", json));
+scenario::Scenario Load(const testing::TempDir& dir, const std::string& text) {
+  return scenario::LoadScenarioFile(dir.Write("s.json", text));
 }
 
 explore::SearchResult Search(const scenario::Scenario& sc, explore::Reductions r, int jobs = 1,

@@ -166,9 +166,9 @@ explore::SearchResult Search(const scenario::Scenario& sc, bool symmetry, bool p
   return explore::DepthFirstSearch(sc.world, explore::MakeProperties(sc.properties), o);
 }
 
-Census CheckAgainstOracle(const std::string& json) {
+Census CheckAgainstOracle(const std::string& text) {
   testing::TempDir dir;
-  scenario::Scenario sc = scenario::LoadScenarioFile(dir.Write("s.json", json));
+  scenario::Scenario sc = scenario::LoadScenarioFile(dir.Write("s.json", text));
   Census c = Enumerate(sc);
   INFO("states " << c.states << ", orbits " << c.orbits << ", symmetric fingerprints "
                  << c.symmetric);

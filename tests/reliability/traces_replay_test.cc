@@ -28,7 +28,8 @@ TEST_CASE("every run's trace, under every step bound, replays byte for byte", "[
         const trace::Trace t = run::RunSeeded(run, seed, max_steps);
         bounded += t.end == "step bound reached";
         const std::string text = trace::ToJsonText(t);
-        CHECK(trace::ToJsonText(run::ReplaySavedTrace(file, json::Parse(text)).trace) == text);
+        CHECK(trace::ToJsonText(run::ReplaySavedTrace(file, lockstep::json::Parse(text)).trace) ==
+              text);
       }
     }
   }

@@ -86,12 +86,13 @@ TEST_CASE("the timeline has a column per client and marks the violating step") {
 
 TEST_CASE("malformed JSON is reported with its line and column") {
   try {
-    json::Parse("{\n  \"a\": 1,\n  oops\n}");
+    lockstep::json::Parse("{\n  \"a\": 1,\n  oops\n}");
     FAIL("no error");
-  } catch (const json::JsonError& e) {
+  } catch (const lockstep::json::JsonError& e) {
     CHECK(std::string(e.what()).find("line 3, column 3") != std::string::npos);
   }
-  CHECK_THROWS_AS(json::Parse(std::string(100, '[') + std::string(100, ']')), json::JsonError);
+  CHECK_THROWS_AS(lockstep::json::Parse(std::string(100, '[') + std::string(100, ']')),
+                  lockstep::json::JsonError);
 }
 
 }  // namespace

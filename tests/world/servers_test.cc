@@ -9,7 +9,8 @@
 namespace lockstep::world {
 namespace {
 
-ClientSetup Setup(std::string name, std::function<void(Client&)> body, Millis timeout = 0) {
+ClientSetup SetupWithTimeout(std::string name, std::function<void(Client&)> body,
+                             Millis timeout = 0) {
   ClientSetup s;
   s.name = std::move(name);
   s.algorithm = "test";
@@ -53,7 +54,7 @@ TEST_CASE("each instance is its own keyspace and its own clock") {
   cfg.servers = {Server("A"), Server("B")};
   cfg.servers[1].skew = 3;
   std::vector<std::string> replies;
-  cfg.clients.push_back(Setup("C1", [&](Client& c) {
+  cfg.clients.push_back(SetupWithTimeout("C1", [&](Client& c) {
     c.CallOn(0, {"SET", "k", "a", "PX", "2"});
     c.CallOn(1, {"SET", "k", "b", "PX", "2"});
     replies.push_back(c.CallOn(0, {"GET", "k"}).ToString());
@@ -86,7 +87,7 @@ TEST_CASE("a master's writes reach its replica only by replicate steps, in order
   WorldConfig cfg;
   cfg.horizon = 5;
   cfg.servers = {Server("A"), Server("A2", 0)};
-  cfg.clients.push_back(Setup("C1", [&](Client& c) {
+  cfg.clients.push_back(SetupWithTimeout("C1", [&](Client& c) {
     c.Call({"SET", "x", "1"});
     c.Call({"SET", "y", "2"});
   }));
@@ -111,7 +112,7 @@ TEST_CASE("failover promotes the replica, loses what was not replicated, and cli
   cfg.faults.failover = 1;
   cfg.servers = {Server("A"), Server("A2", 0)};
   std::string seen;
-  cfg.clients.push_back(Setup("C1", [&](Client& c) {
+  cfg.clients.push_back(SetupWithTimeout("C1", [&](Client& c) {
     c.Call({"SET", "x", "1"});
     c.Call({"SET", "y", "2"});
     seen = c.Call({"GET", "x"}).ToString() + " " + c.Call({"GET", "y"}).ToString();
@@ -138,7 +139,9 @@ TEST_CASE("a replica keeps expired keys but hides them, and drops them once prom
   cfg.horizon = 5;
   cfg.faults.failover = 1;
   cfg.servers = {Server("A"), Server("A2", 0)};
-  cfg.clients.push_back(Setup("C1", [&](Client& c) { c.Call({"SET", "k", "v", "PX", "1"}); }));
+  cfg.clients.push_back(SetupWithTimeout("C1", [&](Client& c) {
+    c.Call({"SET", "k", "v", "PX", "1"});
+  }));
   World w(cfg);
   w.Apply(Action::Step(0));
   w.Apply(Action::Replicate(0));
@@ -157,7 +160,7 @@ TEST_CASE("a client with a request timeout waits it out before it sees the timeo
   cfg.faults.lose = 1;
   cfg.servers = {Server("A"), Server("B")};
   std::vector<std::pair<Millis, std::string>> seen;
-  cfg.clients.push_back(Setup(
+  cfg.clients.push_back(SetupWithTimeout(
       "C1",
       [&](Client& c) {
         kv::Reply r = c.CallOn(1, {"SET", "k", "v"});
@@ -186,7 +189,7 @@ TEST_CASE(
   cfg.servers[1].persistence = Persistence::kNone;
   cfg.servers[1].restart_delay = 3;
   std::vector<std::string> replies;
-  cfg.clients.push_back(Setup("C1", [&](Client& c) {
+  cfg.clients.push_back(SetupWithTimeout("C1", [&](Client& c) {
     c.CallOn(1, {"SET", "k", "v"});
     for (;;) {
       replies.push_back(c.CallOn(1, {"GET", "k"}).ToString());
