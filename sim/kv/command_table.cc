@@ -1,5 +1,6 @@
 #include "sim/kv/command_table.h"
 
+#include <algorithm>
 #include <array>
 
 #include "sim/kv/commands.h"
@@ -66,26 +67,32 @@ bool ArityOk(const CommandSpec& spec, size_t argc) {
   return argc >= static_cast<size_t>(-spec.arity);
 }
 
-std::vector<std::string> CommandKeys(const CommandSpec& spec,
-                                     const std::vector<std::string>& argv) {
-  std::vector<std::string> keys;
-  if (spec.first_key <= 0) return keys;
+KeyPositions CommandKeyPositions(const CommandSpec& spec, const std::vector<std::string>& argv) {
+  if (spec.first_key <= 0) return {};
   const int argc = static_cast<int>(argv.size());
+  const auto first = static_cast<size_t>(spec.first_key);
   if (spec.numkeys_at > 0) {
     int64_t n = 0;
     if (!ParseInt64(argv[static_cast<size_t>(spec.numkeys_at)], &n) || n < 0 ||
         n > argc - spec.first_key) {
-      return keys;
+      return {};
     }
-    keys.assign(argv.begin() + spec.first_key, argv.begin() + spec.first_key + static_cast<int>(n));
-    return keys;
+    return {first, first + static_cast<size_t>(n), 1};
   }
   // A negative last_key counts back from the end (-1 is the last argument).
   const int last = spec.last_key < 0 ? argc + spec.last_key : spec.last_key;
-  const int step = spec.key_step > 0 ? spec.key_step : 1;
-  for (int i = spec.first_key; i <= last && i < argc; i += step) {
-    keys.push_back(argv[static_cast<size_t>(i)]);
-  }
+  const int end = std::min(last + 1, argc);
+  if (end <= spec.first_key) return {};
+  return {first, static_cast<size_t>(end),
+          static_cast<size_t>(spec.key_step > 0 ? spec.key_step : 1)};
+}
+
+std::vector<std::string> CommandKeys(const CommandSpec& spec,
+                                     const std::vector<std::string>& argv) {
+  const KeyPositions at = CommandKeyPositions(spec, argv);
+  std::vector<std::string> keys;
+  keys.reserve(at.count());
+  for (size_t i = at.first; i < at.end; i += at.step) keys.push_back(argv[i]);
   return keys;
 }
 

@@ -58,10 +58,20 @@ const CommandSpec* FindCommand(std::string_view name);
 // Returns true iff argv's length satisfies spec's arity.
 bool ArityOk(const CommandSpec& spec, size_t argc);
 
-// The keys argv names, per spec's key positions. A command whose key count
-// is not a valid count for argv (EVAL 'x' -1, or more keys than arguments)
-// fails before touching any key, so it names none.
+// Where argv's keys are: argv[first], argv[first + step], ... before
+// argv[end]. Empty (first == end) when it names none.
+struct KeyPositions {
+  size_t first = 0, end = 0, step = 1;
+  size_t count() const { return first < end ? (end - first + step - 1) / step : 0; }
+};
+
+// The positions of the keys argv names, per spec's key positions. A command
+// whose key count is not a valid count for argv (EVAL 'x' -1, or more keys
+// than arguments) fails before touching any key, so it names none.
 // REQUIRES: ArityOk(spec, argv.size())
+KeyPositions CommandKeyPositions(const CommandSpec& spec, const std::vector<std::string>& argv);
+
+// The keys themselves, copied (CommandKeyPositions allocates nothing).
 std::vector<std::string> CommandKeys(const CommandSpec& spec, const std::vector<std::string>& argv);
 
 // One argument of a command that is a time (see Timing).

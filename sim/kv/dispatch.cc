@@ -41,8 +41,16 @@ Reply Execute(Keyspace& keyspace, const std::vector<std::string>& argv, Millis n
   if (!ArityOk(*spec, argv.size())) {
     return Reply::Error(WrongArityError(spec->name));
   }
+  return Execute(keyspace, *spec, argv, now, &eff);
+}
+
+Reply Execute(Keyspace& keyspace, const CommandSpec& spec, const std::vector<std::string>& argv,
+              Millis now, Effect* effect) {
+  Effect local;
+  Effect& eff = effect != nullptr ? *effect : local;
+  eff = Effect{};
   internal::Db db(keyspace.mutable_entries(), now, eff);
-  const auto index = static_cast<size_t>(spec - CommandTable().data());
+  const auto index = static_cast<size_t>(&spec - CommandTable().data());
   return internal::HandlerAt(index)(db, argv);
 }
 

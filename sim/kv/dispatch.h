@@ -26,4 +26,10 @@ struct Effect {
 Reply Execute(Keyspace& keyspace, const std::vector<std::string>& argv, Millis now,
               Effect* effect = nullptr);
 
+struct CommandSpec;
+// Execute for a caller that has looked the command up already.
+// REQUIRES: spec is FindCommand(argv[0]), and ArityOk(spec, argv.size())
+Reply Execute(Keyspace& keyspace, const CommandSpec& spec, const std::vector<std::string>& argv,
+              Millis now, Effect* effect = nullptr);
+
 }  // namespace lockstep::kv

@@ -44,35 +44,34 @@ void ForgetGoneGhosts(ServerState& s, Millis server_now) {
   std::erase_if(s.ghosts, [&](const auto& g) { return !s.keyspace.Find(g.first, server_now); });
 }
 
-void Model::NoteWrites(WorldState& s, int server, int actor, const std::vector<std::string>& argv,
-                       const std::vector<std::string>& stamps,
+void Model::NoteWrites(WorldState& s, int server, int actor, const kv::CommandSpec& spec,
+                       const std::vector<std::string>& argv, const std::vector<std::string>& stamps,
                        const std::vector<KeyBefore>& before) {
-  const kv::CommandSpec* spec = kv::FindCommand(argv[0]);
-  if (!spec || !kv::ArityOk(*spec, argv.size())) return;
   const Millis server_now = ServerClock(s, server);
   ServerState& sv = s.servers[server];
   const ClientSlot& c = s.clients[actor];
   const bool releasing = c.holding && !c.in_critical_section;
-  std::vector<std::string> keys = kv::CommandKeys(*spec, argv);
-  for (size_t k = 0; k < keys.size(); ++k) {
-    const kv::Entry* now = sv.keyspace.Find(keys[k], server_now);
+  const kv::KeyPositions at = kv::CommandKeyPositions(spec, argv);
+  for (size_t k = 0; k < at.count(); ++k) {
+    const std::string& key = argv[at.first + k * at.step];
+    const kv::Entry* now = sv.keyspace.Find(key, server_now);
     const ValueGhost& was = before[k].ghost;
     if (!now && was.owner >= 0 && was.owner != actor && releasing && s.step.released_by < 0) {
       s.step.released_by = actor;
       s.step.released_of = was.owner;
-      s.step.released_key = keys[k];
+      s.step.released_key = key;
     }
     if (!now) {
-      SetGhost(sv, keys[k], {});
+      SetGhost(sv, key, {});
     } else {
       // Provenance travels with the entry: replication, persistence and
       // restarts copy it.
       auto& entries = sv.keyspace.mutable_entries();
-      kv::Entry& e = *kv::LowerBound(entries, keys[k]);
+      kv::Entry& e = *kv::LowerBound(entries, key);
       e.timestamp = e.kind == kv::Entry::Kind::kString &&
                     std::find(stamps.begin(), stamps.end(), e.value) != stamps.end();
       const bool kept = before[k].entry && SameValue(*before[k].entry, *now);
-      SetGhost(sv, keys[k], {actor, kept ? was.owner : -1});
+      SetGhost(sv, key, {actor, kept ? was.owner : -1});
     }
   }
 }

@@ -440,8 +440,10 @@ void Model::Step(WorldState& s, const Action& a, StepEffects* effects) {
   const Millis read_clock = ClientClock(s, i) - a.arg_age;
   Input input;
   input.clock = ClientClock(s, i);
-  std::vector<std::string> argv;
-  std::vector<std::string> stamps;  // the time arguments, as sent
+  std::vector<std::string>& argv = argv_scratch_;
+  std::vector<std::string>& stamps = stamps_scratch_;  // the time arguments, as sent
+  argv.clear();
+  stamps.clear();
   if (r.kind == Request::Kind::kLeave) {
     c.in_critical_section = false;
     if (effects) effects->events.push_back(names_[i] + " leaves the critical section");
@@ -475,7 +477,6 @@ void Model::Step(WorldState& s, const Action& a, StepEffects* effects) {
     Resume(s, i, input, effects);
     return;
   } else {
-    argv.reserve(r.argv.size());
     for (const Value& v : r.argv) {
       if (v.is_clock()) {
         input.sent_timestamp = read_clock + v.offset();

@@ -287,8 +287,10 @@ class Model {
   // command wrote, from what they were before it (per key of argv).
   // A written string value equal to one of `stamps` (the command's time
   // arguments) is marked a timestamp.
-  void NoteWrites(WorldState& s, int server, int actor, const std::vector<std::string>& argv,
-                  const std::vector<std::string>& stamps, const std::vector<KeyBefore>& before);
+  // `spec` is argv's command.
+  void NoteWrites(WorldState& s, int server, int actor, const kv::CommandSpec& spec,
+                  const std::vector<std::string>& argv, const std::vector<std::string>& stamps,
+                  const std::vector<KeyBefore>& before);
   // Client i entered the critical section: the values it wrote are its lock.
   static void NoteAcquisition(WorldState& s, int i);
 
@@ -313,6 +315,10 @@ class Model {
   ValueGhosts initial_ghosts_;
   std::vector<std::unique_ptr<ClientAutomaton>> automata_;
   bool tokens_renamable_ = false;
+  // Scratch space for Step and Send: once warm, a step allocates nothing
+  // for its command's arguments or the keys it names.
+  std::vector<std::string> argv_scratch_, stamps_scratch_;
+  std::vector<KeyBefore> before_scratch_;
 };
 
 }  // namespace lockstep::world

@@ -66,13 +66,17 @@ kv::Reply Model::Send(WorldState& s, const Action& a, const std::vector<std::str
     return kv::Reply::Error(kTimeoutError);
   }
   ServerState& sv = s.servers[server];
-  std::vector<KeyBefore> before_keys;
+  std::vector<KeyBefore>& before_keys = before_scratch_;
+  before_keys.clear();
   const kv::CommandSpec* spec = kv::FindCommand(argv[0]);
-  if (spec && kv::ArityOk(*spec, argv.size())) {
+  if (spec && !kv::ArityOk(*spec, argv.size())) spec = nullptr;  // Execute replies the error
+  if (spec) {
     const Millis server_now = ServerClock(s, server);
-    for (const auto& key : kv::CommandKeys(*spec, argv)) {
-      const kv::Entry* e = sv.keyspace.Find(key, server_now);
-      before_keys.push_back({GhostOf(sv, key), e ? std::optional<kv::Entry>(*e) : std::nullopt});
+    const kv::KeyPositions keys = kv::CommandKeyPositions(*spec, argv);
+    for (size_t k = keys.first; k < keys.end; k += keys.step) {
+      const kv::Entry* e = sv.keyspace.Find(argv[k], server_now);
+      before_keys.push_back(
+          {GhostOf(sv, argv[k]), e ? std::optional<kv::Entry>(*e) : std::nullopt});
     }
   }
   const int replica = replica_of_[server];
@@ -80,8 +84,9 @@ kv::Reply Model::Send(WorldState& s, const Action& a, const std::vector<std::str
   std::optional<kv::Keyspace> before;
   if (replicating) before = sv.keyspace;
   kv::Effect effect;
-  kv::Reply reply = kv::Execute(sv.keyspace, argv, ServerClock(s, server), &effect);
-  if (effect.wrote) NoteWrites(s, server, i, argv, stamps, before_keys);
+  kv::Reply reply = spec ? kv::Execute(sv.keyspace, *spec, argv, ServerClock(s, server), &effect)
+                         : kv::Execute(sv.keyspace, argv, ServerClock(s, server), &effect);
+  if (effect.wrote && spec) NoteWrites(s, server, i, *spec, argv, stamps, before_keys);
   if (reply.type == kv::Reply::Type::kBulk) {
     for (const KeyBefore& k : before_keys) {
       *reply_is_time |= k.entry && k.entry->timestamp && k.entry->value == reply.text;

@@ -90,6 +90,30 @@ TEST_CASE("CommandKeys follows the key positions", "[kv][table]") {
         std::vector<std::string>{"k"});
 }
 
+TEST_CASE("CommandKeyPositions names the keys CommandKeys copies, for every command",
+          "[kv][table]") {
+  const std::vector<std::vector<std::string>> tails = {
+      {}, {"k"}, {"k", "v"}, {"a", "b", "c"}, {"2", "a", "b", "c"}, {"-1", "a"}, {"9", "a"}};
+  for (const CommandSpec& spec : CommandTable()) {
+    for (const auto& tail : tails) {
+      std::vector<std::string> argv{std::string(spec.name)};
+      argv.insert(argv.end(), tail.begin(), tail.end());
+      if (!ArityOk(spec, argv.size())) continue;
+      INFO(spec.name << " with " << tail.size() << " arguments");
+      const KeyPositions at = CommandKeyPositions(spec, argv);
+      std::vector<std::string> named;
+      for (size_t i = at.first; i < at.end; i += at.step) named.push_back(argv[i]);
+      CHECK(named.size() == at.count());
+      CHECK(named == CommandKeys(spec, argv));
+      CHECK(at.end <= argv.size());
+    }
+  }
+  const KeyPositions del = CommandKeyPositions(*FindCommand("DEL"), {"DEL", "a", "b", "a"});
+  CHECK((del.first == 1 && del.end == 4 && del.step == 1 && del.count() == 3));
+  const KeyPositions none = CommandKeyPositions(*FindCommand("EVAL"), {"EVAL", "s", "-1"});
+  CHECK(none.count() == 0);
+}
+
 TEST_CASE("Every table command has a handler", "[kv][table]") {
   for (const CommandSpec& spec : CommandTable()) {
     INFO(spec.name);
