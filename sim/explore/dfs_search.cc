@@ -112,7 +112,9 @@ class Dfs {
       Found(*v);
       return;
     }
-    if (Visit(s, 0, 0, 0, -1) == Next::kExpand) Expand(s, 0, 0, 0, -1);
+    Child root;
+    Identify(s, 0, -1, root);
+    if (Visit(s, root, 0, 0, 0, -1) == Next::kExpand) Expand(s, 0, 0, 0, -1);
     Flush();
   }
 
@@ -165,27 +167,47 @@ class Dfs {
   // transitions Visit left in At(depth).todo.
   enum class Next { kStop, kBack, kExpand };
 
-  Next Visit(const world::WorldState& s, uint32_t sleep, int depth, int preempted, int last) {
+  // A successor of the state being expanded, made before any is visited
+  // (Generate), so that their table slots are fetched together.
+  struct Child {
+    world::WorldState state;
+    Fingerprint f;
+    std::vector<int> canon;  // its clients' canonical numbers
+    int preempted = 0;
+    bool over_bound = false;     // past the preemption bound: not made
+    std::exception_ptr failure;  // making it threw: rethrown when it is visited
+  };
+
+  // Per-depth scratch space, so that the search allocates nothing once warm.
+  struct Buffers {
+    std::vector<Action> enabled, todo;
+    std::vector<Child> children;  // children[k] follows todo[k]
+  };
+
+  // Fingerprints `s` (reached with `preempted` switches, `last` moving
+  // last) into `c`, and starts fetching its table slot.
+  void Identify(const world::WorldState& s, int preempted, int last, Child& c) {
+    const Fingerprinter::PathState path{preempted, last};
+    c.f = fingerprinter_.Of(s, o_.bounds.preemptions ? &path : nullptr, &c.canon);
+    if (o_.reductions.cache) sh_.visited.Prefetch(c.f);
+  }
+
+  Next Visit(const world::WorldState& s, const Child& child, uint32_t sleep, int depth,
+             int preempted, int last) {
     if (depth > max_depth_) {
       max_depth_ = depth;
       int seen = sh_.max_depth.load();
       while (depth > seen && !sh_.max_depth.compare_exchange_weak(seen, depth)) {
       }
     }
-    const Fingerprinter::PathState path{preempted, last};
-    std::vector<int>& canon = canon_;
-    Fingerprint f = fingerprinter_.Of(s, o_.bounds.preemptions ? &path : nullptr, &canon);
-    // The table lookup below misses the cache; the enabled actions are
-    // computed while its slot is fetched.
-    if (o_.reductions.cache) sh_.visited.Prefetch(f);
+    const Fingerprint& f = child.f;
+    const std::vector<int>& canon = child.canon;
 
-    Buffers& b = At(depth);
-    std::vector<Action>& enabled = b.enabled;
-    model_.EnabledActions(s, &enabled);
-    std::vector<Action>& todo = b.todo;
-    todo.clear();
+    // Most visits find a state already explored with nothing left to do:
+    // the enabled actions are computed only after the table says otherwise.
+    bool all = true;     // explore every enabled action not asleep...
+    uint32_t awake = 0;  // ...or only these: asleep before and awake now
     if (o_.reductions.cache) {
-      uint32_t awake = 0;  // transitions asleep before and awake now
       bool again = false;
       bool fresh = sh_.visited.InsertOrUpdate(
           f, {Renumber(sleep, canon, true), static_cast<uint32_t>(depth)}, [&](VisitedEntry& e) {
@@ -203,24 +225,26 @@ class Dfs {
         std::lock_guard<std::mutex> lock(sh_.mu);
         sh_.all_states.insert(f);
       }
-      if (fresh || again) {
-        for (const Action& a : enabled) {
-          auto bit = SleepBit(a);
-          if (!o_.reductions.por || !bit || !(sleep & *bit)) todo.push_back(a);
-        }
-      } else {
-        if (awake == 0) {
-          ++executions_;
-          return Next::kBack;
-        }
-        for (const Action& a : enabled) {
-          auto bit = SleepBit(a);
-          if (bit && (awake & *bit)) todo.push_back(a);
-        }
+      all = fresh || again;
+      if (!all && awake == 0) {
+        ++executions_;
+        return Next::kBack;
       }
     } else {
       seen_.insert(f);
-      todo = enabled;
+    }
+
+    Buffers& b = At(depth);
+    std::vector<Action>& enabled = b.enabled;
+    model_.EnabledActions(s, &enabled);
+    std::vector<Action>& todo = b.todo;
+    todo.clear();
+    for (const Action& a : enabled) {
+      auto bit = SleepBit(a);
+      const bool take = !o_.reductions.cache ? true
+                        : all                ? !o_.reductions.por || !bit || !(sleep & *bit)
+                                             : bit && (awake & *bit);
+      if (take) todo.push_back(a);
     }
     // `enabled` is needed below only for sleep sets, which Expand recomputes.
 
@@ -254,8 +278,9 @@ class Dfs {
     while (!stack_.empty()) {
       Frame& f = stack_.back();
       Buffers& b = At(f.depth);
-      if (f.next == 0 && o_.reductions.por && b.enabled.empty()) {
-        model_.EnabledActions(*f.s, &b.enabled);
+      if (f.next == 0) {
+        if (o_.reductions.por && b.enabled.empty()) model_.EnabledActions(*f.s, &b.enabled);
+        Generate(f, b);
       }
       if (f.next == b.todo.size()) {
         if (!f.explored_any) ++executions_;
@@ -263,18 +288,15 @@ class Dfs {
         if (!stack_.empty()) Back(stack_.back());
         continue;
       }
+      Child& child = b.children[f.next];
       const Action& a = b.todo[f.next++];
-      int now_preempted = f.preempted;
-      if (o_.bounds.preemptions && a.kind == Action::Kind::kStep && f.last >= 0 &&
-          a.client != f.last && f.s->clients[f.last].status == world::ClientStatus::kReady) {
-        if (++now_preempted > *o_.bounds.preemptions) {
-          sh_.NoteBound("preemptions " + std::to_string(*o_.bounds.preemptions));
-          continue;
-        }
+      if (child.over_bound) {
+        sh_.NoteBound("preemptions " + std::to_string(*o_.bounds.preemptions));
+        continue;
       }
-      world::WorldState& next = b.next;
-      next = *f.s;
-      model_.Apply(next, a, nullptr);
+      if (child.failure) std::rethrow_exception(child.failure);
+      const int now_preempted = child.preempted;
+      world::WorldState& next = child.state;
       ++transitions_;
       f.explored_any = true;
       path_.push_back(a);
@@ -296,7 +318,7 @@ class Dfs {
       }
       const int now_last = a.kind == Action::Kind::kStep ? a.client : f.last;
       const int child_depth = f.depth + 1;
-      switch (Visit(next, child_sleep, child_depth, now_preempted, now_last)) {
+      switch (Visit(next, child, child_sleep, child_depth, now_preempted, now_last)) {
         case Next::kStop:
           return true;
         case Next::kBack:
@@ -309,6 +331,35 @@ class Dfs {
       }
     }
     return false;
+  }
+
+  // Makes and fingerprints every successor of frame `f` (its transitions
+  // are b.todo) before the first is visited: their table lookups, each a
+  // likely cache miss, are then fetched at once rather than one by one.
+  // What a successor's visit checks, and its order, stay as they were.
+  void Generate(const Frame& f, Buffers& b) {
+    if (b.children.size() < b.todo.size()) b.children.resize(b.todo.size());
+    for (size_t k = 0; k < b.todo.size(); ++k) {
+      const Action& a = b.todo[k];
+      Child& c = b.children[k];
+      c.failure = nullptr;
+      c.over_bound = false;
+      c.preempted = f.preempted;
+      if (o_.bounds.preemptions && a.kind == Action::Kind::kStep && f.last >= 0 &&
+          a.client != f.last && f.s->clients[f.last].status == world::ClientStatus::kReady) {
+        if (++c.preempted > *o_.bounds.preemptions) {
+          c.over_bound = true;
+          continue;
+        }
+      }
+      try {
+        c.state = *f.s;
+        model_.Apply(c.state, a, nullptr);
+        Identify(c.state, c.preempted, a.kind == Action::Kind::kStep ? a.client : f.last, c);
+      } catch (...) {
+        c.failure = std::current_exception();
+      }
+    }
   }
 
   // Back at frame `f` from its last transition.
@@ -343,11 +394,6 @@ class Dfs {
     return false;
   }
 
-  // Per-depth scratch space, so that the search allocates nothing once warm.
-  struct Buffers {
-    std::vector<Action> enabled, todo;
-    world::WorldState next;
-  };
   Buffers& At(int depth) {
     while (static_cast<int>(buffers_.size()) <= depth)
       buffers_.push_back(std::make_unique<Buffers>());
@@ -355,7 +401,6 @@ class Dfs {
   }
 
   std::vector<std::unique_ptr<Buffers>> buffers_;
-  std::vector<int> canon_;
   Shared& sh_;
   const SearchOptions& o_;
   world::Model model_;

@@ -25,6 +25,8 @@ void VisitedTable::Allocate(Shard& s, size_t homes, size_t slots) const {
   if (layout_.sleep) s.sleep.assign(slots, 0);
   if (layout_.depth) s.depth.assign(slots, 0);
   s.hint_high.store(s.high.data(), std::memory_order_relaxed);
+  s.hint_low.store(layout_.wide_keys ? s.low.data() : nullptr, std::memory_order_relaxed);
+  s.hint_sleep.store(layout_.sleep ? s.sleep.data() : nullptr, std::memory_order_relaxed);
   s.hint_homes.store(homes, std::memory_order_relaxed);
 }
 

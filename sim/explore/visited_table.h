@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "sim/explore/fingerprint.h"
+#include "sim/explore/huge_page_allocator.h"
 
 namespace lockstep::explore {
 
@@ -59,7 +60,15 @@ class VisitedTable {
     const Shard& s = *shards_[ShardIndex(f)];
     const uint64_t* high = s.hint_high.load(std::memory_order_relaxed);
     const size_t homes = s.hint_homes.load(std::memory_order_relaxed);
-    __builtin_prefetch(high + Home(KeyOf(f).high, homes));
+    const size_t home = Home(KeyOf(f).high, homes);
+    __builtin_prefetch(high + home);
+    // The parallel arrays the lookup reads miss the cache as well.
+    if (const uint32_t* low = s.hint_low.load(std::memory_order_relaxed)) {
+      __builtin_prefetch(low + home);
+    }
+    if (const uint32_t* sleep = s.hint_sleep.load(std::memory_order_relaxed)) {
+      __builtin_prefetch(sleep + home);
+    }
   }
 
   uint64_t size() const;
@@ -92,11 +101,15 @@ class VisitedTable {
   struct Shard {
     std::mutex mu;
     size_t homes = 0;  // homes lie in [0, homes); the arrays run kTail or more further
-    std::vector<uint64_t> high;
-    std::vector<uint32_t> low, sleep, depth;
+    template <typename T>
+    using Array = std::vector<T, HugePageAllocator<T>>;
+    Array<uint64_t> high;
+    Array<uint32_t> low, sleep, depth;
     uint64_t used = 0;
-    // high.data() and homes, for Prefetch, which does not lock.
+    // The arrays' addresses (null for one the layout does not keep) and
+    // homes, for Prefetch, which does not lock.
     std::atomic<const uint64_t*> hint_high{nullptr};
+    std::atomic<const uint32_t*> hint_low{nullptr}, hint_sleep{nullptr};
     std::atomic<size_t> hint_homes{0};
   };
   // Rises with `high`: the product's top 64 bits scale it into [0, homes).

@@ -3,6 +3,7 @@
 // payloads kept per layout, and the bytes a state it promises.
 #include "sim/explore/visited_table.h"
 
+#include <cstdint>
 #include <map>
 #include <tuple>
 
@@ -115,6 +116,23 @@ TEST_CASE("the exact visited table takes at most 16 bytes a state as it grows") 
   INFO("bytes a state from " << least << " to " << most);
   CHECK(most <= 16.0);
   CHECK(least >= 12.0);
+}
+
+TEST_CASE(
+    "the table's arrays of 2 MiB or more start on a 2 MiB boundary and hold what they are given") {
+  using Allocator = explore::HugePageAllocator<uint64_t>;
+  constexpr size_t kHuge = Allocator::kHugePage / sizeof(uint64_t);
+  for (size_t n : {size_t{1000}, kHuge - 1, kHuge, kHuge + 12345, 3 * kHuge}) {
+    INFO(n << " elements");
+    std::vector<uint64_t, Allocator> v(n, 0);
+    if (n >= kHuge) CHECK(reinterpret_cast<uintptr_t>(v.data()) % Allocator::kHugePage == 0);
+    for (size_t i = 0; i < n; i += 997) v[i] = i * 3 + 1;
+    std::vector<uint64_t, Allocator> grown;
+    grown.swap(v);
+    grown.resize(n + kHuge / 2, 7);
+    for (size_t i = 0; i < n; i += 997) CHECK(grown[i] == i * 3 + 1);
+    CHECK(grown.back() == 7);
+  }
 }
 
 }  // namespace
