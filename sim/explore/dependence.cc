@@ -72,8 +72,11 @@ bool Dependence::Independent(const world::WorldState& s, const world::Action& x,
   const world::Request& ry = model_.RequestOf(s, y.client);
   std::pair<const void*, const void*> key{&rx, &ry};
   auto it = known_.find(key);
-  if (it == known_.end()) it = known_.emplace(key, Classify(rx, ry)).first;
-  switch (it->second) {
+  if (it == known_.end()) {
+    it = known_.emplace(key, Known{Classify(rx, ry), MayWrite(rx), MayWrite(ry)}).first;
+  }
+  const Known& known = it->second;
+  switch (known.relation) {
     case Static::kDependent:
       return false;
     case Static::kUnlessLogged: {
@@ -98,8 +101,8 @@ bool Dependence::Independent(const world::WorldState& s, const world::Action& x,
   // it does not commute with another client's write, which may be the
   // release that removes one of them.
   if (owners_matter_) {
-    if (gx.entered && MayWrite(ry)) return false;
-    if (MayWrite(rx)) {
+    if (gx.entered && known.y_may_write) return false;
+    if (known.x_may_write) {
       scratch_ = s;
       model_.Apply(scratch_, y, nullptr);
       if (scratch_.step.entered) return false;

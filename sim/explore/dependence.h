@@ -59,6 +59,11 @@ class Dependence {
                     // written to a replication backlog
   };
   Static Classify(const world::Request& rx, const world::Request& ry);
+  // What the search asks of a pair of requests, worked out once.
+  struct Known {
+    Static relation;
+    bool x_may_write, y_may_write;  // either may write a key
+  };
 
   struct PairHash {
     size_t operator()(const std::pair<const void*, const void*>& p) const {
@@ -68,7 +73,7 @@ class Dependence {
   world::Model& model_;
   bool holders_matter_;
   bool owners_matter_;
-  std::unordered_map<std::pair<const void*, const void*>, Static, PairHash> known_;
+  std::unordered_map<std::pair<const void*, const void*>, Known, PairHash> known_;
   world::WorldState scratch_;
 };
 
