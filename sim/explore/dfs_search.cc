@@ -69,7 +69,8 @@ struct Shared {
         // Without caching the table is never used: kept minimal, whatever
         // the storage asked for.
         visited(options.reductions.cache ? options.storage : StorageOptions{},
-                options.reductions.por, options.reductions.cache && options.bounds.max_steps),
+                options.reductions.por, options.reductions.cache && options.bounds.max_steps,
+                /*threads=*/options.reductions.cache && options.jobs > 1),
         start(Clock::now()) {}
   const SearchOptions& o;
   StateStore visited;

@@ -187,7 +187,7 @@ class Rank {
         model_(config, options.reductions.forget_history),
         fingerprinter_(model_, options.reductions.symmetry, options.reductions.forget_history,
                        GhostOf(properties)),
-        visited_(options.storage, /*sleep_sets=*/false, /*depths=*/false) {}
+        visited_(options.storage, /*sleep_sets=*/false, /*depths=*/false, /*threads=*/false) {}
 
   SearchResult Run() {
     SearchResult result;

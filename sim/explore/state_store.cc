@@ -5,7 +5,7 @@
 
 namespace lockstep::explore {
 
-StateStore::StateStore(const StorageOptions& options, bool sleep_sets, bool depths)
+StateStore::StateStore(const StorageOptions& options, bool sleep_sets, bool depths, bool threads)
     : options_(options) {
   if (options.kind == Storage::kBitstate) {
     if (depths) {
@@ -15,8 +15,10 @@ StateStore::StateStore(const StorageOptions& options, bool sleep_sets, bool dept
     }
     bits_.emplace(options.bitstate_log2_bits, options.bitstate_hashes);
   } else {
-    table_.emplace(VisitedTable::Layout{
-        .wide_keys = options.kind == Storage::kExact, .sleep = sleep_sets, .depth = depths});
+    table_.emplace(VisitedTable::Layout{.wide_keys = options.kind == Storage::kExact,
+                                        .sleep = sleep_sets,
+                                        .depth = depths,
+                                        .threads = threads});
   }
 }
 

@@ -29,8 +29,9 @@ class StateStore {
   // before is explored again). A bit array cannot keep either: there a
   // state is identified together with its sleep set (a state met with
   // another sleep set is explored again, which is sound), and a bound on
-  // steps is refused (std::invalid_argument).
-  StateStore(const StorageOptions& options, bool sleep_sets, bool depths);
+  // steps is refused (std::invalid_argument). `threads`: several threads
+  // share it (without, an exact or hash-compact table takes no locks).
+  StateStore(const StorageOptions& options, bool sleep_sets, bool depths, bool threads);
 
   // As VisitedTable::InsertOrUpdate; in a bit array `update` is never
   // called: a state met again with the same sleep set is done.

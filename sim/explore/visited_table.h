@@ -43,6 +43,7 @@ class VisitedTable {
     bool wide_keys = true;  // 96-bit stored keys; false: 64 bits (hash compaction)
     bool sleep = true;      // store each state's sleep set
     bool depth = true;      // store each state's depth
+    bool threads = true;    // shared by several threads: a shard locks per call
   };
   explicit VisitedTable(Layout layout);
   ~VisitedTable();
@@ -145,7 +146,8 @@ bool VisitedTable::InsertOrUpdate(const Fingerprint& f, const VisitedEntry& fres
                                   Update&& update) {
   const Key k = KeyOf(f);
   Shard& s = *shards_[ShardIndex(f)];
-  std::lock_guard<std::mutex> lock(s.mu);
+  std::unique_lock<std::mutex> lock(s.mu, std::defer_lock);
+  if (layout_.threads) lock.lock();
   // At most 7/8 of the homes used: the runs of full slots stay short.
   if ((s.used + 1) * 8 > s.homes * 7) Rebuild(s, s.homes + s.homes / 4);
   for (;;) {
