@@ -31,8 +31,10 @@ struct HugePageAllocator {
     if (bytes < kHugePage) return std::allocator<T>().allocate(n);
     // Aligned, so that every whole 2 MiB of it can be one page; the rest
     // keeps small pages rather than take (and fill) a page of 2 MiB.
-    void* p = std::aligned_alloc(kHugePage, bytes);
-    if (p == nullptr) throw std::bad_alloc();
+    // posix_memalign, not aligned_alloc: the size need not be a multiple
+    // of the alignment.
+    void* p = nullptr;
+    if (posix_memalign(&p, kHugePage, bytes) != 0) throw std::bad_alloc();
     madvise(p, bytes / kHugePage * kHugePage, MADV_HUGEPAGE);  // advice: failing changes nothing
     return static_cast<T*>(p);
   }
