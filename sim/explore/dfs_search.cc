@@ -175,6 +175,7 @@ class Dfs {
     Fingerprint f;
     std::vector<int> canon;  // its clients' canonical numbers
     int preempted = 0;
+    int last = -1;               // the client that moved last on the way to it
     bool over_bound = false;     // past the preemption bound: not made
     std::exception_ptr failure;  // making it threw: rethrown when it is visited
   };
@@ -317,7 +318,7 @@ class Dfs {
           }
         }
       }
-      const int now_last = a.kind == Action::Kind::kStep ? a.client : f.last;
+      const int now_last = child.last;
       const int child_depth = f.depth + 1;
       switch (Visit(next, child, child_sleep, child_depth, now_preempted, now_last)) {
         case Next::kStop:
@@ -346,6 +347,7 @@ class Dfs {
       c.failure = nullptr;
       c.over_bound = false;
       c.preempted = f.preempted;
+      c.last = a.kind == Action::Kind::kStep ? a.client : f.last;
       if (o_.bounds.preemptions && a.kind == Action::Kind::kStep && f.last >= 0 &&
           a.client != f.last && f.s->clients[f.last].status == world::ClientStatus::kReady) {
         if (++c.preempted > *o_.bounds.preemptions) {
@@ -356,7 +358,7 @@ class Dfs {
       try {
         c.state = *f.s;
         model_.Apply(c.state, a, nullptr);
-        Identify(c.state, c.preempted, a.kind == Action::Kind::kStep ? a.client : f.last, c);
+        Identify(c.state, c.preempted, c.last, c);
       } catch (...) {
         c.failure = std::current_exception();
       }

@@ -32,16 +32,13 @@ void Db::Remove(const Entry& e) { entries_.erase(entries_.begin() + (&e - entrie
 
 Reply Execute(Keyspace& keyspace, const std::vector<std::string>& argv, Millis now,
               Effect* effect) {
-  Effect local;
-  Effect& eff = effect != nullptr ? *effect : local;
-  eff = Effect{};
-  if (argv.empty()) return Reply::Error(UnknownCommandError(argv));
-  const CommandSpec* spec = FindCommand(argv[0]);
-  if (spec == nullptr) return Reply::Error(UnknownCommandError(argv));
-  if (!ArityOk(*spec, argv.size())) {
-    return Reply::Error(WrongArityError(spec->name));
+  const CommandSpec* spec = argv.empty() ? nullptr : FindCommand(argv[0]);
+  if (spec != nullptr && ArityOk(*spec, argv.size())) {
+    return Execute(keyspace, *spec, argv, now, effect);
   }
-  return Execute(keyspace, *spec, argv, now, &eff);
+  if (effect != nullptr) *effect = Effect{};  // refused: nothing touched
+  if (spec == nullptr) return Reply::Error(UnknownCommandError(argv));
+  return Reply::Error(WrongArityError(spec->name));
 }
 
 Reply Execute(Keyspace& keyspace, const CommandSpec& spec, const std::vector<std::string>& argv,
