@@ -86,7 +86,7 @@ Millis Acquire(world::Client& c, const LockSettings& s, Takeover takeover, int r
   }
 }
 
-void Release(world::Client& c, const LockSettings& s, Millis mine) {
+void ReleaseIfStillMine(world::Client& c, const LockSettings& s, Millis mine) {
   // Delete the lock only while our own timestamp has not expired: after
   // that another client may legitimately hold it.
   if (s.release_with_leave) {
@@ -118,7 +118,7 @@ void RunSetnxLock(world::Client& c, const LockSettings& s, Takeover takeover) {
     // Holding: only the round and our timestamp matter.
     c.ForgetHistory("hold", {round}, {mine});
     HoldLock(c, s, mine, 0);
-    Release(c, s, mine);
+    ReleaseIfStillMine(c, s, mine);
   }
 }
 

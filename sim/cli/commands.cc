@@ -20,8 +20,6 @@ namespace {
 namespace jr = lockstep::json;
 using nlohmann::json;
 
-void Fail(const std::string& message) { std::cerr << "lockstep: " << message << "\n"; }
-
 json Summary(const trace::Trace& t, const scenario::Scenario& s) {
   json j = {{"verdict", t.violation ? "violation" : "no_violation"},
             {"steps", t.steps.size() - 1},
@@ -52,11 +50,11 @@ int Report(const trace::Trace& t, const scenario::Scenario& s, const OutputOptio
     std::string text = trace::ToJsonText(t);
     if (text.size() > scenario::kMaxInputBytes) {
       // lockstep writes no trace it could not read back.
-      Fail("the trace of these " + std::to_string(t.schedule.size()) + " steps is " +
-           std::to_string(text.size()) + " bytes, more than the " +
-           std::to_string(scenario::kMaxInputBytes >> 20) +
-           " MiB that lockstep reads: not written to " + out.trace_out +
-           " (bound the run with --max-steps)");
+      PrintError("the trace of these " + std::to_string(t.schedule.size()) + " steps is " +
+                 std::to_string(text.size()) + " bytes, more than the " +
+                 std::to_string(scenario::kMaxInputBytes >> 20) +
+                 " MiB that lockstep reads: not written to " + out.trace_out +
+                 " (bound the run with --max-steps)");
       return kExitBound;
     }
     run::WriteOutput(out.trace_out, text);
@@ -101,6 +99,8 @@ int ReplayTrace(const std::string& file, const std::string& text, const json& do
 }
 
 }  // namespace
+
+void PrintError(const std::string& message) { std::cerr << "lockstep: " << message << "\n"; }
 
 std::string DefaultScenarioDir() {
   if (std::filesystem::is_directory("scenarios")) return "scenarios";
@@ -181,7 +181,8 @@ int Run(const std::string& file, uint64_t seed, std::optional<int> max_steps,
                        .dump(2)
                 << "\n";
     }
-    Fail("run stopped at the memory bound (" + bound + ") after " + counts + "; no trace written");
+    PrintError("run stopped at the memory bound (" + bound + ") after " + counts +
+               "; no trace written");
     return kExitBound;
   }
   return Report(t, s, out, false);
@@ -198,15 +199,15 @@ int List(const std::string& dir, bool as_json) {
   std::vector<std::filesystem::path> files;
   std::error_code ec;
   if (!std::filesystem::is_directory(dir, ec)) {
-    Fail("--dir " + dir + ": not a folder of scenarios (" +
-         (std::filesystem::exists(dir, ec) ? "not a directory" : "no such directory") + ")");
+    PrintError("--dir " + dir + ": not a folder of scenarios (" +
+               (std::filesystem::exists(dir, ec) ? "not a directory" : "no such directory") + ")");
     return kExitBadInput;
   }
   for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
     if (e.path().extension() == ".json") files.push_back(e.path());
   }
   if (ec) {
-    Fail("--dir " + dir + ": cannot read the folder: " + ec.message());
+    PrintError("--dir " + dir + ": cannot read the folder: " + ec.message());
     return kExitBadInput;
   }
   std::sort(files.begin(), files.end());
@@ -350,7 +351,7 @@ int Demo(const std::string& dir, const trace::TimelineStyle& timeline) {
                   r.counterexample ? r.counterexample->trace.violation->property : "");
     }
   } catch (const std::exception& e) {
-    Fail(e.what());
+    PrintError(e.what());
     return kExitBadInput;
   }
   std::cout << "\nNext: lockstep explore " << dir

@@ -33,6 +33,10 @@ int Run(const std::string& file, uint64_t seed, std::optional<int> max_steps,
 int List(const std::string& scenario_dir, bool json);
 int Demo(const std::string& scenario_dir, const trace::TimelineStyle& timeline);
 
+// Prints "lockstep: <message>" on stderr, as every command reports what
+// stopped it.
+void PrintError(const std::string& message);
+
 // Where the scenarios are: ./scenarios if it exists, else the source tree's.
 std::string DefaultScenarioDir();
 

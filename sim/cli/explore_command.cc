@@ -35,8 +35,6 @@ namespace {
 
 using nlohmann::json;
 
-void Fail(const std::string& message) { std::cerr << "lockstep: " << message << "\n"; }
-
 std::string Thousands(uint64_t n) {
   std::string s = std::to_string(n);
   for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<size_t>(i), ",");
@@ -363,7 +361,7 @@ int Explore(const ExploreOptions& o) {
     throw;  // already names its file and place
   } catch (const std::runtime_error& e) {
     // An algorithm threw, or is not deterministic: the scenario's fault.
-    Fail(o.file + ": " + e.what());
+    PrintError(o.file + ": " + e.what());
     return kExitBadInput;
   }
 }
@@ -404,7 +402,7 @@ int Search(const ExploreOptions& o, explore::Communicator* ranks) {
   if (live) std::fprintf(stderr, "\r%80s\r", "");
   if (r.verdict == explore::Verdict::kIncomplete && r.incomplete == "interrupted") {
     if (watch && watch->exceeded()) r.incomplete = "stopped at " + stop_reason();
-    Fail("search stopped by " + stop_reason());
+    PrintError("search stopped by " + stop_reason());
   }
 
   // The verdict's exit code is rank 0's alone: mpirun returns the first

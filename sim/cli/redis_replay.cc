@@ -31,8 +31,6 @@ namespace jr = lockstep::json;
 using nlohmann::json;
 using Argv = std::vector<std::string>;
 
-void Fail(const std::string& message) { std::cerr << "lockstep: " << message << "\n"; }
-
 kv::Reply FromHiredis(const redisReply& r) {
   switch (r.type) {
     case REDIS_REPLY_INTEGER:
@@ -240,7 +238,7 @@ class RedisSession {
       try {
         server.process = std::make_unique<RedisProcess>(po);
       } catch (const std::runtime_error& e) {
-        Fail(e.what());
+        PrintError(e.what());
         return false;
       }
       server.address = server.process->address();
@@ -266,8 +264,9 @@ class RedisSession {
   // --redis HOST:PORT: the server the user runs.
   bool UseServer(const std::string& address) {
     if (t_.server_names.size() > 1) {
-      Fail(file_ + ": the run has " + std::to_string(t_.server_names.size()) +
-           " servers; --redis replays on one server only (--redis-server starts one for each)");
+      PrintError(
+          file_ + ": the run has " + std::to_string(t_.server_names.size()) +
+          " servers; --redis replays on one server only (--redis-server starts one for each)");
       return false;
     }
     Server server;
@@ -297,13 +296,13 @@ class RedisSession {
     const bool understood = options_.flush ? r->type == kv::Reply::Type::kStatus && r->text == "OK"
                                            : r->type == kv::Reply::Type::kInteger;
     if (!understood) {
-      Fail(s.address + ": " + check + " answered " + trace::CompactReply(*r) + "; expected " +
-           (options_.flush ? "OK" : "an integer") + ", as Redis answers");
+      PrintError(s.address + ": " + check + " answered " + trace::CompactReply(*r) + "; expected " +
+                 (options_.flush ? "OK" : "an integer") + ", as Redis answers");
       return false;
     }
     if (!options_.flush && r->integer != 0) {
-      Fail(s.address + ": database 0 holds " + std::to_string(r->integer) +
-           " keys; replay needs an empty database (pass --redis-flush to empty it first)");
+      PrintError(s.address + ": database 0 holds " + std::to_string(r->integer) +
+                 " keys; replay needs an empty database (pass --redis-flush to empty it first)");
       return false;
     }
     std::cout << "redis: " << s.address << ", one connection per client (";
@@ -366,7 +365,7 @@ class RedisSession {
           std::cout << "setup: " << (s.name.empty() ? "" : s.name + ": ")
                     << trace::CommandText(argv) << " -> " << trace::CompactReply(*r) << "\n";
           if (r->is_error()) {
-            Fail(s.address + ": the initial keyspace could not be written");
+            PrintError(s.address + ": the initial keyspace could not be written");
             return false;
           }
         }
@@ -391,7 +390,7 @@ class RedisSession {
       std::optional<kv::Reply> r = s.admin->Command({"SAVE"}, &error_);
       if (!r) return Lost(s, "waiting for SAVE", s.admin.get());
       if (*r != kv::Reply::Ok()) {
-        Fail(s.address + ": SAVE answered " + trace::CompactReply(*r));
+        PrintError(s.address + ": SAVE answered " + trace::CompactReply(*r));
         return false;
       }
       saved_[k] = persisted;
@@ -454,8 +453,8 @@ class RedisSession {
       auto client = std::find_if(t_.clients.begin(), t_.clients.end(),
                                  [&](const trace::ClientInfo& c) { return c.name == step.actor; });
       if (client == t_.clients.end()) {
-        Fail(file_ + ": at /steps/" + std::to_string(i) +
-             "/actor: expected one of the trace's clients, got \"" + step.actor + "\"");
+        PrintError(file_ + ": at /steps/" + std::to_string(i) +
+                   "/actor: expected one of the trace's clients, got \"" + step.actor + "\"");
         return false;
       }
       Server& server = servers_[ServerOf(step)];
@@ -584,7 +583,7 @@ class RedisSession {
           p.Start();
           p.SetClock(model.ServerClock(world_->state(), server));
         } catch (const std::runtime_error& e) {
-          Fail(e.what());
+          PrintError(e.what());
           return false;
         }
         if (!ConnectTo(servers_[k])) return false;
@@ -680,10 +679,10 @@ class RedisSession {
   // A connection failed or went silent: name the server and what was asked.
   bool Lost(const Server& s, const std::string& what, const RedisConnection* conn = nullptr) const {
     if (conn != nullptr && conn->timed_out()) {
-      Fail("no reply from " + s.address + " within " + std::to_string(kTimeoutMs / 1000) + " s (" +
-           what + ")");
+      PrintError("no reply from " + s.address + " within " + std::to_string(kTimeoutMs / 1000) +
+                 " s (" + what + ")");
     } else {
-      Fail(s.address + ": " + what + ": " + error_);
+      PrintError(s.address + ": " + what + ": " + error_);
     }
     return false;
   }
@@ -761,16 +760,17 @@ int ReplayOnRedis(const std::string& file, const RedisReplayOptions& options) {
   if (o.server_binary.empty()) {
     o.server_binary = FindRedisServer();
     if (o.server_binary.empty()) {
-      Fail(
+      PrintError(
           "--redis-server: no redis-server on PATH; install it (Debian: apt install "
           "redis-server) or name it: --redis-server PATH");
       return kExitBadInput;
     }
   }
   if (access(o.server_binary.c_str(), X_OK) != 0) {
-    Fail("--redis-server: " + o.server_binary + " is not a program lockstep can run (" +
-         std::strerror(errno) + "); give redis-server's path, after the trace: replay TRACE " +
-         "--redis-server [PATH]");
+    PrintError("--redis-server: " + o.server_binary + " is not a program lockstep can run (" +
+               std::strerror(errno) +
+               "); give redis-server's path, after the trace: replay TRACE " +
+               "--redis-server [PATH]");
     return kExitBadInput;
   }
   // The model replays alongside: it says each server's clock and whether

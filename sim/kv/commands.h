@@ -46,6 +46,11 @@ class Db {
 };
 
 using Argv = std::vector<std::string>;
+
+// The unit of a command's time argument (Redis's UNIT_SECONDS and
+// UNIT_MILLISECONDS).
+enum class TimeUnit { kSeconds, kMilliseconds };
+
 using CommandFn = Reply (*)(Db& db, const Argv& argv);
 
 // string_commands.cc

@@ -19,8 +19,6 @@ enum ExpireFlag : unsigned {
   kExpireLt = 1u << 3,
 };
 
-enum class Unit { kSeconds, kMilliseconds };
-
 // parseExtendedExpireArgumentsOrReply. Runs before the time is parsed, so an
 // unknown option wins over a bad number.
 std::optional<Reply> ParseExpireOptions(const Argv& argv, unsigned* flags) {
@@ -49,7 +47,8 @@ std::optional<Reply> ParseExpireOptions(const Argv& argv, unsigned* flags) {
 
 // expireGenericCommand. basetime is now for relative forms and 0 for the *AT
 // forms; the result is an absolute deadline in milliseconds.
-Reply ExpireGeneric(Db& db, const Argv& argv, Millis basetime, Unit unit, std::string_view name) {
+Reply ExpireGeneric(Db& db, const Argv& argv, Millis basetime, TimeUnit unit,
+                    std::string_view name) {
   unsigned flags = 0;
   if (auto err = ParseExpireOptions(argv, &flags)) return *std::move(err);
 
@@ -60,7 +59,7 @@ Reply ExpireGeneric(Db& db, const Argv& argv, Millis basetime, Unit unit, std::s
   // Negative times are allowed; only overflow is refused.
   constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
   constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
-  if (unit == Unit::kSeconds) {
+  if (unit == TimeUnit::kSeconds) {
     if (when > kMax / 1000 || when < kMin / 1000) {
       return Reply::Error(InvalidExpireTimeError(name));
     }
@@ -113,19 +112,19 @@ Reply TtlGeneric(Db& db, const Argv& argv, bool output_ms) {
 }  // namespace
 
 Reply ExpireCommand(Db& db, const Argv& argv) {
-  return ExpireGeneric(db, argv, db.now(), Unit::kSeconds, "expire");
+  return ExpireGeneric(db, argv, db.now(), TimeUnit::kSeconds, "expire");
 }
 
 Reply PexpireCommand(Db& db, const Argv& argv) {
-  return ExpireGeneric(db, argv, db.now(), Unit::kMilliseconds, "pexpire");
+  return ExpireGeneric(db, argv, db.now(), TimeUnit::kMilliseconds, "pexpire");
 }
 
 Reply ExpireatCommand(Db& db, const Argv& argv) {
-  return ExpireGeneric(db, argv, 0, Unit::kSeconds, "expireat");
+  return ExpireGeneric(db, argv, 0, TimeUnit::kSeconds, "expireat");
 }
 
 Reply PexpireatCommand(Db& db, const Argv& argv) {
-  return ExpireGeneric(db, argv, 0, Unit::kMilliseconds, "pexpireat");
+  return ExpireGeneric(db, argv, 0, TimeUnit::kMilliseconds, "pexpireat");
 }
 
 Reply TtlCommand(Db& db, const Argv& argv) { return TtlGeneric(db, argv, false); }

@@ -24,12 +24,10 @@ enum SetFlag : unsigned {
   kPxAt = 1u << 7,
 };
 
-enum class Unit { kSeconds, kMilliseconds };
-
 // parseExtendedStringArgumentsOrReply for COMMAND_SET. Each option excludes
 // only the options it conflicts with, exactly as Redis's conditions do, so
 // e.g. "EX 1 EX 2" is accepted (the last wins) but "EX 1 PX 2" is not.
-std::optional<Reply> ParseSetOptions(const Argv& argv, unsigned* flags, Unit* unit,
+std::optional<Reply> ParseSetOptions(const Argv& argv, unsigned* flags, TimeUnit* unit,
                                      const std::string** expire) {
   for (size_t j = 3; j < argv.size(); ++j) {
     const std::string_view opt = AsCString(argv[j]);
@@ -48,14 +46,14 @@ std::optional<Reply> ParseSetOptions(const Argv& argv, unsigned* flags, Unit* un
       *expire = &argv[++j];
     } else if (EqualsUpper(opt, "PX") && !(f & (kKeepTtl | kEx | kExAt | kPxAt)) && has_next) {
       *flags |= kPx;
-      *unit = Unit::kMilliseconds;
+      *unit = TimeUnit::kMilliseconds;
       *expire = &argv[++j];
     } else if (EqualsUpper(opt, "EXAT") && !(f & (kKeepTtl | kEx | kPx | kPxAt)) && has_next) {
       *flags |= kExAt;
       *expire = &argv[++j];
     } else if (EqualsUpper(opt, "PXAT") && !(f & (kKeepTtl | kEx | kExAt | kPx)) && has_next) {
       *flags |= kPxAt;
-      *unit = Unit::kMilliseconds;
+      *unit = TimeUnit::kMilliseconds;
       *expire = &argv[++j];
     } else {
       return Reply::Error(std::string(kSyntaxError));
@@ -68,14 +66,14 @@ std::optional<Reply> ParseSetOptions(const Argv& argv, unsigned* flags, Unit* un
 // times (EX/PX) are added to the server clock; overflow anywhere is an
 // invalid expire time, as is a non-positive input.
 std::optional<Reply> ExpireMilliseconds(const Db& db, const std::string& arg, unsigned flags,
-                                        Unit unit, std::string_view name, Millis* out) {
+                                        TimeUnit unit, std::string_view name, Millis* out) {
   int64_t ms = 0;
   if (!ParseInt64(arg, &ms)) return Reply::Error(std::string(kNotAnInteger));
   constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
-  if (ms <= 0 || (unit == Unit::kSeconds && ms > kMax / 1000)) {
+  if (ms <= 0 || (unit == TimeUnit::kSeconds && ms > kMax / 1000)) {
     return Reply::Error(InvalidExpireTimeError(name));
   }
-  if (unit == Unit::kSeconds) ms *= 1000;
+  if (unit == TimeUnit::kSeconds) ms *= 1000;
   if (flags & (kEx | kPx)) {
     // Redis adds mstime() and relies on wraparound going non-positive.
     if (__builtin_add_overflow(ms, db.now(), &ms)) ms = -1;
@@ -89,7 +87,7 @@ std::optional<Reply> ExpireMilliseconds(const Db& db, const std::string& arg, un
 // ok_reply and abort_reply are what SET and SETNX answer on success and on an
 // NX/XX refusal; with GET the old value is the answer in both cases.
 Reply SetGeneric(Db& db, unsigned flags, const std::string& key, const std::string& value,
-                 const std::string* expire, Unit unit, std::string_view name, Reply ok_reply,
+                 const std::string* expire, TimeUnit unit, std::string_view name, Reply ok_reply,
                  Reply abort_reply) {
   Millis deadline = 0;
   if (expire != nullptr) {
@@ -167,7 +165,7 @@ Reply GetCommand(Db& db, const Argv& argv) {
 // SET key value [NX|XX] [GET] [EX s|PX ms|EXAT unix-s|PXAT unix-ms|KEEPTTL]
 Reply SetCommand(Db& db, const Argv& argv) {
   unsigned flags = 0;
-  Unit unit = Unit::kSeconds;
+  TimeUnit unit = TimeUnit::kSeconds;
   const std::string* expire = nullptr;
   if (auto err = ParseSetOptions(argv, &flags, &unit, &expire)) {
     return *std::move(err);
@@ -176,14 +174,14 @@ Reply SetCommand(Db& db, const Argv& argv) {
 }
 
 Reply SetnxCommand(Db& db, const Argv& argv) {
-  return SetGeneric(db, kSetNx, argv[1], argv[2], nullptr, Unit::kSeconds, "setnx",
+  return SetGeneric(db, kSetNx, argv[1], argv[2], nullptr, TimeUnit::kSeconds, "setnx",
                     Reply::Integer(1), Reply::Integer(0));
 }
 
 // GETSET is SET key value GET (Redis 7.0 propagates it as SET).
 Reply GetsetCommand(Db& db, const Argv& argv) {
-  return SetGeneric(db, kSetGet, argv[1], argv[2], nullptr, Unit::kSeconds, "getset", Reply::Ok(),
-                    Reply::Nil());
+  return SetGeneric(db, kSetGet, argv[1], argv[2], nullptr, TimeUnit::kSeconds, "getset",
+                    Reply::Ok(), Reply::Nil());
 }
 
 Reply IncrCommand(Db& db, const Argv& argv) { return IncrDecr(db, argv[1], 1); }

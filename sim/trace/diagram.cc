@@ -182,6 +182,12 @@ std::string HexColour(uint32_t rgb) {
   return buf;
 }
 
+std::string Join(const std::vector<std::string>& v, const char* sep) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : sep) + x;
+  return s;
+}
+
 double TextWidth(const std::string& s) { return kCharWidth * static_cast<double>(s.size()); }
 
 std::vector<std::vector<ServerEvent>> ServerEvents(const Trace& t) {
@@ -493,28 +499,28 @@ Diagram Layout(const Trace& t, const DiagramOptions& options) {
   auto row_middle = [&](int row) { return row_top(row) + kRowHeight / 2; };
   for (size_t l = 0; l < d.lanes.size(); ++l) {
     for (BarKind kind : {BarKind::kHolding, BarKind::kCritical}) {
-      std::optional<int> open;
+      int open = -1;  // the row the open bar starts in; -1: none is open
       auto close = [&](int to_row) {
         Bar b;
         b.lane = static_cast<int>(l);
         b.kind = kind;
-        b.from_row = *open;
+        b.from_row = open;
         b.to_row = to_row;
         const double bx = d.lanes[l].body.x + (kind == BarKind::kHolding ? 6 : 6 + kBarWidth + 3);
-        const double y0 = row_middle(*open);
+        const double y0 = row_middle(open);
         const double y1 = to_row >= 0 ? row_middle(to_row) : rows_bottom;
         b.box = {bx, y0, kBarWidth, y1 - y0};
         d.bars.push_back(b);
-        open.reset();
+        open = -1;
       };
       for (int row = 0; row < rows; ++row) {
         const world::StepRecord& r = t.steps[static_cast<size_t>(from + row)];
         const auto& who = kind == BarKind::kHolding ? r.holding : r.in_critical_section;
         bool in = Contains(who, d.lanes[l].name);
-        if (in && !open) open = row;
-        if (!in && open) close(row);
+        if (in && open < 0) open = row;
+        if (!in && open >= 0) close(row);
       }
-      if (open) close(-1);
+      if (open >= 0) close(-1);
     }
   }
   std::stable_sort(d.bars.begin(), d.bars.end(), [](const Bar& a, const Bar& b) {

@@ -31,12 +31,6 @@ std::string RectAttrs(const Box& b) {
          Num(b.h) + "\"";
 }
 
-std::string Join(const std::vector<std::string>& v, const char* sep) {
-  std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : sep) + x;
-  return s;
-}
-
 std::string Subtitle(const Trace& t) {
   std::string s = std::to_string(t.steps.empty() ? 0 : t.steps.size() - 1) + " steps, ";
   if (t.violation) {

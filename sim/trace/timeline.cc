@@ -32,12 +32,6 @@ std::vector<std::string> ServerCellsText(const world::StepRecord& r,
   return cells;
 }
 
-std::string Join(const std::vector<std::string>& v, const char* sep) {
-  std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : sep) + x;
-  return s;
-}
-
 // Columns on a terminal: UTF-8 code points (the text is ASCII but for "…"),
 // colour escapes ("\033[...m") taking none.
 size_t Width(const std::string& s) {
