@@ -7,6 +7,7 @@
 #include "sim/check/liveness.h"
 #include "sim/run/output_file.h"
 #include "sim/run/runner.h"
+#include "sim/trace/diagram.h"
 #include "sim/trace/trace.h"
 
 namespace lockstep::viewer {
@@ -14,11 +15,7 @@ namespace {
 
 bool HasLiveness(const scenario::Scenario& s) { return !check::LivenessIn(s.properties).empty(); }
 
-std::string Join(const std::vector<std::string>& v, const char* sep) {
-  std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : sep) + x;
-  return s;
-}
+using trace::Join;
 
 std::string Seconds(double s) {
   char buf[32];
