@@ -4,10 +4,10 @@
 #include <cstdio>
 
 #include "sim/base/input_error.h"
+#include "sim/base/join.h"
 #include "sim/check/liveness.h"
 #include "sim/run/output_file.h"
 #include "sim/run/runner.h"
-#include "sim/trace/diagram.h"
 #include "sim/trace/trace.h"
 
 namespace lockstep::viewer {
@@ -15,7 +15,7 @@ namespace {
 
 bool HasLiveness(const scenario::Scenario& s) { return !check::LivenessIn(s.properties).empty(); }
 
-using trace::Join;
+using base::Join;
 
 std::string Seconds(double s) {
   char buf[32];

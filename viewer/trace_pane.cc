@@ -5,7 +5,7 @@
 
 #include <GLFW/glfw3.h>
 
-#include "sim/trace/diagram.h"
+#include "sim/base/join.h"
 #include "sim/trace/sources.h"
 
 namespace lockstep::viewer {
@@ -24,7 +24,7 @@ ImVec4 Col4(uint32_t rgb) {
 constexpr uint32_t kCursorBand = 0xFFF4C2;
 constexpr uint32_t kCursorMark = 0xF2B705;
 
-using trace::Join;
+using base::Join;
 
 // A box of the diagram where it is on screen: at `origin`, scaled by `zoom`.
 nlohmann::json BoxJson(const trace::Box& b, ImVec2 origin, float zoom) {

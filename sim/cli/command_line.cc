@@ -321,12 +321,12 @@ int RunCommandLine(const std::vector<std::string>& args) {
       return Render(file, render_out, render_request);
     }
   } catch (const base::InputError& e) {
-    std::cerr << "lockstep: " << e.what() << "\n";
+    PrintError(e.what());
     return kExitBadInput;
   } catch (const std::runtime_error& e) {
     // An algorithm threw (a Lua error), or is not deterministic: the
     // scenario's fault, not lockstep's.
-    std::cerr << "lockstep: " << file << ": " << e.what() << "\n";
+    PrintError(file + ": " + e.what());
     return kExitBadInput;
   }
   return kExitBadInput;

@@ -182,12 +182,6 @@ std::string HexColour(uint32_t rgb) {
   return buf;
 }
 
-std::string Join(const std::vector<std::string>& v, const char* sep) {
-  std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : sep) + x;
-  return s;
-}
-
 double TextWidth(const std::string& s) { return kCharWidth * static_cast<double>(s.size()); }
 
 std::vector<std::vector<ServerEvent>> ServerEvents(const Trace& t) {

@@ -213,8 +213,4 @@ std::string LockKeyOf(const Trace& t);
 // "#E8112D"
 std::string HexColour(uint32_t rgb);
 
-// The strings of v with sep between each two: what every picture prints a
-// list as.
-std::string Join(const std::vector<std::string>& v, const char* sep);
-
 }  // namespace lockstep::trace

@@ -1,3 +1,4 @@
+#include "sim/base/join.h"
 #include "sim/trace/render_svg.h"
 
 #include <cmath>
@@ -250,7 +251,7 @@ std::string SvgElement(const Trace& t, const PictureOptions& options) {
     if (!st.notes.empty()) {
       const double x =
           st.box.x + 7 + 7.4 * static_cast<double>(second.size() + (second.empty() ? 0 : 2));
-      s.Text(x, st.box.y + 28, Join(st.notes, "  "), Fill(fault ? ink : palette::kCritical));
+      s.Text(x, st.box.y + 28, base::Join(st.notes, "  "), Fill(fault ? ink : palette::kCritical));
     }
     for (size_t k = 0; k < st.why.size(); ++k) {
       s.Text(st.box.x + 7, st.box.y + 42 + d.line_height * static_cast<double>(k), st.why[k],
@@ -275,7 +276,7 @@ std::string SvgElement(const Trace& t, const PictureOptions& options) {
     const Marker& m = *d.marker;
     s.Open("g", "class=\"violation-marker\" data-step=\"" + std::to_string(m.step) +
                     "\" data-property=\"" + XmlEscape(m.property) + "\" data-clients=\"" +
-                    XmlEscape(Join(m.clients, ",")) + "\"");
+                    XmlEscape(base::Join(m.clients, ",")) + "\"");
     s.Empty("rect",
             "class=\"violation-flag\" " + RectAttrs(m.flag) + " " + Fill(palette::kViolation));
     s.Empty("rect", "class=\"violation-banner\" " + RectAttrs(m.banner) + " rx=\"4\" " +
@@ -422,8 +423,8 @@ std::string RenderHtml(const Trace& t, const PictureOptions& options) {
     for (const auto& a : r.command) command += (command.empty() ? "" : " ") + a;
     h << "<tr" << (violating ? " class=\"violating\"" : "") << ">" << Cell(std::to_string(r.index))
       << Cell(action) << Cell(std::to_string(r.global_time)) << Cell(command)
-      << Cell(r.reply ? CompactReply(*r.reply) : "") << Cell(Join(r.events, "; "))
-      << Cell(Join(r.in_critical_section, ",")) << Cell(Join(r.holding, ","))
+      << Cell(r.reply ? CompactReply(*r.reply) : "") << Cell(base::Join(r.events, "; "))
+      << Cell(base::Join(r.in_critical_section, ",")) << Cell(base::Join(r.holding, ","))
       << Cell(KeyspaceText(r)) << source_cell(r.source) << "<td class=\"why\">";
     for (const world::StepRecord::Why& w : r.reasons) {
       h << XmlEscape(w.client + ": " + w.reason.text) << " ";
@@ -436,7 +437,7 @@ std::string RenderHtml(const Trace& t, const PictureOptions& options) {
     }
     h << "</td></tr>\n";
   }
-  h << "</table>\n<p>Schedule: <code>" << XmlEscape(Join(t.schedule, " ")) << "</code></p>\n";
+  h << "</table>\n<p>Schedule: <code>" << XmlEscape(base::Join(t.schedule, " ")) << "</code></p>\n";
   // The algorithms' source, every line an anchor the steps link to; the
   // lines some step came from are marked.
   if (!sources.empty()) {

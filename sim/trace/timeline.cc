@@ -4,6 +4,7 @@
 #include <cctype>
 #include <sstream>
 
+#include "sim/base/join.h"
 #include "sim/trace/diagram.h"
 #include "sim/trace/trace.h"
 
@@ -225,7 +226,7 @@ Table MakeTable(const Trace& t, bool why) {
                         r.action.kind == world::Action::Kind::kStall)) {
       row[1] = "tick " + row[1];
     }
-    row[n + 2] = Join(r.in_critical_section, ",");
+    row[n + 2] = base::Join(r.in_critical_section, ",");
     for (std::string& cell : ServerCellsText(r, events[si])) row.push_back(std::move(cell));
     table.rows.push_back(row);
     table.violating.push_back(t.violation && r.index > 0 && r.index == t.violation->step);

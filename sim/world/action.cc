@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "sim/base/input_error.h"
+#include "sim/base/join.h"
 
 namespace lockstep::world {
 namespace {
@@ -16,9 +17,7 @@ int FindClient(std::string_view name, const std::vector<std::string>& names) {
 }
 
 std::string KnownClients(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out;
+  return base::Join(names, ", ");
 }
 
 // Faults that name a client, by their text prefix.
