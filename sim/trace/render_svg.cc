@@ -1,4 +1,3 @@
-#include "sim/base/join.h"
 #include "sim/trace/render_svg.h"
 
 #include <cmath>
@@ -6,6 +5,7 @@
 #include <set>
 #include <sstream>
 
+#include "sim/base/join.h"
 #include "sim/trace/diagram.h"
 #include "sim/trace/sources.h"
 

@@ -16,9 +16,7 @@ int FindClient(std::string_view name, const std::vector<std::string>& names) {
   return -1;
 }
 
-std::string KnownClients(const std::vector<std::string>& names) {
-  return base::Join(names, ", ");
-}
+std::string KnownClients(const std::vector<std::string>& names) { return base::Join(names, ", "); }
 
 // Faults that name a client, by their text prefix.
 struct ClientFault {
