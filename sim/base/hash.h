@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string_view>
 
 namespace lockstep::base {
@@ -30,6 +31,35 @@ inline uint64_t Unmix64(uint64_t z) {
 }
 
 inline uint64_t HashCombine(uint64_t h, uint64_t v) { return Mix64(h + kGoldenGamma + v); }
+
+// One 64x64->128-bit multiply folded to 64 bits (as in wyhash): a strong,
+// cheap mix of two words.
+inline uint64_t Mum(uint64_t a, uint64_t b) {
+  __extension__ using U128 = unsigned __int128;  // GCC and Clang have it
+  U128 r = static_cast<U128>(a) * b;
+  return static_cast<uint64_t>(r) ^ static_cast<uint64_t>(r >> 64);
+}
+
+// A hash of a string for tables that live in one process (memo keys, state
+// fingerprints): eight bytes a multiply, where HashBytes takes one. Its
+// values follow the host's byte order, so nothing written down may hold
+// them; HashBytes is for what is.
+inline uint64_t HashText(uint64_t h, std::string_view s) {
+  constexpr uint64_t kOdd1 = 0xa0761d6478bd642fULL, kOdd2 = 0xe7037ed1a0b428dbULL;
+  h = Mum(h ^ kOdd1, s.size() ^ kOdd2);
+  size_t i = 0;
+  for (; i + 8 <= s.size(); i += 8) {
+    uint64_t w;
+    std::memcpy(&w, s.data() + i, 8);
+    h = Mum(h ^ w ^ kOdd1, kOdd2);
+  }
+  if (i < s.size()) {
+    uint64_t w = 0;
+    std::memcpy(&w, s.data() + i, s.size() - i);
+    h = Mum(h ^ w ^ kOdd1, kOdd2);
+  }
+  return Mix64(h);
+}
 
 // FNV-1a 64, streaming: fixed by its definition, so digests agree across
 // machines.

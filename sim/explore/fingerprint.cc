@@ -19,25 +19,21 @@ namespace lockstep::explore {
 namespace {
 
 constexpr int kClientWords = 7;
+// Where, in a client's word 1 (its flags, in the low 31 bits), the mask of
+// which of its other words are not 0 goes.
+constexpr int kPresentShift = 48;
 using base::kMaxClients;
 using ClientWords = std::array<uint64_t, kClientWords>;
-
-// One 64x64->128-bit multiply folded to 64 bits (as in wyhash): a strong,
-// cheap mix. The two halves of a fingerprint use different constants.
-inline uint64_t Mum(uint64_t a, uint64_t b) {
-  __extension__ using U128 = unsigned __int128;  // GCC and Clang have it
-  U128 r = static_cast<U128>(a) * b;
-  return static_cast<uint64_t>(r) ^ static_cast<uint64_t>(r >> 64);
-}
 
 // Two 64-bit lanes fed two words at a time, one multiply per lane for each
 // pair (as wyhash takes its input): half the chained multiplies of a word
 // at a time. A word waits in `held` for its partner.
+using base::Mum;
 struct Mixer {
   uint64_t a = 0x5eed0001, b = 0x5eed0002;
   uint64_t held = 0;
   bool holding = false;
-  void Feed(uint64_t v) {
+  [[gnu::always_inline]] void Feed(uint64_t v) {
     if (!holding) {
       held = v;
       holding = true;
@@ -242,13 +238,13 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
       }
       unrenamable |= world::ContainsTokenInside(text, seed, n);
     }
-    return base::HashBytes(tag, text);
+    return base::HashText(tag, text);
   };
   // A key: one that holds a token is not renamed (the keyspace's order
   // follows the keys' bytes).
   auto key_word = [&](uint64_t tag, const std::string& key) -> uint64_t {
     if (rename_tokens) unrenamable |= world::HoldsToken(key, seed, n);
-    return base::HashBytes(tag, key);
+    return base::HashText(tag, key);
   };
   // A stored value: a timestamp by where it is.
   auto value_word = [&](const kv::Entry& e) -> uint64_t {
@@ -414,7 +410,16 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
     Mixer m = prefix;
     for (int pos = 0; pos < n; ++pos) {
       const int i = at[pos];
-      for (uint64_t w : words[i]) m.Feed(w);
+      // A client's words, the ones that are 0 left out (most are, in most
+      // states) and told apart by which they are.
+      const ClientWords& w = words[i];
+      uint64_t present = 0;
+      for (int k = 2; k < kClientWords; ++k) present |= uint64_t{w[k] != 0} << k;
+      m.Feed(w[0]);
+      m.Feed(w[1] | present << kPresentShift);
+      for (int k = 2; k < kClientWords; ++k) {
+        if (w[k] != 0) m.Feed(w[k]);
+      }
       if (use_latest_) {
         uint64_t mask = 0;
         for (int j = 0; j < n; ++j) {

@@ -25,10 +25,11 @@ namespace {
 
 constexpr size_t kMaxParked = 64;  // fibers kept parked for later learning
 
+// For memo keys only, which live in this process: the fast string hash.
 uint64_t HashReplyValue(uint64_t h, const kv::Reply& r) {
-  h = base::HashCombine(h, static_cast<uint64_t>(r.type) + 1);
-  h = base::HashCombine(h, static_cast<uint64_t>(r.integer));
-  h = base::HashBytes(h, r.text);
+  h = base::Mum(h ^ (static_cast<uint64_t>(r.type) + 1),
+                static_cast<uint64_t>(r.integer) ^ base::kGoldenGamma);
+  h = base::HashText(h, r.text);
   for (const auto& e : r.elements) h = HashReplyValue(h, e);
   return h;
 }
@@ -63,8 +64,8 @@ void ForgetUnwoundFrames(char*) {}
 
 uint64_t HashInput(const Input& in) {
   uint64_t h = HashReplyValue(0x696e707574ULL, in.reply);
-  h = base::HashCombine(h, static_cast<uint64_t>(in.clock));
-  h = base::HashCombine(h, static_cast<uint64_t>(in.sent_timestamp));
+  h = base::Mum(h ^ static_cast<uint64_t>(in.clock),
+                static_cast<uint64_t>(in.sent_timestamp) ^ base::kGoldenGamma);
   return base::HashCombine(h, uint64_t{in.reply_is_time});
 }
 
