@@ -91,7 +91,7 @@ done
 {
   echo "# Visited-state storage, lockstep and SPIN"
   echo
-  echo "Measured $started by \`bench/storage.sh --n $N\`: $(nproc) cores, $(uname -sr); lockstep ${LOCKSTEP#"$REPO"/};"
+  echo "Measured $started by \`bench/storage.sh --n $N\`: $(nproc) cores, $(uname -sr); lockstep ${LOCKSTEP#"$REPO"/} ($("$LOCKSTEP" --version 2>/dev/null | head -1));"
   echo "$(spin -V 2>/dev/null | head -1). Seconds are search times; RSS is the whole process's peak;"
   echo "table B/st is lockstep's visited table in bytes per stored state; exp. missed is its"
   echo "expected number of states taken for visited ones (\`--json\` \`storage\`)."

@@ -68,7 +68,7 @@ if [ -z "$LOCKSTEP" ]; then
   . "$BENCH/build_lockstep.sh"
   build_lockstep "$REPO" "$BUILD_DIR" "$REV"
 else
-  LOCKSTEP_LABEL="prebuilt $LOCKSTEP"
+  LOCKSTEP_LABEL="prebuilt $LOCKSTEP ($("$LOCKSTEP" --version 2>/dev/null | head -1))"
 fi
 [ -x "$LOCKSTEP" ] || { echo "throughput: no lockstep binary at $LOCKSTEP" >&2; exit 1; }
 LOCKSTEP=$(cd "$(dirname "$LOCKSTEP")" && pwd)/$(basename "$LOCKSTEP")
