@@ -18,8 +18,11 @@ foreach(layer IN LISTS LOCKSTEP_LAYERS)
 endforeach()
 set_target_properties(lockstep_shared PROPERTIES OUTPUT_NAME lockstep EXPORT_NAME lockstep
   VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR}.${PROJECT_VERSION_MINOR})
+# The warnings' settings reach its link too, where link-time optimisation
+# reports some.
 target_link_libraries(lockstep_shared
   PRIVATE Boost::fiber Boost::context PkgConfig::LUA51 PkgConfig::NETTLE
+          $<BUILD_INTERFACE:lockstep_warnings>
   PUBLIC nlohmann_json::nlohmann_json)
 target_include_directories(lockstep_shared
   INTERFACE $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>
