@@ -3,6 +3,7 @@
 // for client histories, keyspace digests, state fingerprints and seeds.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -32,6 +33,11 @@ inline uint64_t Unmix64(uint64_t z) {
 
 inline uint64_t HashCombine(uint64_t h, uint64_t v) { return Mix64(h + kGoldenGamma + v); }
 
+// wyhash's odd constants, for Mum-based mixing (HashText, the state
+// fingerprint's mixer).
+inline constexpr uint64_t kWyP0 = 0xa0761d6478bd642fULL, kWyP1 = 0xe7037ed1a0b428dbULL,
+                          kWyP2 = 0x8ebc6af09c88c6e3ULL, kWyP3 = 0x589965cc75374cc3ULL;
+
 // One 64x64->128-bit multiply folded to 64 bits (as in wyhash): a strong,
 // cheap mix of two words.
 inline uint64_t Mum(uint64_t a, uint64_t b) {
@@ -40,24 +46,23 @@ inline uint64_t Mum(uint64_t a, uint64_t b) {
   return static_cast<uint64_t>(r) ^ static_cast<uint64_t>(r >> 64);
 }
 
-// A hash of a string for tables that live in one process (memo keys, state
-// fingerprints): eight bytes a multiply, where HashBytes takes one. Its
-// values follow the host's byte order, so nothing written down may hold
-// them; HashBytes is for what is.
+// Up to eight bytes of a string as a little-endian word on every host.
+inline uint64_t LoadLittle(const char* p, size_t n) {
+  uint64_t w = 0;
+  std::memcpy(&w, p, n);
+  if constexpr (std::endian::native == std::endian::big) w = __builtin_bswap64(w);
+  return w;
+}
+
+// A hash of a string for state fingerprints and memo keys: eight bytes a
+// multiply, where HashBytes takes one. Words are read little-endian, so the
+// value is the same on every machine (ranks of a distributed search compare
+// fingerprints); HashBytes stays for digests that are written down.
 inline uint64_t HashText(uint64_t h, std::string_view s) {
-  constexpr uint64_t kOdd1 = 0xa0761d6478bd642fULL, kOdd2 = 0xe7037ed1a0b428dbULL;
-  h = Mum(h ^ kOdd1, s.size() ^ kOdd2);
+  h = Mum(h ^ kWyP0, s.size() ^ kWyP1);
   size_t i = 0;
-  for (; i + 8 <= s.size(); i += 8) {
-    uint64_t w;
-    std::memcpy(&w, s.data() + i, 8);
-    h = Mum(h ^ w ^ kOdd1, kOdd2);
-  }
-  if (i < s.size()) {
-    uint64_t w = 0;
-    std::memcpy(&w, s.data() + i, s.size() - i);
-    h = Mum(h ^ w ^ kOdd1, kOdd2);
-  }
+  for (; i + 8 <= s.size(); i += 8) h = Mum(h ^ LoadLittle(s.data() + i, 8) ^ kWyP0, kWyP1);
+  if (i < s.size()) h = Mum(h ^ LoadLittle(s.data() + i, s.size() - i) ^ kWyP0, kWyP1);
   return Mix64(h);
 }
 

@@ -23,12 +23,12 @@ constexpr int kClientWords = 7;
 // which of its other words are not 0 goes.
 constexpr int kPresentShift = 48;
 using base::kMaxClients;
+using base::Mum;
 using ClientWords = std::array<uint64_t, kClientWords>;
 
 // Two 64-bit lanes fed two words at a time, one multiply per lane for each
 // pair (as wyhash takes its input): half the chained multiplies of a word
 // at a time. A word waits in `held` for its partner.
-using base::Mum;
 struct Mixer {
   uint64_t a = 0x5eed0001, b = 0x5eed0002;
   uint64_t held = 0;
@@ -40,14 +40,14 @@ struct Mixer {
       return;
     }
     holding = false;
-    a = Mum(a ^ held ^ 0xa0761d6478bd642fULL, v ^ 0xe7037ed1a0b428dbULL);
-    b = Mum(b ^ v ^ 0x8ebc6af09c88c6e3ULL, held ^ 0x589965cc75374cc3ULL);
+    a = Mum(a ^ held ^ base::kWyP0, v ^ base::kWyP1);
+    b = Mum(b ^ v ^ base::kWyP2, held ^ base::kWyP3);
   }
   Fingerprint Final() const {
     Mixer m = *this;
     if (m.holding) {  // an odd count of words: padded, and marked apart from an even one
       m.Feed(0);
-      m.a = Mum(m.a ^ 0x1d8e4e27c47d124fULL, 0xa0761d6478bd642fULL);
+      m.a = Mum(m.a ^ 0x1d8e4e27c47d124fULL, base::kWyP0);
     }
     return {base::Mix64(m.a), base::Mix64(m.b ^ m.a)};
   }
