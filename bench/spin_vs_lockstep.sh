@@ -13,6 +13,10 @@
 #   --lockstep PATH     use this lockstep binary instead of building one
 #   --build-dir DIR     where to build lockstep (default: <repo>/build-bench)
 #   --rev REV           build this commit (git archive) instead of the working tree
+#   --repeat K          run every search K times, alternating SPIN and lockstep, and
+#                       report the medians (default 3; --quick: 1)
+#   --cpu C             pin every search to CPU C with taskset (default 0), so that SPIN
+#                       and lockstep run on the same core
 #   --keep              keep the work dir (pan sources, logs, JSON reports)
 # Environment:
 #   TIMEOUT   per-run cap in seconds, for pan and for lockstep (default 120)
@@ -27,8 +31,10 @@
 #   3. runs `lockstep explore` on the same model and parameters twice, under /usr/bin/time -v:
 #      (a) --no-symmetry --no-por: the very state space pan searches;
 #      (b) the default reductions (symmetry among identical clients, partial-order reduction).
-# Every pan/lockstep invocation runs alone, one after the other (pan uses one core; so does
-# lockstep without --jobs).
+#   Steps 2 and 3 are repeated K times (--repeat), in turn, so that a machine whose speed
+#   drifts slows both tools alike; the tables give the medians.
+# Every pan/lockstep invocation runs alone, one after the other, pinned to one core (pan
+# uses one core; so does lockstep without --jobs).
 set -euo pipefail
 
 BENCH=$(cd "$(dirname "$0")" && pwd)
@@ -45,23 +51,29 @@ BUILD_DIR="$REPO/build-bench"
 REV=""
 LOCKSTEP_LABEL=""
 KEEP=0
+REPEAT=3
+CPU=0
 
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
   case "$1" in
-    --quick) SETS="S"; NS="2 3 4" ;;
+    --quick) SETS="S"; NS="2 3 4"; REPEAT=1 ;;
     --models) MODELS=$2; shift ;;
     --sets) SETS=$2; shift ;;
     --ns) NS=$2; shift ;;
     --lockstep) LOCKSTEP=$2; shift ;;
     --build-dir) BUILD_DIR=$2; shift ;;
     --rev) REV=$2; shift ;;
+    --repeat) REPEAT=$2; shift ;;
+    --cpu) CPU=$2; shift ;;
     --keep) KEEP=1 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "spin_vs_lockstep: unknown option: $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
 done
+case $REPEAT in ''|*[!0-9]*|0) echo "spin_vs_lockstep: --repeat needs a positive whole number: $REPEAT" >&2; exit 2 ;; esac
+case $CPU in ''|*[!0-9]*) echo "spin_vs_lockstep: --cpu needs a CPU number: $CPU" >&2; exit 2 ;; esac
 for m in $MODELS; do
   case $m in naive|getset|getset_unbounded) ;; *) echo "spin_vs_lockstep: unknown model: $m" >&2; exit 2 ;; esac
 done
@@ -79,6 +91,7 @@ command -v spin >/dev/null 2>&1 || need+=(spin)
 command -v gcc >/dev/null 2>&1 || need+=(gcc)
 command -v python3 >/dev/null 2>&1 || need+=(python3)
 command -v timeout >/dev/null 2>&1 || need+=(coreutils)
+command -v taskset >/dev/null 2>&1 || need+=(util-linux)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then
     echo "spin_vs_lockstep: needs these Debian packages: ${need[*]}" >&2
@@ -141,60 +154,77 @@ LOAD_START=$(cut -d" " -f1-3 /proc/loadavg)
   echo "date=$(date -u +%FT%TZ)"
   echo "lockstep=$LOCKSTEP_LABEL"
   echo "timeout=$TIMEOUT"
+  echo "repeat=$REPEAT"
+  echo "cpu=$CPU"
 } > "$WORK/env.txt"
+PIN=(taskset -c "$CPU")
+"${PIN[@]}" true 2>/dev/null || { echo "spin_vs_lockstep: cannot pin to CPU $CPU (taskset -c $CPU)" >&2; exit 2; }
 
 now() { date +%s.%N; }
 
-# run_spin MODEL SET N
-run_spin() {
+# compile_pan MODEL SET N: pan for this model in $WORK/build/ID, its compile time in the meta file
+compile_pan() {
   local m=$1 s=$2 n=$3 id="$1.$2.N$3"
   local b="$WORK/build/$id"
   mkdir -p "$b"; cp "$WORK"/pml/*.pml "$b/"
   (
     cd "$b"
-    local t0 t1 rc=0
+    local t0 t1
     t0=$(now)
     spin -DN="$n" ${DEFS[$s]} -a "$m.pml" > spin_a.log 2>&1 || { echo "spin -a failed: $id" >&2; cat spin_a.log >&2; exit 1; }
     gcc $CFLAGS -o pan pan.c 2> gcc.log || { echo "gcc failed: $id" >&2; cat gcc.log >&2; exit 1; }
     t1=$(now)
-    timeout -k 5 -s INT "$TIMEOUT" /usr/bin/time -v -o "$WORK/logs/$id.spin.time" \
-      ./pan $PAN_DEPTH ${HASH[$s]} > "$WORK/logs/$id.spin.pan" 2>&1 || rc=$?
     { echo "compile_s=$(awk "BEGIN{printf \"%.3f\", $t1 - $t0}")"
-      echo "rc=$rc"
       echo "cmd=spin -DN=$n ${DEFS[$s]} -a $m.pml && gcc $CFLAGS -o pan pan.c && ./pan $PAN_DEPTH ${HASH[$s]}"
     } > "$WORK/logs/$id.spin.meta"
   )
-  rm -rf "$b"
 }
 
-# run_lockstep MODEL SET N TAG [FLAGS...]
+# run_pan MODEL SET N K: the K-th run of the compiled pan
+run_pan() {
+  local m=$1 s=$2 n=$3 k=$4 id="$1.$2.N$3" rc=0
+  (
+    cd "$WORK/build/$id"
+    timeout -k 5 -s INT "$TIMEOUT" /usr/bin/time -v -o "$WORK/logs/$id.spin.r$k.time" \
+      "${PIN[@]}" ./pan $PAN_DEPTH ${HASH[$s]} > "$WORK/logs/$id.spin.r$k.pan" 2>&1
+  ) || rc=$?
+  echo "rc=$rc" > "$WORK/logs/$id.spin.r$k.rc"
+}
+
+# run_lockstep MODEL SET N TAG K [FLAGS...]: the K-th run of one lockstep search
 run_lockstep() {
-  local m=$1 s=$2 n=$3 tag=$4; shift 4
+  local m=$1 s=$2 n=$3 tag=$4 k=$5; shift 5
   local id="$m.$s.N$n" rc=0
   (
     cd "$WORK"
-    timeout -k 5 -s INT "$TIMEOUT" /usr/bin/time -v -o "$WORK/logs/$id.$tag.time" \
-      "$LOCKSTEP" explore "$WORK/scen/$m.$s.json" --clients "$n" "$@" --json --out "$WORK/cx" \
-      > "$WORK/logs/$id.$tag.json" 2> "$WORK/logs/$id.$tag.err"
+    timeout -k 5 -s INT "$TIMEOUT" /usr/bin/time -v -o "$WORK/logs/$id.$tag.r$k.time" \
+      "${PIN[@]}" "$LOCKSTEP" explore "$WORK/scen/$m.$s.json" --clients "$n" "$@" --json --out "$WORK/cx" \
+      > "$WORK/logs/$id.$tag.r$k.json" 2> "$WORK/logs/$id.$tag.r$k.err"
   ) || rc=$?
-  { echo "rc=$rc"; echo "cmd=lockstep explore ${SCEN[$m]}.json[$s] --clients $n $* --json"; } > "$WORK/logs/$id.$tag.meta"
+  { echo "rc=$rc"; echo "cmd=lockstep explore ${SCEN[$m]}.json[$s] --clients $n $* --json"; } > "$WORK/logs/$id.$tag.r$k.meta"
 }
 
-echo "SPIN: $(spin -V 2>&1 | head -1); lockstep: $LOCKSTEP; per-run cap ${TIMEOUT}s"
+echo "SPIN: $(spin -V 2>&1 | head -1); lockstep: $LOCKSTEP; per-run cap ${TIMEOUT}s;" \
+  "$REPEAT run(s) of each search on CPU $CPU"
 for s in $SETS; do
   for m in $MODELS; do
     for n in $NS; do
       id="$m.$s.N$n"
-      printf '%-28s spin...' "$id"
-      run_spin "$m" "$s" "$n"
-      printf ' lockstep (same space)...'
-      run_lockstep "$m" "$s" "$n" same --no-symmetry --no-por
-      printf ' lockstep (reduced)...'
-      run_lockstep "$m" "$s" "$n" red
-      if [ "$m" = naive ]; then
-        printf ' lockstep (--shortest)...'
-        run_lockstep "$m" "$s" "$n" bfs --shortest
-      fi
+      printf '%-28s compile...' "$id"
+      compile_pan "$m" "$s" "$n"
+      for ((k = 1; k <= REPEAT; k++)); do
+        printf ' spin...'
+        run_pan "$m" "$s" "$n" "$k"
+        printf ' same...'
+        run_lockstep "$m" "$s" "$n" same "$k" --no-symmetry --no-por
+        printf ' reduced...'
+        run_lockstep "$m" "$s" "$n" red "$k"
+        if [ "$m" = naive ]; then
+          printf ' shortest...'
+          run_lockstep "$m" "$s" "$n" bfs "$k" --shortest
+        fi
+      done
+      rm -rf "$WORK/build/$id"
       echo " done"
       echo "$id" >> "$WORK/runs.txt"
     done
@@ -204,12 +234,13 @@ done
 echo "load=$LOAD_START at the start, $(cut -d" " -f1-3 /proc/loadavg) at the end" >> "$WORK/env.txt"
 mkdir -p "$(dirname "$OUT")"
 python3 - "$WORK" "$OUT" <<'PY'
-import json, os, re, sys
+import json, os, re, statistics, sys
 
 work, out = sys.argv[1], sys.argv[2]
 logs = os.path.join(work, "logs")
 env = dict(l.rstrip("\n").split("=", 1) for l in open(os.path.join(work, "env.txt")) if "=" in l)
 runs = [l.strip() for l in open(os.path.join(work, "runs.txt")) if l.strip()]
+repeat = int(env.get("repeat", "1"))
 
 def read(path):
     try:
@@ -224,10 +255,9 @@ def max_rss_mb(path):
     m = re.search(r"Maximum resident set size \(kbytes\): (\d+)", read(path))
     return int(m.group(1)) / 1024 if m else None
 
-def spin_run(id_):
-    pan = read(f"{logs}/{id_}.spin.pan")
-    mt = meta(f"{logs}/{id_}.spin.meta")
-    r = {"compile_s": float(mt.get("compile_s", "nan")), "rc": int(mt.get("rc", "0") or 0)}
+def spin_one(id_, k):
+    pan = read(f"{logs}/{id_}.spin.r{k}.pan")
+    r = {"rc": int(meta(f"{logs}/{id_}.spin.r{k}.rc").get("rc", "0") or 0)}
     def num(rx):
         m = re.search(rx, pan)
         return int(float(m.group(1))) if m else None
@@ -235,7 +265,7 @@ def spin_run(id_):
     r["transitions"] = num(r"([\d.e+]+) transitions \(= stored\+matched\)")
     m = re.search(r"pan: elapsed time ([\d.e+-]+) seconds", pan)
     r["s"] = float(m.group(1)) if m else None
-    r["mb"] = max_rss_mb(f"{logs}/{id_}.spin.time")
+    r["mb"] = max_rss_mb(f"{logs}/{id_}.spin.r{k}.time")
     if r["rc"] in (124, 130) or "Interrupted" in pan:
         r["result"] = "TIMEOUT"
     elif "assertion violated" in pan or re.search(r"errors: [1-9]", pan):
@@ -248,13 +278,13 @@ def spin_run(id_):
     r["depth"] = int(m.group(1)) if m else None
     return r
 
-def lockstep_run(id_, tag):
-    mt = meta(f"{logs}/{id_}.{tag}.meta")
+def lockstep_one(id_, tag, k):
+    mt = meta(f"{logs}/{id_}.{tag}.r{k}.meta")
     rc = int(mt.get("rc", "0") or 0)
-    r = {"rc": rc, "mb": max_rss_mb(f"{logs}/{id_}.{tag}.time"),
+    r = {"rc": rc, "mb": max_rss_mb(f"{logs}/{id_}.{tag}.r{k}.time"),
          "states": None, "transitions": None, "s": None}
     try:
-        j = json.loads(read(f"{logs}/{id_}.{tag}.json"))
+        j = json.loads(read(f"{logs}/{id_}.{tag}.r{k}.json"))
     except ValueError:
         j = None
     if j is None:
@@ -265,6 +295,35 @@ def lockstep_run(id_, tag):
     cx = j.get("counterexample") or {}
     r["found_steps"], r["shortest"] = cx.get("found_steps"), cx.get("steps")
     return r
+
+def combine(rs):
+    """The runs of one search: their counts and verdict (the same in every run, or the
+    result says they are not), the median time and memory, and the range of times."""
+    r = dict(rs[0])
+    for x in rs[1:]:
+        if (x["states"], x["transitions"], x["result"]) != (r["states"], r["transitions"], rs[0]["result"]):
+            r["result"] = f"runs differ ({rs[0]['result']}, then {x['result']})"
+    ts = [x["s"] for x in rs]
+    ms = [x["mb"] for x in rs if x["mb"] is not None]
+    r["s"] = statistics.median(ts) if None not in ts else None
+    r["range"] = (min(ts), max(ts)) if None not in ts and len(ts) > 1 else None
+    r["mb"] = statistics.median(ms) if ms else None
+    return r
+
+def spin_run(id_):
+    r = combine([spin_one(id_, k) for k in range(1, repeat + 1)])
+    r["compile_s"] = float(meta(f"{logs}/{id_}.spin.meta").get("compile_s", "nan"))
+    return r
+
+def lockstep_run(id_, tag):
+    return combine([lockstep_one(id_, tag, k) for k in range(1, repeat + 1)])
+
+def spread(r):
+    """ (min–max over the runs)" for a median of several."""
+    if not r.get("range"):
+        return ""
+    lo, hi = r["range"]
+    return f" ({f_s(lo)}–{f_s(hi)})"
 
 def f_int(v):
     return "—" if v is None else f"{v:,}"
@@ -311,7 +370,9 @@ L.append("")
 L.append(f"Measured {env.get('date','?')} by `bench/spin_vs_lockstep.sh`: {env.get('spin','?')}; "
          f"{env.get('gcc','?')}; {env.get('host','?')} ({env.get('cpu','?')}); "
          f"lockstep {env.get('lockstep','?')}. Per-run cap {env.get('timeout','?')} s. "
-         f"Load average (1, 5, 15 min): {env.get('load','?')}.")
+         f"Load average (1, 5, 15 min): {env.get('load','?')}. "
+         f"Every search ran {repeat} time(s), SPIN's and lockstep's in turn, each pinned to "
+         f"CPU {env.get('cpu','?')} (`taskset`); times and MB are the medians.")
 L.append("")
 L.append("SPIN: `./pan -m100000 -w20` (S) or `-w26` (L), DFS, POR on (default). "
          "lockstep: `lockstep explore` on the same model; *same space* = `--no-symmetry --no-por`, "
@@ -359,7 +420,8 @@ for model, pset, n, sp, same, red in rows:
         for name, r, aim in (("same space", same, 1.0), ("reduced", red, 0.02)):
             if r["s"] is not None and sp["s"]:
                 q = r["s"] / sp["s"]
-                tg.append(f"- GETSET L N=5, {name}: {f_s(r['s'])} s vs SPIN {f_s(sp['s'])} s, "
+                tg.append(f"- GETSET L N=5, {name}: {f_s(r['s'])}{spread(r)} s vs SPIN "
+                          f"{f_s(sp['s'])}{spread(sp)} s, "
                           f"ratio {q:.3f}: {'met' if q <= aim else 'missed'} (target ≤ {aim})")
             else:
                 tg.append(f"- GETSET L N=5, {name}: not measured ({r['result']}, SPIN {sp['result']})")
