@@ -398,9 +398,15 @@ class Dfs {
   }
 
   Buffers& At(int depth) {
-    while (static_cast<int>(buffers_.size()) <= depth)
-      buffers_.push_back(std::make_unique<Buffers>());
-    return *buffers_[static_cast<size_t>(depth)];
+    const auto d = static_cast<size_t>(depth);
+    if (d < buffers_.size()) [[likely]]
+      return *buffers_[d];
+    return Grow(d);
+  }
+  // Out of line, so that At inlines into the search's loop.
+  [[gnu::noinline]] Buffers& Grow(size_t depth) {
+    while (buffers_.size() <= depth) buffers_.push_back(std::make_unique<Buffers>());
+    return *buffers_[depth];
   }
 
   std::vector<std::unique_ptr<Buffers>> buffers_;

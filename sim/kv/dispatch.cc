@@ -9,8 +9,8 @@ namespace lockstep::kv {
 namespace internal {
 
 Entry* Db::Lookup(std::string_view key) {
-  auto it = LowerBound(entries_, key);
-  if (it == entries_.end() || it->key != key) return nullptr;
+  auto it = FindKey(entries_, key);
+  if (it == entries_.end()) return nullptr;
   if (it->ExpiredAt(now_)) {
     entries_.erase(it);
     effect_.saw_expired = true;

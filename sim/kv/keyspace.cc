@@ -53,10 +53,8 @@ void Keyspace::Replace(const std::string& key, const std::optional<Entry>& e) {
 }
 
 const Entry* Keyspace::Find(std::string_view key, Millis now) const {
-  auto it = LowerBound(entries_, key);
-  if (it == entries_.end() || it->key != key || it->ExpiredAt(now)) {
-    return nullptr;
-  }
+  auto it = FindKey(entries_, key);
+  if (it == entries_.end() || it->ExpiredAt(now)) return nullptr;
   return &*it;
 }
 

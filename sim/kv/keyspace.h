@@ -47,6 +47,21 @@ auto LowerBound(Entries& entries, std::string_view key) {
       [](const Entry& e, std::string_view k) { return std::string_view(e.key) < k; });
 }
 
+// The entry of `entries` (sorted by key) whose key is `key`, or end(). A
+// lock's keyspace holds a key or two: a scan, where a size compare rejects
+// most entries, costs less than a binary search's ordered compares.
+template <typename Entries>
+auto FindKey(Entries& entries, std::string_view key) {
+  constexpr size_t kScanned = 8;
+  if (entries.size() <= kScanned) {
+    auto it = entries.begin();
+    while (it != entries.end() && std::string_view(it->key) != key) ++it;
+    return it;
+  }
+  auto it = LowerBound(entries, key);
+  return it != entries.end() && it->key == key ? it : entries.end();
+}
+
 class Keyspace {
  public:
   // Sets up state directly (scenario initial keyspaces); not a Redis command.

@@ -23,6 +23,14 @@ bool SameValue(const kv::Entry& a, const kv::Entry& b) {
 }  // namespace
 
 ValueGhost Model::GhostOf(const ServerState& s, const std::string& key) {
+  // A lock's keys are few: a scan, where a size compare rejects most keys,
+  // costs less than a binary search (as kv::FindKey).
+  if (s.ghosts.size() <= 8) {
+    for (const auto& [k, ghost] : s.ghosts) {
+      if (k == key) return ghost;
+    }
+    return ValueGhost{};
+  }
   auto it = Find(s.ghosts, key);
   return it != s.ghosts.end() && it->first == key ? it->second : ValueGhost{};
 }
@@ -46,7 +54,7 @@ void ForgetGoneGhosts(ServerState& s, Millis server_now) {
 
 void Model::NoteWrites(WorldState& s, int server, int actor, const kv::CommandSpec& spec,
                        const std::vector<std::string>& argv, const std::vector<std::string>& stamps,
-                       const std::vector<KeyBefore>& before) {
+                       std::span<const KeyBefore> before) {
   const Millis server_now = ServerClock(s, server);
   ServerState& sv = s.servers[server];
   const ClientSlot& c = s.clients[actor];
@@ -67,7 +75,7 @@ void Model::NoteWrites(WorldState& s, int server, int actor, const kv::CommandSp
       // Provenance travels with the entry: replication, persistence and
       // restarts copy it.
       auto& entries = sv.keyspace.mutable_entries();
-      kv::Entry& e = *kv::LowerBound(entries, key);
+      kv::Entry& e = *kv::FindKey(entries, key);
       e.timestamp = e.kind == kv::Entry::Kind::kString &&
                     std::find(stamps.begin(), stamps.end(), e.value) != stamps.end();
       const bool kept = before[k].entry && SameValue(*before[k].entry, *now);

@@ -1,6 +1,7 @@
 #include "sim/world/model.h"
 
 #include <algorithm>
+#include <charconv>
 #include <map>
 
 #include "sim/world/ghost_state.h"
@@ -442,11 +443,11 @@ void Model::Step(WorldState& s, const Action& a, StepEffects* effects) {
   input.clock = ClientClock(s, i);
   std::vector<std::string>& argv = argv_scratch_;
   std::vector<std::string>& stamps = stamps_scratch_;  // the time arguments, as sent
-  argv.clear();
   stamps.clear();
   if (r.kind == Request::Kind::kLeave) {
     c.in_critical_section = false;
     if (effects) effects->events.push_back(names_[i] + " leaves the critical section");
+    argv.clear();
     if (r.make) argv = r.make(read_clock);
   } else if (r.kind == Request::Kind::kResource) {
     const bool accepted =
@@ -477,14 +478,19 @@ void Model::Step(WorldState& s, const Action& a, StepEffects* effects) {
     Resume(s, i, input, effects);
     return;
   } else {
-    for (const Value& v : r.argv) {
+    // Assigned in place: the scratch strings keep their buffers.
+    argv.resize(r.argv.size());
+    for (size_t k = 0; k < r.argv.size(); ++k) {
+      const Value& v = r.argv[k];
       if (v.is_clock()) {
         input.sent_timestamp = read_clock + v.offset();
-        argv.push_back(std::to_string(input.sent_timestamp));
+        char digits[24];
+        const auto end = std::to_chars(digits, digits + sizeof(digits), input.sent_timestamp).ptr;
+        argv[k].assign(digits, end);
       } else {
-        argv.push_back(v.literal());
+        argv[k].assign(v.literal());
       }
-      if (v.is_time()) stamps.push_back(argv.back());
+      if (v.is_time()) stamps.push_back(argv[k]);
     }
   }
   if (!argv.empty()) input.reply = Send(s, a, argv, stamps, effects, &input.reply_is_time);

@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -290,7 +291,7 @@ class Model {
   // `spec` is argv's command.
   void NoteWrites(WorldState& s, int server, int actor, const kv::CommandSpec& spec,
                   const std::vector<std::string>& argv, const std::vector<std::string>& stamps,
-                  const std::vector<KeyBefore>& before);
+                  std::span<const KeyBefore> before);
   // Client i entered the critical section: the values it wrote are its lock.
   static void NoteAcquisition(WorldState& s, int i);
 

@@ -2,6 +2,7 @@
 // (lost requests and replies, unavailable servers), replication to a
 // replica, failover and restart per persistence.
 #include <algorithm>
+#include <span>
 
 #include "sim/kv/command_table.h"
 #include "sim/world/ghost_state.h"
@@ -66,19 +67,30 @@ kv::Reply Model::Send(WorldState& s, const Action& a, const std::vector<std::str
     return kv::Reply::Error(kTimeoutError);
   }
   ServerState& sv = s.servers[server];
-  std::vector<KeyBefore>& before_keys = before_scratch_;
-  before_keys.clear();
+  // The keys as the command finds them, in scratch space whose strings keep
+  // their buffers from step to step.
+  size_t before_count = 0;
   const kv::CommandSpec* spec = kv::FindCommand(argv[0]);
   if (spec && !kv::ArityOk(*spec, argv.size())) spec = nullptr;  // Execute replies the error
   if (spec) {
     const Millis server_now = ServerClock(s, server);
     const kv::KeyPositions keys = kv::CommandKeyPositions(*spec, argv);
     for (size_t k = keys.first; k < keys.end; k += keys.step) {
-      const kv::Entry* e = sv.keyspace.Find(argv[k], server_now);
-      before_keys.push_back(
-          {GhostOf(sv, argv[k]), e ? std::optional<kv::Entry>(*e) : std::nullopt});
+      if (before_scratch_.size() == before_count) before_scratch_.emplace_back();
+      KeyBefore& b = before_scratch_[before_count++];
+      b.ghost = GhostOf(sv, argv[k]);
+      if (const kv::Entry* e = sv.keyspace.Find(argv[k], server_now)) {
+        if (b.entry) {
+          *b.entry = *e;
+        } else {
+          b.entry.emplace(*e);
+        }
+      } else {
+        b.entry.reset();
+      }
     }
   }
+  const std::span<const KeyBefore> before_keys(before_scratch_.data(), before_count);
   const int replica = replica_of_[server];
   const bool replicating = replica >= 0 && s.servers[replica].role == ServerRole::kReplica;
   std::optional<kv::Keyspace> before;

@@ -164,6 +164,27 @@ TEST_CASE("PutString, Live and PurgeExpired respect deadlines", "[kv][keyspace]"
   CHECK(Execute(ks, {"GET", "a"}, 0).ToString() == "\"1\"");
 }
 
+TEST_CASE("FindKey finds every key and no other, scanned or searched", "[kv][keyspace]") {
+  // Up to 8 entries are scanned, more are searched: both ways, every key
+  // present is found at its place, and keys between, before and after are not.
+  for (int n : {0, 1, 2, 8, 9, 40}) {
+    INFO(n);
+    Keyspace ks;
+    for (int i = 0; i < n; ++i) ks.PutString("k" + std::to_string(100 + 2 * i), "v", std::nullopt);
+    const std::vector<Entry>& entries = ks.entries();
+    for (int i = 0; i < n; ++i) {
+      const std::string key = "k" + std::to_string(100 + 2 * i);
+      auto it = FindKey(entries, key);
+      REQUIRE(it != entries.end());
+      CHECK(it->key == key);
+      CHECK(FindKey(entries, "k" + std::to_string(101 + 2 * i)) == entries.end());
+    }
+    CHECK(FindKey(entries, "a") == entries.end());
+    CHECK(FindKey(entries, "z") == entries.end());
+    CHECK(FindKey(entries, "k1") == entries.end());  // a prefix of every key
+  }
+}
+
 TEST_CASE("Hash is stable and depends on every field", "[kv][keyspace]") {
   Keyspace a;
   Keyspace b;
