@@ -9,13 +9,14 @@
 
 #include "sim/base/input_error.h"
 #include "sim/base/limits.h"
+#include "sim/base/printable.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/explore_command.h"
 #include "sim/cli/memory_bound.h"
-#include "sim/cli/redis_replay.h"
 #include "sim/cli/render_command.h"
 #include "sim/cli/terminal.h"
 #include "sim/explore/strategy_registry.h"
+#include "sim/replay/redis_replay.h"
 #include "sim/run/stop_signals.h"
 #include "sim/run/version.h"
 #include "sim/scenario/scenario.h"
@@ -106,14 +107,15 @@ int RunCommandLine(const std::vector<std::string>& args) {
   replay->add_option("--trace-out", out.trace_out, "Write the trace (JSON) here; - for stdout")
       ->check(kPath);
   auto* replay_json = replay->add_flag("--json", out.json, "Print a machine-readable summary");
-  RedisReplayOptions redis;
+  replay::RedisReplayOptions redis;
   auto* redis_opt = replay->add_option(
       "--redis", redis.address,
       "Replay the trace's commands on a real Redis server at HOST:PORT, one connection per client");
   redis_opt->excludes(replay_json)->excludes("--trace-out");
   replay
       ->add_flag("--redis-flush", redis.flush,
-                 "With --redis: FLUSHALL first (else the database must be empty)")
+                 "With --redis: empty database 0, the one the replay uses, first (FLUSHDB; "
+                 "else it must be empty); other databases are left as they are")
       ->needs(redis_opt);
   auto* redis_server_opt =
       replay
@@ -254,8 +256,9 @@ int RunCommandLine(const std::vector<std::string>& args) {
                    "Text size in pixels; the whole picture scales with it (default 12)")
       ->check(CLI::Range(6.0, 72.0));
 
-  // CLI11 takes an unknown first word for a missing subcommand: name it.
-  if (argc > 1 && argv[1][0] != '-') {
+  // CLI11 takes an unknown first word, or an option before any subcommand,
+  // for a missing subcommand: name it.
+  if (argc > 1) {
     const std::string word = argv[1];
     std::string known;
     bool found = false;
@@ -263,9 +266,12 @@ int RunCommandLine(const std::vector<std::string>& args) {
       known += (known.empty() ? "" : ", ") + sub->get_name();
       found = found || sub->get_name() == word;
     }
-    if (!found) {
-      std::cerr << "lockstep: unknown subcommand \"" << lockstep::json::Shorten(word)
-                << "\"; expected one of " << known << "\n";
+    const bool global =
+        word == "--help" || word == "-h" || word == "--help-all" || word == "--version";
+    if (!found && !global) {
+      std::cerr << "lockstep: " << (word[0] == '-' ? "unknown option \"" : "unknown subcommand \"")
+                << base::Printable(lockstep::json::Shorten(word)) << "\"; expected "
+                << (word[0] == '-' ? "a subcommand first, one of " : "one of ") << known << "\n";
       return kExitBadInput;
     }
   }
@@ -294,7 +300,7 @@ int RunCommandLine(const std::vector<std::string>& args) {
     if (*replay) {
       redis.managed = redis_server_opt->count() > 0;
       return redis.address.empty() && !redis.managed ? Replay(file, out)
-                                                     : ReplayOnRedis(file, redis);
+                                                     : replay::ReplayOnRedis(file, redis);
     }
     if (*run) return Run(file, seed, max_steps, out);
     if (*explore) {
@@ -328,6 +334,12 @@ int RunCommandLine(const std::vector<std::string>& args) {
     // scenario's fault, not lockstep's.
     PrintError(file + ": " + e.what());
     return kExitBadInput;
+  } catch (const std::bad_alloc&) {
+    // The machine, or a limit on the process, refused memory: a bound
+    // reached, as --max-memory is, not a crash.
+    PrintError("out of memory: the machine refused an allocation (" + SizeText(ResidentBytes()) +
+               " resident); --max-memory stops a search before this");
+    return kExitBound;
   }
   return kExitBadInput;
 }

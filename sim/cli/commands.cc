@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "sim/base/limits.h"
+#include "sim/base/printable.h"
 #include "sim/cli/memory_bound.h"
 #include "sim/explore/replay_strategy.h"
 #include "sim/explore/search.h"
@@ -99,8 +100,6 @@ int ReplayTrace(const std::string& file, const std::string& text, const json& do
 }
 
 }  // namespace
-
-void PrintError(const std::string& message) { std::cerr << "lockstep: " << message << "\n"; }
 
 std::string DefaultScenarioDir() {
   if (std::filesystem::is_directory("scenarios")) return "scenarios";
@@ -240,8 +239,8 @@ int List(const std::string& dir, bool as_json) {
   }
   std::cout << "Algorithms:\n";
   for (const auto& a : algos) {
-    std::cout << "  " << a["name"].get<std::string>() << "\n      "
-              << a["summary"].get<std::string>() << "\n";
+    std::cout << "  " << base::Printable(a["name"].get<std::string>()) << "\n      "
+              << base::Printable(a["summary"].get<std::string>()) << "\n";
     if (a.contains("settings") && !a["settings"].empty()) {
       std::string names;
       for (const auto& n : a["settings"])
@@ -251,14 +250,14 @@ int List(const std::string& dir, bool as_json) {
   }
   std::cout << "Scenarios (" << dir << "):\n";
   for (const auto& s : scenarios) {
-    std::cout << "  " << s["file"].get<std::string>();
+    std::cout << "  " << base::Printable(s["file"].get<std::string>());
     if (s.contains("error")) {
-      std::cout << "\n      ERROR: " << s["error"].get<std::string>() << "\n";
+      std::cout << "\n      ERROR: " << base::Printable(s["error"].get<std::string>()) << "\n";
       continue;
     }
     std::cout << "  [expect " << s["expect"].get<std::string>()
               << (s["has_schedule"].get<bool>() ? ", with schedule" : "") << "]\n      "
-              << s["description"].get<std::string>() << "\n";
+              << base::Printable(s["description"].get<std::string>()) << "\n";
   }
   return kExitSafe;
 }
@@ -308,7 +307,7 @@ int Demo(const std::string& dir, const trace::TimelineStyle& timeline) {
     for (const Part& p : parts) {
       scenario::Scenario s = scenario::LoadScenarioFile(dir + "/" + p.file);
       std::cout << "\n=== " << p.title << " ===\n"
-                << trace::WrapText(s.description, timeline.width) << "\n";
+                << trace::WrapText(base::Printable(s.description), timeline.width) << "\n";
       trace::Trace t = run::ReplaySchedule(s);
       std::cout << trace::Timeline(t, timeline);
       expectation(s, t.violation.has_value(), t.violation ? t.violation->property : "");
@@ -335,7 +334,9 @@ int Demo(const std::string& dir, const trace::TimelineStyle& timeline) {
     std::cout << "\n=== 5. C4 lost, but its GETSET overwrote C5's lock: does that matter? ===\n";
     for (const char* file : {"getset-loser-overwrite-safe.json", "getset-loser-overwrite.json"}) {
       const scenario::Scenario s = scenario::LoadScenarioFile(dir + "/" + file);
-      std::cout << "\n" << trace::WrapText(s.description, timeline.width ? timeline.width : 80);
+      std::cout << "\n"
+                << trace::WrapText(base::Printable(s.description),
+                                   timeline.width ? timeline.width : 80);
       const run::ExploreResult r = run::Explore(s);
       std::cout << "exhaustive search of scenarios/" << file << ": "
                 << explore::VerdictText(r.search.verdict) << " (" << r.search.stats.states

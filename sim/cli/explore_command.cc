@@ -24,6 +24,7 @@
 #include "sim/mpi/mpi_session.h"
 #endif
 #include "sim/run/explore.h"
+#include "sim/run/messages.h"
 #include "sim/run/output_file.h"
 #include "sim/run/runner.h"
 #include "sim/run/stop_signals.h"
@@ -114,6 +115,16 @@ explore::StorageOptions StorageFrom(const ExploreOptions& o) {
                            "no depths; use --storage hash-compact");
   }
   if (o.bitstate_bits) storage.bitstate_log2_bits = *o.bitstate_bits;
+  // The array is allocated whole at the start: refused here, before any of
+  // it is touched, if it alone passes the memory bound.
+  const uint64_t array_bytes = (uint64_t{1} << storage.bitstate_log2_bits) / 8;
+  if (bits && o.max_memory && array_bytes > o.max_memory) {
+    throw base::InputError("", "--bitstate-bits",
+                           "an array of 2^" + std::to_string(storage.bitstate_log2_bits) +
+                               " bits takes " + SizeText(array_bytes) +
+                               ", more than the memory bound (--max-memory " +
+                               SizeText(o.max_memory) + "); give fewer bits or a larger bound");
+  }
   return storage;
 }
 

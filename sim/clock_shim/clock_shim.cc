@@ -20,6 +20,7 @@
 #include <cstdlib>
 
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 
@@ -37,6 +38,11 @@ __attribute__((constructor)) void MapClock() {
   if (path == nullptr || *path == '\0') Die("LOCKSTEP_CLOCK_FILE is not set");
   const int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) Die("cannot open LOCKSTEP_CLOCK_FILE");
+  // A shorter file would map, and fault (SIGBUS) at the first read.
+  struct stat st {};
+  if (fstat(fd, &st) != 0 || st.st_size < static_cast<off_t>(sizeof(int64_t))) {
+    Die("LOCKSTEP_CLOCK_FILE holds fewer than 8 bytes");
+  }
   void* p = mmap(nullptr, sizeof(int64_t), PROT_READ, MAP_SHARED, fd, 0);
   close(fd);
   if (p == MAP_FAILED) Die("cannot map LOCKSTEP_CLOCK_FILE");

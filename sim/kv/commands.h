@@ -38,6 +38,11 @@ class Db {
 
   // Records that the command wrote (Redis's server.dirty++).
   void MarkWrote() { effect_.wrote = true; }
+  // Records why the model cannot vouch for the command's effect on a real
+  // server (Effect::unvouched); the first reason stays.
+  void MarkUnvouched(const char* why) {
+    if (effect_.unvouched == nullptr) effect_.unvouched = why;
+  }
 
  private:
   std::vector<Entry>& entries_;

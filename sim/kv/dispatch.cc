@@ -37,7 +37,10 @@ Reply Execute(Keyspace& keyspace, const std::vector<std::string>& argv, Millis n
     return Execute(keyspace, *spec, argv, now, effect);
   }
   if (effect != nullptr) *effect = Effect{};  // refused: nothing touched
-  if (spec == nullptr) return Reply::Error(UnknownCommandError(argv));
+  if (spec == nullptr) {
+    if (effect != nullptr) effect->unvouched = "a command the model does not implement";
+    return Reply::Error(UnknownCommandError(argv));
+  }
   return Reply::Error(WrongArityError(spec->name));
 }
 

@@ -18,6 +18,11 @@ struct Effect {
   // is not set for merely removing an already expired key.
   bool wrote = false;
   bool saw_expired = false;  // some key the command named was expired at now
+  // Why what the command does on a real Redis may differ from what it did
+  // here (a command outside the model, a script stopped by a bound of the
+  // model's), or nullptr: a replay on a real server sends only commands
+  // the model vouches for (sim/replay/vetting.h).
+  const char* unvouched = nullptr;
 };
 
 // Executes one command atomically on `keyspace` at time `now`. Never throws

@@ -58,6 +58,9 @@ CallOutcome RunCall(RunContext* ctx) noexcept {
     const Argv& argv = ctx->call_argv;
     const CommandSpec* spec = FindCommand(argv[0]);
     if (spec == nullptr || !ArityOk(*spec, argv.size())) {
+      if (spec == nullptr && ctx->unvouched == nullptr) {
+        ctx->unvouched = "its script calls a command the model does not implement";
+      }
       ctx->text = spec == nullptr ? "Unknown Redis command called from script"
                                   : "Wrong number of args calling Redis command from script";
       return CallOutcome::kScriptError;

@@ -155,12 +155,6 @@ trace::Trace RunSeeded(const scenario::Scenario& s, uint64_t seed, int max_steps
   return RunToTrace(s, random, max_steps, stop, steps_run);
 }
 
-void Warn(const std::string& file, const std::vector<std::string>& warnings) {
-  for (const std::string& w : warnings) {
-    if (!w.empty()) std::cerr << "lockstep: " << file << ": warning: " << w << "\n";
-  }
-}
-
 std::string Unexpected(const scenario::Scenario& s, const std::string& violated, bool conclusive) {
   if (s.expect.Matches(violated) || (violated.empty() && !conclusive)) return "";
   return "at /expect: expected " + s.expect.Text() + ", but " +

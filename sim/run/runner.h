@@ -54,9 +54,6 @@ ReplayedTrace ReplaySavedTrace(const std::string& file, const nlohmann::json& do
 trace::Trace RunSeeded(const scenario::Scenario& s, uint64_t seed, int max_steps,
                        const std::atomic<bool>* stop = nullptr, size_t* steps_run = nullptr);
 
-// Prints each "lockstep: FILE: warning: TEXT" on stderr: what is valid but
-// likely not what was meant (the exit code does not change).
-void Warn(const std::string& file, const std::vector<std::string>& warnings);
 // The warning for an outcome violating `violated` ("": none) that `s`
 // does not expect, or "" if expected. `conclusive`: the outcome holds for
 // every schedule (a replayed schedule, an exhaustive search), so not

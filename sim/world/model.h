@@ -216,7 +216,8 @@ struct WorldState {
 // What one applied action did, for traces.
 struct StepEffects {
   std::vector<std::string> command;  // argv as executed; empty if none
-  int server = -1;                   // the server that ran it, if any
+  int server = -1;                   // the server it was sent to, if any
+  bool ran = false;                  // it reached `server` and ran there (not lost, not down)
   std::optional<kv::Reply> reply;
   std::vector<std::string> events;  // "C1 enters the critical section", ...
   kv::Effect effect;                // on the keyspace

@@ -96,6 +96,7 @@ kv::Reply Model::Send(WorldState& s, const Action& a, const std::vector<std::str
   std::optional<kv::Keyspace> before;
   if (replicating) before = sv.keyspace;
   kv::Effect effect;
+  if (effects) effects->ran = true;
   kv::Reply reply = spec ? kv::Execute(sv.keyspace, *spec, argv, ServerClock(s, server), &effect)
                          : kv::Execute(sv.keyspace, argv, ServerClock(s, server), &effect);
   if (effect.wrote && spec) NoteWrites(s, server, i, *spec, argv, stamps, before_keys);

@@ -11,7 +11,7 @@
 //   command at the server's clock (see known_departures.h for how an
 //   instant is chosen).
 // - Timed (GenerateTimed), on a server whose clock lockstep sets
-//   (cli::RedisProcess with a controlled clock): the clock starts at 0 and
+//   (replay::RedisProcess with a controlled clock): the clock starts at 0 and
 //   moves before commands, by milliseconds to seconds, so short TTLs run out
 //   mid-sequence, TTLs round at +-500 ms, GT and LT meet equal deadlines, and
 //   both sides run every command at the same instant. The keyspace is
@@ -25,9 +25,9 @@
 #include <string>
 #include <vector>
 
-#include "sim/cli/redis_process.h"
-#include "sim/cli/redis_replay.h"
 #include "sim/kv/keyspace.h"
+#include "sim/replay/redis_process.h"
+#include "sim/replay/redis_replay.h"
 
 namespace lockstep::conformance {
 
@@ -77,10 +77,10 @@ struct Outcome {
 
 class Runner {
  public:
-  explicit Runner(cli::RedisConnection& redis, FaultHook hook = nullptr)
+  explicit Runner(replay::RedisConnection& redis, FaultHook hook = nullptr)
       : redis_(redis), hook_(std::move(hook)) {}
   // Timed sequences: `clock` is the server `redis` is connected to.
-  Runner(cli::RedisConnection& redis, cli::RedisProcess& clock, FaultHook hook = nullptr)
+  Runner(replay::RedisConnection& redis, replay::RedisProcess& clock, FaultHook hook = nullptr)
       : redis_(redis), clock_(&clock), hook_(std::move(hook)) {}
   // FLUSHALL, then the sequence on both sides, then the keyspaces (timed:
   // after every command). Throws std::runtime_error if the connection fails.
@@ -92,8 +92,8 @@ class Runner {
   std::vector<kv::Entry> RealKeyspace();
   Outcome RunTimed(const Sequence& s);
 
-  cli::RedisConnection& redis_;
-  cli::RedisProcess* clock_ = nullptr;
+  replay::RedisConnection& redis_;
+  replay::RedisProcess* clock_ = nullptr;
   FaultHook hook_;
   int runs_ = 0;
 };

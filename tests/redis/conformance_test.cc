@@ -315,13 +315,13 @@ TEST_CASE("a key is live in its deadline's millisecond and expired after it on b
 // run from the build tree, where the clock shim is beside lockstep.
 struct TimedServer {
   TimedServer()
-      : process(
-            (setenv("LOCKSTEP_CLOCK_SHIM", LOCKSTEP_CLOCK_SHIM_PATH, 1),
-             cli::RedisProcessOptions{.binary = cli::FindRedisServer(), .controlled_clock = true})),
+      : process((setenv("LOCKSTEP_CLOCK_SHIM", LOCKSTEP_CLOCK_SHIM_PATH, 1),
+                 replay::RedisProcessOptions{.binary = replay::FindRedisServer(),
+                                             .controlled_clock = true})),
         redis(process.Connect()),
         runner(*redis, process) {}
-  cli::RedisProcess process;
-  std::unique_ptr<cli::RedisConnection> redis;
+  replay::RedisProcess process;
+  std::unique_ptr<replay::RedisConnection> redis;
   Runner runner;
 };
 

@@ -1,17 +1,25 @@
 // `lockstep replay --redis-server`: lockstep starts the redis-servers, sets
 // their clocks to the trace's instants and applies the trace's faults, so
 // every trace replays exactly: every reply equal, every violation again.
+#include <signal.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
+#include <sys/wait.h>
 
-#include "sim/cli/redis_replay.h"
+#include "sim/replay/redis_connection.h"
+#include "sim/replay/redis_process.h"
+#include "sim/replay/redis_replay.h"
 #include "sim/run/runner.h"
 #include "sim/scenario/scenario.h"
 #include "sim/trace/trace.h"
@@ -50,9 +58,9 @@ Replayed ReplayExactly(const std::string& trace) {
       std::cerr.rdbuf(cerr);
     }
   } capture{std::cout.rdbuf(out.rdbuf()), std::cerr.rdbuf(out.rdbuf())};
-  cli::RedisReplayOptions options;
+  replay::RedisReplayOptions options;
   options.managed = true;
-  const int code = cli::ReplayOnRedis(trace, options);
+  const int code = replay::ReplayOnRedis(trace, options);
   return {code, out.str()};
 }
 
@@ -201,10 +209,89 @@ TEST_CASE("replay --redis-server leaves no server and no folder behind", "[exact
   for (size_t at = r.out.find(marker); at != std::string::npos; at = r.out.find(marker, at + 1)) {
     const int port = std::stoi(r.out.substr(at + marker.size()));
     std::string error;
-    CHECK(cli::RedisConnection::Connect("127.0.0.1", port, 200, &error) == nullptr);
+    CHECK(replay::RedisConnection::Connect("127.0.0.1", port, 200, &error) == nullptr);
     ++ports;
   }
   CHECK(ports == 3);
+}
+
+TEST_CASE("replay --redis-server refuses a clock shim that does not set the server's clock",
+          "[exact]") {
+  testing::TempDir tmp;
+  const std::string trace = tmp.File("race.json");
+  RunLockstep({"replay", testing::ScenarioPath("setnx-docs-race.json"), "--trace-out", trace});
+  // A library that loads but answers no clock: the server would run on the
+  // machine's clock, and the replay would not be exact.
+  const char* saved = std::getenv("LOCKSTEP_CLOCK_SHIM");
+  const std::string before = saved ? saved : "";
+  setenv("LOCKSTEP_CLOCK_SHIM", "/lib/x86_64-linux-gnu/libm.so.6", 1);
+  auto r = RunLockstep({"replay", trace, "--redis-server"});
+  if (saved) {
+    setenv("LOCKSTEP_CLOCK_SHIM", before.c_str(), 1);
+  } else {
+    unsetenv("LOCKSTEP_CLOCK_SHIM");
+  }
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 2);
+  CHECK(Has(r.err, "its clock is not the one lockstep sets: TIME answered "));
+  CHECK(Has(r.err, "expected 0 0 (is /lib/x86_64-linux-gnu/libm.so.6 lockstep's"));
+}
+
+TEST_CASE("the clock shim refuses a clock file too short to read, rather than fault", "[exact]") {
+  testing::TempDir tmp;
+  const std::string empty = tmp.Write("clock", "");
+  const std::string command = "LD_PRELOAD=" + std::string(LOCKSTEP_CLOCK_SHIM_PATH) +
+                              " LOCKSTEP_CLOCK_FILE=" + empty + " " + replay::FindRedisServer() +
+                              " --port 0 --save '' 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::string out;
+  char buffer[256];
+  while (size_t n = fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
+  const int status = pclose(pipe);
+  INFO(out);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 70);
+  CHECK(Has(out, "liblockstep_clock: LOCKSTEP_CLOCK_FILE holds fewer than 8 bytes"));
+}
+
+TEST_CASE("a redis-server that never answers is waited for once, and a stop signal ends the wait",
+          "[exact]") {
+  testing::TempDir tmp;
+  const std::string trace = tmp.File("race.json");
+  RunLockstep({"replay", testing::ScenarioPath("setnx-docs-race.json"), "--trace-out", trace});
+  // A "server" that starts, notes it, and never listens.
+  const std::string starts = tmp.File("starts");
+  const std::string fake =
+      tmp.Write("fake-redis", "#!/bin/sh\necho started >> " + starts + "\nexec sleep 60\n");
+  fs::permissions(fake, fs::perms::owner_all);
+  auto r = RunLockstep({"replay", trace, "--redis-server", fake});
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 2);
+  CHECK(Has(r.err, "it did not answer PING within 10 s"));
+  CHECK(testing::ReadText(starts) == "started\n");  // no second and third try
+  // Stopped while it waits: the signal is named, not the server.
+  fs::remove(starts);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    const std::string bin = LOCKSTEP_BINARY;
+    const std::string err = tmp.File("err");
+    if (!freopen(err.c_str(), "w", stderr) || !freopen("/dev/null", "w", stdout)) _exit(127);
+    execl(bin.c_str(), bin.c_str(), "replay", trace.c_str(), "--redis-server", fake.c_str(),
+          static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  REQUIRE(pid > 0);
+  for (int i = 0; i < 600 && !fs::exists(starts); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  REQUIRE(fs::exists(starts));
+  kill(pid, SIGTERM);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 143);
+  CHECK(testing::ReadText(tmp.File("err")) == "lockstep: replay stopped by SIGTERM\n");
 }
 
 TEST_CASE("replay --redis-server names a missing program", "[exact]") {

@@ -9,7 +9,7 @@
 // depends on which, every instant in between is a correct answer, and the
 // test accepts the one the server's reply and keyspace show. The timed
 // conformance test (a server whose clock lockstep sets, see
-// cli::RedisProcess) has no such choice: the server reads the instant the
+// replay::RedisProcess) has no such choice: the server reads the instant the
 // model runs at.
 //
 // Not a departure either: inside a script, Redis 7.0 judges expiry at the
@@ -55,6 +55,14 @@ inline constexpr Departure kKnownDepartures[] = {
      "\"ERR Script ran more than 10000000 Lua instructions and was stopped script: <sha>, on "
      "@user_script:<line>.\"; a real server lets it run past lua-time-limit (answering BUSY "
      "to others) until SCRIPT KILL. Virtual time needs a deterministic bound."},
+    {"lua-work-limit",
+     "Not generated. Work no instruction count sees counts toward the same limit: pattern "
+     "matching (string.find, match, gmatch, gsub: one instruction a step), and allocation "
+     "(one instruction every 64 bytes). A script that still runs for more than 60 s of CPU "
+     "time stops the whole run with an error, as its reply would depend on the machine."},
+    {"lua-pattern-depth",
+     "Not generated. A pattern match nesting deeper than 200 calls raises \"pattern too "
+     "complex\" (Lua 5.2's limit), where Lua 5.1 recurses until its C stack runs out."},
     {"lua-memory-limit",
      "Not generated. The interpreter may hold 256 MiB; beyond it a script gets \"ERR Error "
      "running script <sha>, not enough memory\". A real server has no such cap."},

@@ -5,13 +5,13 @@
 namespace lockstep::testing {
 
 RedisServer::RedisServer() {
-  const std::string binary = cli::FindRedisServer();
+  const std::string binary = replay::FindRedisServer();
   if (binary.empty()) {
     throw std::runtime_error(
         "redis-server is not installed; these tests need a real server: run "
         "`bash .ci/install-deps` (as root) to install it");
   }
-  process_ = std::make_unique<cli::RedisProcess>(cli::RedisProcessOptions{.binary = binary});
+  process_ = std::make_unique<replay::RedisProcess>(replay::RedisProcessOptions{.binary = binary});
 }
 
 }  // namespace lockstep::testing

@@ -1,4 +1,4 @@
-// A real redis-server for one test (cli::RedisProcess: a free loopback port,
+// A real redis-server for one test (replay::RedisProcess: a free loopback port,
 // its own folder, no persistence, the machine's clock), stopped when the
 // object goes away.
 #pragma once
@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "sim/cli/redis_process.h"
+#include "sim/replay/redis_process.h"
 
 namespace lockstep::testing {
 
@@ -20,10 +20,10 @@ class RedisServer {
   int port() const { return process_->port(); }
   std::string address() const { return process_->address(); }
   // A new connection to this server. Throws std::runtime_error on failure.
-  std::unique_ptr<cli::RedisConnection> Connect() const { return process_->Connect(); }
+  std::unique_ptr<replay::RedisConnection> Connect() const { return process_->Connect(); }
 
  private:
-  std::unique_ptr<cli::RedisProcess> process_;
+  std::unique_ptr<replay::RedisProcess> process_;
 };
 
 }  // namespace lockstep::testing

@@ -1,5 +1,6 @@
 // `replay --redis` against servers that are not Redis: one that answers +OK
-// to every command, one that never answers. A reply that differs from the
+// to every command, one that says it is empty and then answers +OK to
+// everything, one that never answers. A reply that differs from the
 // trace is a failed replay (exit 4); an answer to the emptiness check that
 // Redis would not give, or silence, is an error (exit 2).
 #include <poll.h>
@@ -46,7 +47,7 @@ size_t CompleteCommand(const std::string& buffer) {
 // object goes away.
 class FakeRedis {
  public:
-  enum class Mode { kOkToEverything, kSilent };
+  enum class Mode { kOkToEverything, kEmptyThenOk, kSilent };
 
   explicit FakeRedis(Mode mode) : mode_(mode) {
     listener_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -96,9 +97,12 @@ class FakeRedis {
         std::string& buffer = clients_[fds[i].fd];
         buffer.append(chunk, static_cast<size_t>(n));
         while (size_t used = CompleteCommand(buffer)) {
+          const bool dbsize = buffer.substr(0, used).find("DBSIZE") != std::string::npos;
           buffer.erase(0, used);
-          if (mode_ == Mode::kOkToEverything) {
-            if (write(fds[i].fd, "+OK\r\n", 5) != 5) break;
+          const std::string reply = mode_ == Mode::kEmptyThenOk && dbsize ? ":0\r\n" : "+OK\r\n";
+          if (mode_ != Mode::kSilent &&
+              write(fds[i].fd, reply.data(), reply.size()) != static_cast<ssize_t>(reply.size())) {
+            break;
           }
         }
       }
@@ -115,9 +119,11 @@ class FakeRedis {
 
 const std::string kRace = testing::ScenarioPath("setnx-docs-race.json");
 
-TEST_CASE("replay --redis on a server answering +OK to everything is a failed replay (exit 4)",
-          "[redis-replay]") {
-  FakeRedis server(FakeRedis::Mode::kOkToEverything);
+TEST_CASE(
+    "replay --redis on a server that is empty and then answers +OK to everything is a failed "
+    "replay (exit 4)",
+    "[redis-replay]") {
+  FakeRedis server(FakeRedis::Mode::kEmptyThenOk);
   auto r = RunLockstep({"replay", "--redis", server.address(), "--redis-flush", kRace});
   INFO(r.out << r.err);
   CHECK(r.exit_code == 4);
@@ -127,15 +133,19 @@ TEST_CASE("replay --redis on a server answering +OK to everything is a failed re
 }
 
 TEST_CASE(
-    "replay --redis refuses +OK as the answer to DBSIZE: it does not say the database is "
-    "empty",
+    "replay --redis refuses +OK as the answer to DBSIZE, also after FLUSHDB: it does not say the "
+    "database is empty",
     "[redis-replay]") {
   FakeRedis server(FakeRedis::Mode::kOkToEverything);
-  auto r = RunLockstep({"replay", "--redis", server.address(), kRace});
-  CHECK(r.exit_code == 2);
-  CHECK(r.err == "lockstep: " + server.address() +
-                     ": DBSIZE answered OK; expected an integer, as Redis answers\n");
-  CHECK(r.out.empty());
+  for (const bool flush : {false, true}) {
+    std::vector<std::string> args = {"replay", "--redis", server.address(), kRace};
+    if (flush) args.push_back("--redis-flush");
+    auto r = RunLockstep(args);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err == "lockstep: " + server.address() +
+                       ": DBSIZE answered OK; expected an integer, as Redis answers\n");
+    CHECK(r.out.empty());
+  }
 }
 
 TEST_CASE("replay --redis on a server that never answers names it and the timeout",

@@ -15,9 +15,9 @@
 
 #include <sys/types.h>
 
-#include "sim/cli/redis_replay.h"
+#include "sim/replay/redis_connection.h"
 
-namespace lockstep::cli {
+namespace lockstep::replay {
 
 // What a restart keeps: nothing, or every write (appendfsync always).
 enum class RedisPersistence { kNone, kAlways };
@@ -63,7 +63,11 @@ class RedisProcess {
   std::unique_ptr<RedisConnection> Connect() const;
 
  private:
-  bool TryStart(std::string* error);
+  // Starts the server; on failure says why, and whether another port could
+  // help (*retry).
+  bool TryStart(std::string* error, bool* retry);
+  // Whether the server reads the clock lockstep sets.
+  bool ClockAnswers(RedisConnection& c, std::string* error);
   void Cleanup();  // kills the server, removes its folder
 
   RedisProcessOptions options_;
@@ -73,4 +77,4 @@ class RedisProcess {
   int64_t* clock_ = nullptr;  // the mapped clock file
 };
 
-}  // namespace lockstep::cli
+}  // namespace lockstep::replay

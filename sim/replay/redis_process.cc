@@ -1,4 +1,4 @@
-#include "sim/cli/redis_process.h"
+#include "sim/replay/redis_process.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -22,7 +22,9 @@
 #include <sys/socket.h>
 #include <sys/wait.h>
 
-namespace lockstep::cli {
+#include "sim/run/stop_signals.h"
+
+namespace lockstep::replay {
 namespace {
 
 namespace fs = std::filesystem;
@@ -110,9 +112,11 @@ RedisProcess::RedisProcess(RedisProcessOptions options) : options_(std::move(opt
       clock_ = static_cast<int64_t*>(p);
     }
     std::string error;
-    for (int attempt = 0; attempt < 3; ++attempt) {
+    bool retry = true;
+    for (int attempt = 0; attempt < 3 && retry; ++attempt) {
       port_ = FreePort();
-      if (TryStart(&error)) return;
+      retry = false;
+      if (TryStart(&error, &retry)) return;
     }
     throw std::runtime_error("cannot start " + options_.binary + ": " + error);
   } catch (...) {
@@ -149,16 +153,20 @@ void RedisProcess::Kill() {
 
 void RedisProcess::Start() {
   std::string error;
-  if (!TryStart(&error))
+  bool retry = false;
+  if (!TryStart(&error, &retry))
     throw std::runtime_error("cannot restart " + options_.binary + ": " + error);
 }
 
-bool RedisProcess::TryStart(std::string* error) {
+bool RedisProcess::TryStart(std::string* error, bool* retry) {
   const std::string log = dir_ + "/redis.log";
   const bool always = options_.persistence == RedisPersistence::kAlways;
   // Loopback only, no snapshots; the append-only file only when a restart
-  // must keep every write. Active expiry is switched off once it answers:
-  // keys expire when a command looks at them, as in the model.
+  // must keep every write. No DEBUG command: a replay never needs it, so no
+  // trace could reach it. Active expiry stays on: with the wall clock at
+  // the model's instant it removes only keys the model has removed already
+  // (a master's clock never goes back), so no reply tells it from the
+  // model's expiry.
   std::vector<std::string> args = {options_.binary,
                                    "--port",
                                    std::to_string(port_),
@@ -175,9 +183,7 @@ bool RedisProcess::TryStart(std::string* error) {
                                    "--daemonize",
                                    "no",
                                    "--logfile",
-                                   log,
-                                   "--enable-debug-command",
-                                   "local"};
+                                   log};
   std::vector<std::string> env;
   for (char** e = environ; *e != nullptr; ++e) {
     if (std::strncmp(*e, "LD_PRELOAD=", 11) != 0 &&
@@ -220,8 +226,14 @@ bool RedisProcess::TryStart(std::string* error) {
     _exit(127);
   }
   pid_ = pid;
-  // Bounded: 10 s in 10 ms steps.
+  // Bounded: 10 s in 10 ms steps, and a stop signal ends the wait.
   for (int i = 0; i < 1000; ++i) {
+    if (run::StopRequested()) {
+      Kill();
+      *error = std::string("stopped by ") + run::SignalName(run::StopSignal()) +
+               " while waiting for it to answer";
+      return false;
+    }
     int status = 0;
     if (waitpid(pid_, &status, WNOHANG) == pid_) {
       pid_ = -1;
@@ -229,6 +241,8 @@ bool RedisProcess::TryStart(std::string* error) {
                (WIFEXITED(status) ? "exit " + std::to_string(WEXITSTATUS(status))
                                   : "signal " + std::to_string(WTERMSIG(status))) +
                "); its log:\n" + ReadLog(log);
+      // Another process may have taken the port first: a new port can help.
+      *retry = ReadLog(log).find("Address already in use") != std::string::npos;
       return false;
     }
     std::string ignored;
@@ -236,9 +250,7 @@ bool RedisProcess::TryStart(std::string* error) {
     if (c) {
       auto pong = c->Command({"PING"}, &ignored);
       if (pong && pong->text == "PONG") {
-        auto off = c->Command({"DEBUG", "SET-ACTIVE-EXPIRE", "0"}, &ignored);
-        if (off && off->text == "OK") return true;
-        *error = "DEBUG SET-ACTIVE-EXPIRE 0 answered " + (off ? off->ToString() : ignored);
+        if (!options_.controlled_clock || ClockAnswers(*c, error)) return true;
         Kill();
         return false;
       }
@@ -250,6 +262,26 @@ bool RedisProcess::TryStart(std::string* error) {
   return false;
 }
 
+bool RedisProcess::ClockAnswers(RedisConnection& c, std::string* error) {
+  // The instant lockstep wrote must be the one the server reads: a shim
+  // that is not liblockstep_clock.so (or is not preloaded) leaves the server
+  // on the machine's clock, and the replay would not be exact.
+  const int64_t micros = __atomic_load_n(clock_, __ATOMIC_ACQUIRE);
+  std::string failure;
+  std::optional<kv::Reply> r = c.Command({"TIME"}, &failure);
+  const std::string expected =
+      std::to_string(micros / 1000000) + " " + std::to_string(micros % 1000000);
+  const std::string got = !r ? failure
+                          : r->type == kv::Reply::Type::kArray && r->elements.size() == 2
+                              ? r->elements[0].text + " " + r->elements[1].text
+                              : r->ToString();
+  if (got == expected) return true;
+  *error = "its clock is not the one lockstep sets: TIME answered " + got + ", expected " +
+           expected + " (is " + FindClockShim() +
+           " lockstep's liblockstep_clock.so? check $LOCKSTEP_CLOCK_SHIM)";
+  return false;
+}
+
 std::unique_ptr<RedisConnection> RedisProcess::Connect() const {
   std::string error;
   auto c = RedisConnection::Connect("127.0.0.1", port_, 5000, &error);
@@ -257,4 +289,4 @@ std::unique_ptr<RedisConnection> RedisProcess::Connect() const {
   return c;
 }
 
-}  // namespace lockstep::cli
+}  // namespace lockstep::replay

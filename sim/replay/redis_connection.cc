@@ -1,0 +1,107 @@
+#include "sim/replay/redis_connection.h"
+
+#include <cerrno>
+
+#include <hiredis/hiredis.h>
+#include <sys/time.h>
+
+#include "sim/base/input_error.h"
+#include "sim/kv/int_parse.h"
+
+namespace lockstep::replay {
+namespace {
+
+using Argv = std::vector<std::string>;
+
+kv::Reply FromHiredis(const redisReply& r) {
+  switch (r.type) {
+    case REDIS_REPLY_INTEGER:
+      return kv::Reply::Integer(r.integer);
+    case REDIS_REPLY_STRING:
+      return kv::Reply::Bulk(std::string(r.str, r.len));
+    case REDIS_REPLY_STATUS:
+      return kv::Reply::Status(std::string(r.str, r.len));
+    case REDIS_REPLY_ERROR:
+      return kv::Reply::Error(std::string(r.str, r.len));
+    case REDIS_REPLY_ARRAY: {
+      std::vector<kv::Reply> elements;
+      for (size_t i = 0; i < r.elements; ++i) elements.push_back(FromHiredis(*r.element[i]));
+      return kv::Reply::Array(std::move(elements));
+    }
+    default:
+      return kv::Reply::Nil();
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<RedisConnection> RedisConnection::Connect(const std::string& host, int port,
+                                                          int timeout_ms, std::string* error) {
+  timeval tv{};
+  tv.tv_sec = timeout_ms / 1000;
+  tv.tv_usec = (timeout_ms % 1000) * 1000;
+  redisContext* c = redisConnectWithTimeout(host.c_str(), port, tv);
+  if (c == nullptr) {
+    *error = "cannot allocate a connection";
+    return nullptr;
+  }
+  if (c->err != 0) {
+    *error = c->errstr;
+    redisFree(c);
+    return nullptr;
+  }
+  // The same bound for every reply, so a stuck server cannot hang a replay.
+  redisSetTimeout(c, tv);
+  return std::unique_ptr<RedisConnection>(new RedisConnection(c));
+}
+
+RedisConnection::~RedisConnection() { redisFree(context_); }
+
+std::optional<kv::Reply> RedisConnection::Command(const Argv& argv, std::string* error) {
+  auto replies = Pipeline({argv}, error);
+  if (!replies) return std::nullopt;
+  return std::move(replies->front());
+}
+
+std::optional<std::vector<kv::Reply>> RedisConnection::Pipeline(const std::vector<Argv>& commands,
+                                                                std::string* error) {
+  for (const Argv& argv : commands) {
+    std::vector<const char*> args;
+    std::vector<size_t> lens;
+    for (const auto& a : argv) {
+      args.push_back(a.data());
+      lens.push_back(a.size());
+    }
+    if (redisAppendCommandArgv(context_, static_cast<int>(args.size()), args.data(), lens.data()) !=
+        REDIS_OK) {
+      *error = context_->errstr;
+      return std::nullopt;
+    }
+  }
+  std::vector<kv::Reply> replies;
+  for (size_t i = 0; i < commands.size(); ++i) {
+    void* raw = nullptr;
+    if (redisGetReply(context_, &raw) != REDIS_OK || raw == nullptr) {
+      // hiredis reports a read that timed out as an I/O error with EAGAIN.
+      timed_out_ = context_->err == REDIS_ERR_IO && (errno == EAGAIN || errno == EWOULDBLOCK);
+      *error = context_->err != 0 ? context_->errstr : "no reply";
+      return std::nullopt;
+    }
+    replies.push_back(FromHiredis(*static_cast<redisReply*>(raw)));
+    freeReplyObject(raw);
+  }
+  return replies;
+}
+
+HostPort ParseHostPort(const std::string& text) {
+  const size_t colon = text.rfind(':');
+  int64_t p = 0;
+  if (colon == std::string::npos || colon == 0 ||
+      !kv::ParseInt64(std::string_view(text).substr(colon + 1), &p) || p < 1 || p > 65535) {
+    throw base::InputError(
+        "", "", "--redis: expected HOST:PORT with a port in 1..65535, got \"" + text + "\"");
+  }
+  return {text.substr(0, colon), static_cast<int>(p)};
+}
+
+}  // namespace lockstep::replay

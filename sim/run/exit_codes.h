@@ -1,0 +1,17 @@
+// The exit codes of every `lockstep` command, one meaning each:
+// 0 no violation, 1 violation found, 2 bad input or usage, 3 stopped at a
+// bound (steps, memory, the largest trace lockstep reads, a stop signal
+// during a search) before finishing, 4 a replay on a real Redis got a reply
+// that differs from the trace's; 128 + N stopped by signal N
+// (stop_signals.h).
+#pragma once
+
+namespace lockstep::run {
+
+inline constexpr int kExitSafe = 0;
+inline constexpr int kExitViolation = 1;
+inline constexpr int kExitBadInput = 2;
+inline constexpr int kExitBound = 3;
+inline constexpr int kExitReplayDiffers = 4;
+
+}  // namespace lockstep::run
