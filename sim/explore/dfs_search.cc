@@ -307,7 +307,7 @@ class Dfs {
         Found(*v);
         return true;
       }
-      if ((transitions_ & 4095) == 0 && Poll()) return true;
+      if (PollDue() && Poll()) return true;
       uint32_t child_sleep = 0;
       if (o_.reductions.por) {
         uint32_t candidates = f.sleep | f.done;
@@ -371,6 +371,18 @@ class Dfs {
     if (auto bit = SleepBit(At(f.depth).todo[f.next - 1])) f.done |= *bit;
   }
 
+  // A stop is heeded at the next transition, and the counts and progress
+  // come every 100 ms, however long a transition takes: the clock is read
+  // every 64 transitions, a flag every one.
+  bool PollDue() {
+    if (o_.interrupted && o_.interrupted->load(std::memory_order_relaxed)) return true;
+    if ((transitions_ & 63) != 0) return false;
+    const Clock::time_point now = Clock::now();
+    if (now - last_poll_ < std::chrono::milliseconds(100)) return false;
+    last_poll_ = now;
+    return true;
+  }
+
   bool Poll() {
     Flush();
     if (sh_.stop.load()) return true;
@@ -410,6 +422,7 @@ class Dfs {
   }
 
   std::vector<std::unique_ptr<Buffers>> buffers_;
+  Clock::time_point last_poll_ = Clock::now();
   Shared& sh_;
   const SearchOptions& o_;
   world::Model model_;

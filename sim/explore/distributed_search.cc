@@ -249,6 +249,8 @@ class Rank {
  private:
   void ExpandBatch(std::vector<std::string>& out) {
     for (size_t n = 0; n < kBatch && at_ < level_.size() && !found_; ++n, ++at_) {
+      // A stop ends the batch at once; the round's sum tells every rank.
+      if (o_.interrupted && o_.interrupted->load(std::memory_order_relaxed)) break;
       std::string& steps = level_[at_];
       Decode(steps, &path_);
       const world::WorldState& s = Rebuild(path_);

@@ -41,6 +41,8 @@ SearchResult SampleExecutions(const world::WorldConfig& config, const Properties
         break;
       }
       if (static_cast<int>(path.size()) >= max_steps) break;
+      // A stop is heeded at the next step, however long an execution is.
+      if (options.interrupted && options.interrupted->load(std::memory_order_relaxed)) break;
       std::optional<world::Action> a = strategy->Next(model, s, enabled);
       if (!a) break;
       model.Apply(s, *a, nullptr);

@@ -2,6 +2,8 @@
 // cache of compiled scripts, the shebang line, the instruction limit, and one
 // script run atomically on the script's Db. See lua_script_context.h for the
 // rule every function here keeps.
+#include <time.h>
+
 #include <array>
 #include <cctype>
 #include <cmath>
@@ -17,7 +19,9 @@
 #include "sim/kv/commands.h"
 #include "sim/kv/error_text.h"
 #include "sim/kv/int_parse.h"
+#include "sim/kv/lua_determinism.h"
 #include "sim/kv/lua_script_context.h"
+#include "sim/kv/lua_string_match.h"
 #include "sim/kv/script.h"
 #include "sim/kv/sha1.h"
 
@@ -30,23 +34,45 @@ constexpr int kHookEvery = 10'000;
 constexpr size_t kMaxCachedScripts = 1000;
 
 // Runs every kHookEvery instructions. Past the limit it fires on every
-// instruction of the thread and of the main thread, so a script that
-// catches the error with pcall cannot keep running (Redis does the same for
-// SCRIPT KILL).
+// instruction of the thread and of the main thread.
 lua_State* t_main = nullptr;
+
+// The last resort for work no count sees (a comparison of two long
+// strings is one instruction): a script that takes more CPU time than any
+// counted one could stops the whole run, since a reply that depends on the
+// machine's speed would make the trace depend on it too.
+bool OverCpuBound(RunContext* ctx) {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  const int64_t ns = int64_t{now.tv_sec} * 1'000'000'000 + now.tv_nsec;
+  if (ctx->cpu_start_ns == 0) ctx->cpu_start_ns = ns;
+  if (ns - ctx->cpu_start_ns <= kScriptCpuBoundSeconds * 1'000'000'000) return false;
+  ctx->over_cpu = true;
+  return true;
+}
+
+[[noreturn]] void StopScript(lua_State* L);
 
 void CountHook(lua_State* L, lua_Debug*) {
   RunContext* ctx = t_ctx;
   if (ctx == nullptr) return;
   if (!ctx->over_limit) {
     ctx->instructions += kHookEvery;
-    if (ctx->instructions < kScriptInstructionLimit) return;
+    if (ctx->instructions < kScriptInstructionLimit && !OverCpuBound(ctx)) return;
     ctx->over_limit = true;
   }
+  StopScript(L);
+}
+
+// From here on every instruction of the script's threads raises the error,
+// so a script that catches it with pcall cannot keep running (Redis does
+// the same for SCRIPT KILL).
+void StopScript(lua_State* L) {
   lua_sethook(L, CountHook, LUA_MASKCOUNT, 1);
   if (t_main != nullptr && t_main != L) lua_sethook(t_main, CountHook, LUA_MASKCOUNT, 1);
   PushError(L, kScriptInstructionLimitError.data() + 4);  // without "ERR "
   lua_error(L);
+  __builtin_unreachable();  // lua_error longjmps
 }
 
 void PushArgs(lua_State* L, const Argv& argv, size_t begin, size_t end) {
@@ -86,7 +112,13 @@ struct Engine {
       *used = base;
       return nullptr;
     }
-    if (nsize > osize && base + nsize > kScriptMemoryLimit) return nullptr;
+    if (nsize > osize && base + nsize > kScriptMemoryLimit) {
+      if (t_ctx != nullptr) t_ctx->out_of_memory = true;
+      return nullptr;
+    }
+    // Bytes allocated count toward the instruction limit, so that building
+    // long strings over and over is bounded as a loop is.
+    if (t_ctx != nullptr && nsize > osize) t_ctx->instructions += nsize / kBytesPerInstruction;
     void* p = std::realloc(ptr, nsize);
     if (p == nullptr) return nullptr;
     *used = base + nsize;
@@ -113,6 +145,7 @@ int RunProtected(lua_State* L) {
   lua_gc(L, LUA_GCRESTART, 0);
   lua_gc(L, LUA_GCSETPAUSE, 200);
   lua_gc(L, LUA_GCSETSTEPMUL, 200);
+  ResetObjectNames(L);
   lua_rawgeti(L, LUA_REGISTRYINDEX, refs.proxy_globals);  // 1
   lua_pushvalue(L, 1);
   lua_replace(L, LUA_GLOBALSINDEX);
@@ -264,6 +297,20 @@ std::optional<Reply> ParseShebang(RunContext* ctx) {
 
 thread_local RunContext* t_ctx = nullptr;
 
+void ChargeScriptWork(lua_State* L, int64_t work) {
+  RunContext* ctx = t_ctx;
+  if (ctx == nullptr) return;
+  if (work == kMatchTooComplex) {
+    if (ctx->unvouched == nullptr) ctx->unvouched = "its script met the model's bound on patterns";
+    return;
+  }
+  ctx->instructions += work;
+  if (ctx->over_limit || ctx->instructions >= kScriptInstructionLimit) {
+    ctx->over_limit = true;
+    StopScript(L);
+  }
+}
+
 // evalGenericCommand.
 Reply EvalCommand(Db& db, const Argv& argv) {
   int64_t numkeys = 0;
@@ -290,6 +337,19 @@ Reply EvalCommand(Db& db, const Argv& argv) {
   const int status = lua_cpcall(engine->L, RunProtected, engine);
   t_ctx = nullptr;
   lua_settop(engine->L, 0);
+  // Where the model stops a script that Redis would let go on, what Redis
+  // does is not what the model did.
+  if (ctx.over_cpu) {
+    throw std::runtime_error("a script (EVAL " + ctx.sha + ") ran for more than " +
+                             std::to_string(kScriptCpuBoundSeconds) +
+                             " s of CPU time; lockstep stops rather than give a reply that "
+                             "depends on the machine's speed");
+  }
+  if (ctx.over_limit) ctx.unvouched = "its script ran into the model's instruction limit";
+  if (ctx.host_oom || status != 0 || !ctx.have_reply || ctx.out_of_memory) {
+    ctx.unvouched = "its script ran out of the model's memory for scripts";
+  }
+  if (ctx.unvouched != nullptr) db.MarkUnvouched(ctx.unvouched);
   if (ctx.host_oom)
     return Reply::Error("ERR Error running script " + ctx.sha + ", not enough memory");
   if (status != 0 || !ctx.have_reply) {

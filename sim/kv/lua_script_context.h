@@ -42,7 +42,12 @@ struct RunContext {
   // as kScriptCommandCost of them).
   int64_t instructions = 0;
   bool over_limit = false;
+  bool out_of_memory = false;  // the memory cap refused an allocation
+  int64_t cpu_start_ns = 0;    // the thread's CPU clock when the script started
+  bool over_cpu = false;       // the script passed kScriptCpuBoundSeconds
   uint64_t rand48 = 0;
+  // Why a real server could do what this run did not (Effect::unvouched).
+  const char* unvouched = nullptr;
 };
 
 // The EVAL running on this thread, or nullptr.
@@ -60,6 +65,10 @@ struct Refs {
   int scripts = LUA_NOREF;        // sha -> compiled function
   int proxies = LUA_NOREF;        // the proxies, to empty after a run
 };
+
+// eval_command.cc: charges pattern matching's work to the running script's
+// instruction limit (a kv::LuaWorkCharge).
+void ChargeScriptWork(lua_State* L, int64_t work);
 
 // lua_sandbox.cc: sets up a new interpreter (under lua_cpcall, with a Refs*
 // as its light userdata).

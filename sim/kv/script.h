@@ -35,6 +35,15 @@ inline constexpr int64_t kScriptCommandCost = 1'000;
 inline constexpr std::string_view kScriptInstructionLimitError =
     "ERR Script ran more than 10000000 Lua instructions and was stopped";
 
+// Bytes a script allocates count as one instruction each this many, so
+// that a loop building long strings meets the limit as a loop does.
+inline constexpr size_t kBytesPerInstruction = 64;
+
+// The CPU time one script may take, for work no count sees (comparing
+// long strings); past it the whole run stops with an error, since a reply
+// that depends on the machine's speed would make traces depend on it.
+inline constexpr int64_t kScriptCpuBoundSeconds = 60;
+
 // Bytes the interpreter may hold at once; beyond it an allocation fails and
 // the script gets Lua's "not enough memory" as an error reply.
 inline constexpr size_t kScriptMemoryLimit = size_t{256} << 20;

@@ -3,7 +3,7 @@
 #include <stdexcept>
 
 #include <boost/fiber/fiber.hpp>
-#include <boost/fiber/fixedsize_stack.hpp>
+#include <boost/fiber/protected_fixedsize_stack.hpp>
 
 #if defined(__SANITIZE_ADDRESS__)
 #define LOCKSTEP_ASAN 1
@@ -25,6 +25,18 @@ namespace {
 
 constexpr size_t kMaxParked = 64;  // fibers kept parked for later learning
 
+// A client's stack. Lua's C calls nest at most 200 deep (LUAI_MAXCCALLS),
+// each level within 1 KiB with the bounded pattern functions: measured, 128
+// KiB overflows at the 200th nested gsub, pcall or sort callback and 256 KiB
+// holds every kind (tests/reliability/lua_limits_test.cc). 1 MiB leaves the
+// algorithm's own C++ frames room; a sanitizer's frames are larger. Only
+// the pages a fiber touches take memory.
+#ifdef LOCKSTEP_ASAN
+constexpr size_t kFiberStackBytes = size_t{4} << 20;
+#else
+constexpr size_t kFiberStackBytes = size_t{1} << 20;
+#endif
+
 // For memo keys only, which live in this process: the fast string hash.
 uint64_t HashReplyValue(uint64_t h, const kv::Reply& r) {
   h = base::Mum(h ^ (static_cast<uint64_t>(r.type) + 1),
@@ -34,9 +46,11 @@ uint64_t HashReplyValue(uint64_t h, const kv::Reply& r) {
   return h;
 }
 
-// Boost.Fiber's fixed-size stack, telling where it starts.
+// Boost.Fiber's protected stack (mmap'd, with a guard page below it, so an
+// overflow faults at once instead of writing over the heap), telling where
+// it starts.
 struct RecordedStack {
-  boost::fibers::fixedsize_stack inner{64 * 1024};
+  boost::fibers::protected_fixedsize_stack inner{kFiberStackBytes};
   char** bottom;
   boost::context::stack_context allocate() {
     boost::context::stack_context sc = inner.allocate();

@@ -1,0 +1,254 @@
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+#include <vector>
+
+#include "sim/algo/lua_client.h"
+#include "sim/base/limits.h"
+
+namespace lockstep::algo::lua {
+namespace {
+
+int CommandOn(lua_State* L, int instance, int first, bool raise, const char* fn) {
+  LuaClient* self = Self(L);
+  ReadArgv(L, self, first, fn);
+  if (!Guard(self, [&] {
+        MarkSource(L, self);
+        self->reply = self->client->CallOn(instance, std::move(self->argv));
+      })) {
+    return Failed(L);
+  }
+  NewStep(self);
+  PushReply(L, self->reply, raise);
+  return 1;
+}
+
+int Instance(lua_State* L, const char* fn) {
+  const int64_t i = CheckInteger(L, 1, fn);
+  if (i < 1 || i > static_cast<int64_t>(base::kMaxServers)) {
+    luaL_error(L, "%s: expected an instance from 1, got %d", fn, static_cast<int>(i));
+  }
+  return static_cast<int>(i - 1);
+}
+
+int RedisCall(lua_State* L) { return CommandOn(L, 0, 1, true, "redis.call"); }
+int RedisPcall(lua_State* L) { return CommandOn(L, 0, 1, false, "redis.pcall"); }
+int RedisCallOn(lua_State* L) {
+  return CommandOn(L, Instance(L, "redis.call_on"), 2, true, "redis.call_on");
+}
+int RedisPcallOn(lua_State* L) {
+  return CommandOn(L, Instance(L, "redis.pcall_on"), 2, false, "redis.pcall_on");
+}
+
+int LockNow(lua_State* L) {
+  LuaClient* self = Self(L);
+  world::Millis now = 0;
+  if (!Guard(self, [&] { now = self->client->Now(); })) return Failed(L);
+  lua_pushnumber(L, static_cast<lua_Number>(now));
+  return 1;
+}
+
+int LockClockPlus(lua_State* L) {
+  const int64_t offset = CheckInteger(L, 1, "lock.clock_plus");
+  auto* box = static_cast<int64_t*>(lua_newuserdata(L, sizeof(int64_t)));
+  *box = offset;
+  lua_getfield(L, LUA_REGISTRYINDEX, kClockPlusType);
+  lua_setmetatable(L, -2);
+  return 1;
+}
+
+int LockSentTimestamp(lua_State* L) {
+  LuaClient* self = Self(L);
+  world::Millis t = 0;
+  if (!Guard(self, [&] { t = self->client->SentTimestamp(); })) return Failed(L);
+  lua_pushnumber(L, static_cast<lua_Number>(t));
+  return 1;
+}
+
+int LockSleep(lua_State* L) {
+  const int64_t ticks = CheckInteger(L, 1, "lock.sleep");
+  if (ticks < 0) luaL_error(L, "lock.sleep: expected ticks >= 0");
+  // lock.sleep(least, most): any number of ticks between them.
+  const int64_t most = lua_isnoneornil(L, 2) ? ticks : CheckInteger(L, 2, "lock.sleep");
+  if (most < ticks) luaL_error(L, "lock.sleep: expected most >= least");
+  LuaClient* self = Self(L);
+  if (!Guard(self, [&] {
+        MarkSource(L, self);
+        self->client->SleepBetween(ticks, most);
+      })) {
+    return Failed(L);
+  }
+  NewStep(self);
+  return 0;
+}
+
+int LockBecause(lua_State* L) {
+  size_t length = 0;
+  const char* text = luaL_checklstring(L, 1, &length);
+  LuaClient* self = Self(L);
+  if (!Guard(self, [&] {
+        MarkSource(L, self);
+        self->client->Because(std::string(text, length));
+      })) {
+    return Failed(L);
+  }
+  return 0;
+}
+
+int LockEnter(lua_State* L) {
+  const int64_t valid_until = CheckInteger(L, 1, "lock.enter");
+  LuaClient* self = Self(L);
+  if (!Guard(self, [&] { self->client->EnterCriticalSection(valid_until); })) return Failed(L);
+  return 0;
+}
+
+int LockLeave(lua_State* L) {
+  LuaClient* self = Self(L);
+  bool conditional = false;
+  int64_t unless_expired = 0;
+  self->argv.clear();
+  if (!lua_isnoneornil(L, 1)) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    const int n = static_cast<int>(lua_objlen(L, 1));
+    for (int i = 1; i <= n; ++i) lua_rawgeti(L, 1, i);
+    ReadArgv(L, self, lua_gettop(L) - n + 1, "lock.leave");
+    lua_pop(L, n);
+    if (!lua_isnoneornil(L, 2)) {
+      luaL_checktype(L, 2, LUA_TTABLE);
+      lua_getfield(L, 2, "unless_expired");
+      if (!lua_isnil(L, -1)) {
+        conditional = true;
+        unless_expired = CheckInteger(L, -1, "lock.leave: unless_expired");
+      }
+      lua_pop(L, 1);
+    }
+  }
+  bool ok = Guard(self, [&] {
+    MarkSource(L, self);
+    if (self->argv.empty()) {
+      self->reply = self->client->LeaveCriticalSection();
+      return;
+    }
+    std::vector<std::string> command;
+    bool has_clock = false;
+    for (const world::Value& v : self->argv) has_clock |= v.is_clock();
+    if (has_clock) throw std::runtime_error("lock.leave: a release command cannot read the clock");
+    for (const world::Value& v : self->argv) command.push_back(v.literal());
+    self->reply = self->client->LeaveCriticalSection(
+        [command, conditional, unless_expired](world::Millis now) {
+          return conditional && unless_expired < now ? std::vector<std::string>{} : command;
+        });
+  });
+  if (!ok) return Failed(L);
+  NewStep(self);
+  PushReply(L, self->reply, false);
+  return 1;
+}
+
+int LockForget(lua_State* L) {
+  LuaClient* self = Self(L);
+  if (!Guard(self, [&] { self->client->ForgetLock(); })) return Failed(L);
+  return 0;
+}
+
+int LockWriteResource(lua_State* L) {
+  const int64_t token = CheckInteger(L, 1, "lock.write_resource");
+  LuaClient* self = Self(L);
+  bool accepted = false;
+  if (!Guard(self, [&] {
+        MarkSource(L, self);
+        accepted = self->client->WriteResource(token);
+      })) {
+    return Failed(L);
+  }
+  NewStep(self);
+  lua_pushboolean(L, accepted);
+  return 1;
+}
+
+int LockRandom(lua_State* L) {
+  LuaClient* self = Self(L);
+  uint64_t r = 0;
+  if (!Guard(self, [&] { r = self->client->Random(); })) return Failed(L);
+  lua_pushnumber(L, static_cast<lua_Number>(r >> 11));
+  return 1;
+}
+
+int LockRandomToken(lua_State* L) {
+  LuaClient* self = Self(L);
+  char token[32];
+  size_t n = 0;
+  if (!Guard(self, [&] {
+        std::string t = self->client->RandomToken();
+        n = std::min(t.size(), sizeof token);
+        std::memcpy(token, t.data(), n);
+      })) {
+    return Failed(L);
+  }
+  lua_pushlstring(L, token, n);
+  return 1;
+}
+
+int LockForgetHistory(lua_State* L) {
+  size_t label_size = 0;
+  const char* label = luaL_checklstring(L, 1, &label_size);
+  LuaClient* self = Self(L);
+  self->live.clear();
+  if (!lua_isnoneornil(L, 2)) {
+    luaL_checktype(L, 2, LUA_TTABLE);
+    const int n = static_cast<int>(lua_objlen(L, 2));
+    for (int i = 1; i <= n; ++i) {
+      lua_rawgeti(L, 2, i);
+      self->live.push_back(CheckInteger(L, -1, "lock.forget_history: a live value"));
+      lua_pop(L, 1);
+    }
+  }
+  if (!Guard(self, [&] {
+        self->client->ForgetHistory(std::string_view(label, label_size), self->live);
+      })) {
+    return Failed(L);
+  }
+  return 0;
+}
+
+// pcall that lets the end of a run, and the limits, through.
+
+}  // namespace
+
+void RegisterApi(lua_State* L) {
+  luaL_newmetatable(L, kClockPlusType);
+  lua_pop(L, 1);
+  const luaL_Reg redis[] = {{"call", RedisCall},
+                            {"pcall", RedisPcall},
+                            {"call_on", RedisCallOn},
+                            {"pcall_on", RedisPcallOn},
+                            {nullptr, nullptr}};
+  luaL_register(L, "redis", redis);
+  lua_pop(L, 1);
+  const luaL_Reg lock[] = {{"now", LockNow},
+                           {"clock_plus", LockClockPlus},
+                           {"sent_timestamp", LockSentTimestamp},
+                           {"sleep", LockSleep},
+                           {"because", LockBecause},
+                           {"enter", LockEnter},
+                           {"leave", LockLeave},
+                           {"forget", LockForget},
+                           {"write_resource", LockWriteResource},
+                           {"random", LockRandom},
+                           {"random_token", LockRandomToken},
+                           {"forget_history", LockForgetHistory},
+                           {nullptr, nullptr}};
+  luaL_register(L, "lock", lock);
+}
+
+// pcall that lets the end of a run, and the limits, through.
+int SafePcall(lua_State* L) {
+  luaL_checkany(L, 1);
+  const int status = lua_pcall(L, lua_gettop(L) - 1, LUA_MULTRET, 0);
+  if (status != 0 && Unwinding(Self(L))) return lua_error(L);
+  lua_pushboolean(L, status == 0);
+  lua_insert(L, 1);
+  return lua_gettop(L);
+}
+
+}  // namespace lockstep::algo::lua

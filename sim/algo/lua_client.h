@@ -1,0 +1,111 @@
+// Internal to sim/algo's Lua files (lua_algorithm.cc, lua_client.cc,
+// lua_api.cc): one client's Lua run and what the files call of each other.
+//
+// A rule for every function Lua calls here (the API, the hook, the
+// allocator): Lua raises errors with longjmp, which skips C++ destructors
+// and must never cross a C++ exception. So no object with a destructor is
+// alive in their frames across a Lua API call that can raise, and the C++
+// work that can throw (a step parks the fiber, and a stopped run throws
+// ClientStopped there) runs inside Guard, which keeps the exception in the
+// LuaClient. Lua then unwinds to RunLua with an abort marker, and RunLua
+// rethrows it.
+#pragma once
+
+#include <cstdint>
+#include <exception>
+#include <string>
+#include <vector>
+
+extern "C" {
+#include <lauxlib.h>
+#include <lua.h>
+#include <lualib.h>
+}
+
+#include "sim/kv/reply.h"
+#include "sim/world/client.h"
+
+namespace lockstep::algo::lua {
+
+inline constexpr const char* kClockPlusType = "lockstep.clock_plus";
+inline constexpr int kHookEvery = 1000;  // instructions between two hook calls
+// The chunk's name, short so that Lua never cuts it (LUA_IDSIZE): messages
+// put the program's own name in its place (Named).
+inline constexpr const char* kChunk = "@\x01";
+inline constexpr char kChunkMark = '\x01';
+// The CPU time one client's code may take between two steps, for work no
+// count sees (comparing long strings is one instruction): past it the run
+// stops with an error rather than run for hours.
+inline constexpr int64_t kCpuBoundSeconds = 60;
+
+// One client's Lua run, reachable from every function Lua calls (it is the
+// allocator's user data).
+struct LuaClient {
+  world::Client* client = nullptr;
+  std::string name;  // the program's, for messages (the chunk itself is named kChunk)
+  size_t memory = 0;
+  int64_t instructions = 0;    // since the last step
+  int64_t cpu_start_ns = 0;    // the thread's CPU clock at the first hook since the last step
+  std::exception_ptr pending;  // thrown by a step, rethrown once Lua unwound
+  std::string fatal;           // an error pcall must not catch
+  std::vector<world::Value> argv;
+  std::vector<int64_t> live;
+  kv::Reply reply;
+  std::string text;  // an API error's message
+};
+
+LuaClient* Self(lua_State* L);
+// The allocator: every byte counted against kLuaMemoryLimit.
+void* Allocate(void* ud, void* ptr, size_t old_size, size_t new_size);
+// Unwinds the script to RunLua, which sees the marker.
+int Abort(lua_State* L);
+bool IsAbortMarker(lua_State* L, int index);
+// The client took a step: the counts between two steps start again.
+void NewStep(LuaClient* self);
+// `text` with the chunk's mark replaced by the program's name.
+std::string Named(const LuaClient* self, std::string text);
+// The message handler of the script's run: an error whose value is not a
+// string gets the place it was raised at, as a string's does.
+int ErrorHandler(lua_State* L);
+// Charges pattern matching's work to the instructions between two steps
+// (a kv::LuaWorkCharge).
+void ChargeWork(lua_State* L, int64_t work);
+
+// Runs `f`, which may throw; keeps what it threw.
+template <class F>
+bool Guard(LuaClient* self, F&& f) noexcept {
+  try {
+    f();
+    return true;
+  } catch (...) {
+    self->pending = std::current_exception();
+    return false;
+  }
+}
+
+// Whether what a call threw is the script's error (its message then in
+// self->text) rather than the end of the run.
+bool ScriptError(LuaClient* self) noexcept;
+// A call that threw: the end of the run unwinds to RunLua; another error is
+// the script's, at its line.
+int Failed(lua_State* L);
+bool Unwinding(const LuaClient* self);
+// The count hook: an endless loop between two steps ends the run.
+void Hook(lua_State* L, lua_Debug* ar);
+
+int64_t CheckInteger(lua_State* L, int index, const char* what);
+// The arguments from `first` on, as a command, into self->argv.
+void ReadArgv(lua_State* L, LuaClient* self, int first, const char* fn);
+// The reply as EVAL gives it to a script; an error raises (raise) or is
+// {err = text}.
+void PushReply(lua_State* L, const kv::Reply& r, bool raise);
+// The script's line that called the API, as the source line of the step or
+// reason the call makes ("lock.lua:12"). Run inside Guard.
+void MarkSource(lua_State* L, LuaClient* self);
+
+// lua_api.cc: the redis and lock tables, and pcall that lets the end of a
+// run and the limits through.
+void RegisterApi(lua_State* L);
+int SafePcall(lua_State* L);
+
+}  // namespace lockstep::algo::lua
