@@ -1,3 +1,4 @@
+#include "sim/base/printable.h"
 #include "sim/check/property.h"
 
 namespace lockstep::check {
@@ -12,8 +13,9 @@ std::optional<Violation> ForeignRelease::Check(const world::Model& m, const worl
   v.step = step;
   v.clients = {by, of};
   if (s.step.released_of < s.step.released_by) std::swap(v.clients[0], v.clients[1]);
-  v.message =
-      by + " released " + s.step.released_key + ", but the value it removed was " + of + "'s lock";
+  // A key and a writer that is no client are the scenario's text.
+  v.message = base::Printable(by) + " released " + base::Printable(s.step.released_key) +
+              ", but the value it removed was " + base::Printable(of) + "'s lock";
   return v;
 }
 

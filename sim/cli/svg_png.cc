@@ -5,6 +5,7 @@
 #include <cmath>
 #include <memory>
 #include <stdexcept>
+#include <string>
 
 #include <librsvg/rsvg.h>
 
@@ -42,6 +43,15 @@ std::string SvgToPng(const std::string& svg) {
   double width = 0, height = 0;
   if (!rsvg_handle_get_intrinsic_size_in_pixels(handle.get(), &width, &height)) {
     throw std::runtime_error("the SVG has no size in pixels");
+  }
+  // cairo's image surfaces, and so PNGs drawn here, stop at this size.
+  constexpr double kMaxPixels = 32767;
+  if (width > kMaxPixels || height > kMaxPixels) {
+    throw std::runtime_error(
+        "the picture is " + std::to_string(static_cast<long>(std::ceil(width))) + " x " +
+        std::to_string(static_cast<long>(std::ceil(height))) +
+        " pixels, more than a PNG can be drawn at (32767 each way); draw a part of the trace "
+        "(--steps FROM..TO) or write --svg");
   }
   std::unique_ptr<cairo_surface_t, SurfaceDestroy> surface(
       cairo_image_surface_create(CAIRO_FORMAT_ARGB32, static_cast<int>(std::ceil(width)),

@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "sim/base/printable.h"
 #include "sim/check/liveness.h"
 #include "sim/explore/fingerprint.h"
 
@@ -329,7 +330,7 @@ check::Violation Describe(Graph& g, Restriction& r, const Goal& goal,
     v.message = m.client_names()[goal.client] + " wants the lock and never acquires it: " + repeat;
   } else {
     const check::Orphan& o = *goal.orphan;
-    const std::string& writer = m.writer_names()[o.writer];
+    const std::string writer = base::Printable(m.writer_names()[o.writer]);
     std::string why = " wrote it before the start";
     if (o.writer < m.client_count()) {
       v.clients = {writer};
@@ -339,7 +340,8 @@ check::Violation Describe(Graph& g, Restriction& r, const Goal& goal,
                                                       : " no longer holds the lock";
     }
     const std::string server = m.server_count() > 1 ? " on " + m.server_names()[o.server] : "";
-    v.message = o.key + server + " keeps the value " + writer + " wrote, though " + writer + why +
+    v.message = base::Printable(o.key) + server + " keeps the value " + writer + " wrote, though " +
+                writer + why +
                 "; it never expires, is never deleted and never taken over: " + repeat;
   }
   return v;

@@ -56,7 +56,8 @@ json StepJson(const world::StepRecord& r) {
 
 }  // namespace
 
-json PlayGraph(const scenario::Scenario& s, const std::string& file, uint64_t max_states) {
+json PlayGraph(const scenario::Scenario& s, const std::string& file, uint64_t max_states,
+               uint64_t max_bytes) {
   const explore::Properties properties = explore::MakeProperties(s.properties);
   world::Model model(s.world, /*use_forget_history=*/true);
   // Every choice is shown: no symmetry, no sleep sets; states that differ
@@ -81,6 +82,20 @@ json PlayGraph(const scenario::Scenario& s, const std::string& file, uint64_t ma
   };
   std::vector<Node> nodes;
   std::unordered_map<explore::Fingerprint, int, explore::FingerprintHash> index;
+  // The page's data so far: refused as soon as it passes the bound, before
+  // it takes the memory of a page no browser opens.
+  uint64_t bytes = 0;
+  auto count = [&](const json& shown) {
+    bytes += shown.dump().size();
+    if (bytes > max_bytes) {
+      throw base::InputError(file, "",
+                             "the game's page would hold more than " +
+                                 std::to_string(max_bytes >> 20) +
+                                 " MiB of data (long reasons or values in its states and moves): "
+                                 "too much for a page; shorter texts, a smaller horizon or fewer "
+                                 "clients make it fit");
+    }
+  };
   auto add = [&](world::WorldState st, int depth, json shown) {
     const explore::Fingerprint f = fingerprinter.Of(st, nullptr, nullptr);
     auto [it, fresh] = index.try_emplace(f, static_cast<int>(nodes.size()));
@@ -92,6 +107,7 @@ json PlayGraph(const scenario::Scenario& s, const std::string& file, uint64_t ma
                                    "for a page; a smaller horizon, fewer clients or fewer faults "
                                    "make it fit");
       }
+      count(shown);
       nodes.push_back({std::move(st), depth, std::move(shown), {}, std::nullopt});
     }
     return it->second;
@@ -116,11 +132,14 @@ json PlayGraph(const scenario::Scenario& s, const std::string& file, uint64_t ma
       Move m;
       m.action = a;
       m.step = StepJson(r);
+      count(m.step);
       m.step["state"] = StateJson(r, names);
       m.violation = check::CheckAll(properties, model, next, depth + 1);
       if (!m.violation) {
         m.to = add(std::move(next), depth + 1, m.step["state"]);
         m.step.erase("state");  // the target state shows it
+      } else {
+        count(m.step["state"]);
       }
       nodes[at].moves.push_back(std::move(m));
     }
@@ -203,10 +222,19 @@ std::string PlayPage(const json& graph) {
   std::string page = PlayPageTemplate();
   const std::string marker = "/*LOCKSTEP_GAME*/null";
   const size_t at = page.find(marker);
-  // "</" cannot end the script early once escaped; JSON allows "\/".
-  std::string data = graph.dump();
-  for (size_t p = data.find("</"); p != std::string::npos; p = data.find("</", p + 3)) {
-    data.replace(p, 2, "<\\/");
+  // The data sits inside a <script> element, where "</script", "<!--" and
+  // "<script" change how the page parses whatever text holds them. With
+  // every "<" written as the JSON escape \u003c no text can; the script
+  // reads the same string.
+  const std::string text = graph.dump();
+  std::string data;
+  data.reserve(text.size());
+  for (char c : text) {
+    if (c == '<') {
+      data += "\\u003c";
+    } else {
+      data += c;
+    }
   }
   page.replace(at, marker.size(), data);
   return page;

@@ -20,14 +20,18 @@ namespace lockstep::run {
 
 // The most states a page carries by default: a few megabytes of page.
 inline constexpr uint64_t kPlayPageMaxStates = 20'000;
+// The most bytes of data a page carries: what a browser opens at once. Long
+// texts (reasons, values) can make even a few states too large.
+inline constexpr uint64_t kPlayPageMaxBytes = uint64_t{64} << 20;
 
 // The game's graph as the page reads it: "states" (each with its clocks,
 // keyspace, critical section, moves and distance to the nearest violation)
 // and the scenario's name, description and clients. Throws
 // base::InputError (naming `file`) if the graph has more than `max_states`
-// states, saying how many it reached.
+// states or its data more than `max_bytes`, saying which bound it passed.
 nlohmann::json PlayGraph(const scenario::Scenario& s, const std::string& file,
-                         uint64_t max_states = kPlayPageMaxStates);
+                         uint64_t max_states = kPlayPageMaxStates,
+                         uint64_t max_bytes = kPlayPageMaxBytes);
 
 // The page: the template with the graph in it.
 std::string PlayPage(const nlohmann::json& graph);

@@ -4,6 +4,7 @@
 
 #include "sim/base/input_error.h"
 #include "sim/base/limits.h"
+#include "sim/base/printable.h"
 #include "sim/trace/json_reader.h"
 #include "sim/trace/seed.h"
 
@@ -272,6 +273,53 @@ std::string ToJsonText(const Trace& t) { return ToJson(t, VersionFor(t)).dump(2)
 
 std::string FormatName(int version) { return "lockstep-trace/" + std::to_string(version); }
 
+namespace {
+
+// The texts a trace shows as they are (names, events, reasons, messages)
+// hold no control characters: lockstep never writes one there, and a
+// crafted trace must not reach a terminal through them. Data (commands,
+// replies, keys and values) may hold any bytes: it is shown escaped.
+void RequireShownText(const Trace& t) {
+  auto check = [](const std::string& text, const std::string& pointer) {
+    if (!base::IsPrintable(text)) {
+      throw jr::JsonError(pointer,
+                          "expected text without control characters, got " + json(text).dump());
+    }
+  };
+  auto check_all = [&](const std::vector<std::string>& texts, const std::string& pointer) {
+    for (size_t i = 0; i < texts.size(); ++i) check(texts[i], pointer + "/" + std::to_string(i));
+  };
+  for (size_t i = 0; i < t.clients.size(); ++i) {
+    check(t.clients[i].name, "/clients/" + std::to_string(i) + "/name");
+    check(t.clients[i].algorithm, "/clients/" + std::to_string(i) + "/algorithm");
+  }
+  for (size_t i = 0; i < t.steps.size(); ++i) {
+    const world::StepRecord& r = t.steps[i];
+    const std::string at = "/steps/" + std::to_string(i);
+    check(r.actor, at + "/actor");
+    check(r.server, at + "/server");
+    check(r.source, at + "/source");
+    check_all(r.events, at + "/events");
+    check_all(r.in_critical_section, at + "/in_critical_section");
+    check_all(r.holding, at + "/holding");
+    for (size_t k = 0; k < r.servers.size(); ++k) {
+      check(r.servers[k].name, at + "/servers/" + std::to_string(k) + "/name");
+    }
+    for (size_t k = 0; k < r.reasons.size(); ++k) {
+      check(r.reasons[k].reason.text, at + "/reasons/" + std::to_string(k) + "/text");
+      check(r.reasons[k].reason.source, at + "/reasons/" + std::to_string(k) + "/source");
+    }
+  }
+  check(t.end, "/end");
+  if (t.violation) {
+    check(t.violation->property, "/violation/property");
+    check_all(t.violation->clients, "/violation/clients");
+    check(t.violation->message, "/violation/message");
+  }
+}
+
+}  // namespace
+
 Trace FromJson(const json& j, const std::string& file) {
   try {
     jr::ObjectReader o(j, "");
@@ -349,6 +397,7 @@ Trace FromJson(const json& j, const std::string& file) {
           l.Int("length", 1, static_cast<int64_t>(t.schedule.size()) - lasso.start));
       t.lasso = lasso;
     }
+    RequireShownText(t);
     return t;
   } catch (const jr::JsonError& e) {
     throw base::InputError(file, e.place, e.expected);
@@ -360,15 +409,15 @@ std::string EntriesText(const std::vector<kv::Entry>& entries,
   std::string s;
   for (const kv::Entry& e : entries) {
     if (!s.empty()) s += "  ";
-    s += e.key + "=";
+    s += base::Printable(e.key) + "=";
     if (e.kind == kv::Entry::Kind::kList) {
       s += "(list of " + std::to_string(e.list.size()) + ")";
     } else {
-      s += "\"" + e.value + "\"";
+      s += "\"" + base::Printable(e.value) + "\"";
     }
     if (e.deadline) s += " until " + std::to_string(*e.deadline);
     auto w = writers.find(e.key);
-    if (w != writers.end()) s += " by " + w->second;
+    if (w != writers.end()) s += " by " + base::Printable(w->second);
   }
   return s.empty() ? "(empty)" : s;
 }
@@ -378,13 +427,12 @@ std::string CompactReply(const kv::Reply& r) {
     case kv::Reply::Type::kInteger:
       return std::to_string(r.integer);
     case kv::Reply::Type::kBulk:
-      return "\"" + r.text + "\"";
+      return "\"" + base::Printable(r.text) + "\"";
     case kv::Reply::Type::kNil:
       return "nil";
     case kv::Reply::Type::kStatus:
-      return r.text;
     case kv::Reply::Type::kError:
-      return r.text;
+      return base::Printable(r.text);
     case kv::Reply::Type::kArray: {
       std::string s = "[";
       for (size_t i = 0; i < r.elements.size(); ++i) {
@@ -401,7 +449,8 @@ std::string CommandText(const std::vector<std::string>& command) {
   for (const std::string& arg : command) {
     if (!s.empty()) s += " ";
     const size_t eol = arg.find('\n');
-    s += eol == std::string::npos ? arg : "[" + arg.substr(0, eol) + " ...]";
+    s += eol == std::string::npos ? base::Printable(arg)
+                                  : "[" + base::Printable(arg.substr(0, eol)) + " ...]";
   }
   return s;
 }

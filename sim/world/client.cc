@@ -6,6 +6,7 @@
 
 #include "sim/base/hash.h"
 #include "sim/base/limits.h"
+#include "sim/base/printable.h"
 #include "sim/kv/int_parse.h"
 #include "sim/world/fiber_scheduler.h"
 #include "sim/world/random_draw.h"
@@ -121,6 +122,8 @@ Request& Client::NewRequest(Request::Kind kind, const Where& where) {
 }
 
 void Client::Because(std::string reason, Where where) {
+  // Shown on terminals and pages: a reason holds no control characters.
+  if (!base::IsPrintable(reason)) reason = base::Printable(reason);
   reasons_.push_back({std::move(reason), Source(where)});
 }
 

@@ -82,6 +82,43 @@ TEST_CASE("a game too large for a page is refused, saying so") {
   CHECK_FALSE(std::filesystem::exists(tmp.File("g.html")));
 }
 
+TEST_CASE("a game whose texts are too long for a page is refused before it takes the memory") {
+  // Reasons of 100 KB on every step: a few states, but megabytes each.
+  nlohmann::json doc = {
+      {"name", "long-reasons"},
+      {"clients",
+       {{{"name", "C1"},
+         {"algorithm",
+          {{"lua_inline",
+            "for i = 1, 4 do\n  redis.call('INCR', 'n')\n  lock.because(string.rep('why ', "
+            "25000))\nend\n"}}}},
+        {{"name", "C2"},
+         {"algorithm",
+          {{"lua_inline",
+            "for i = 1, 4 do\n  redis.call('INCR', 'n')\n  lock.because(string.rep('why ', "
+            "25000))\nend\n"}}}}}},
+      {"lock", {{"key", "lock.foo"}}},
+      {"clock", {{"horizon", 0}}},
+      {"expect", "safe"}};
+  testing::TempDir tmp;
+  const std::string file = tmp.Write("long.json", doc.dump());
+  const scenario::Scenario s = scenario::LoadScenarioFile(file);
+  CHECK_THROWS_WITH(run::PlayGraph(s, "long.json", 20'000, 1 << 20),
+                    Catch::Matchers::Contains("long.json: the game's page would hold more than 1 "
+                                              "MiB of data (long reasons or values"));
+  CHECK_NOTHROW(run::PlayGraph(s, "long.json", 20'000, 64 << 20));
+  // The command line's bound is 64 MiB: a thousand such reasons pass it.
+  doc["clients"][0]["algorithm"]["lua_inline"] =
+      "for i = 1, 40 do\n  redis.call('INCR', 'n')\n  lock.because(string.rep('why ', "
+      "500000))\nend\n";
+  const std::string big = tmp.Write("big.json", doc.dump());
+  const testing::ProcessResult r =
+      testing::RunLockstep({"render", big, "--play-html", tmp.File("g.html")});
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Matchers::Contains("the game's page would hold more than 64 MiB"));
+  CHECK_FALSE(std::filesystem::exists(tmp.File("g.html")));
+}
+
 TEST_CASE("the game's page carries its graph and fetches nothing") {
   const scenario::Scenario s =
       scenario::LoadScenarioFile(testing::ScenarioPath("setnx-docs-race.json"));
@@ -91,9 +128,13 @@ TEST_CASE("the game's page carries its graph and fetches nothing") {
   CHECK(page.find("src=") == std::string::npos);
   CHECK(page.find("href=") == std::string::npos);
   CHECK(page.find("http") == std::string::npos);
-  // The data cannot end the script early.
+  // The data cannot end the script early, nor open a comment or a script:
+  // no "<" in it at all.
   const size_t script = page.find("<script>");
   CHECK(page.find("</script>", script) == page.rfind("</script>"));
+  // The race's reasons compare with "<": the page carries them escaped.
+  CHECK(page.find("\\\"7\\\" \\u003c my clock 10") != std::string::npos);
+  CHECK(page.find("\\\"7\\\" < my clock 10") == std::string::npos);
 }
 
 }  // namespace
