@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstdio>
 #include <fstream>
 #include <random>
@@ -109,6 +110,65 @@ ProcessResult RunLockstepWithin(const std::vector<std::string>& args, size_t max
 }
 
 ProcessResult RunProgram(const std::vector<std::string>& argv) { return Run(argv, 0); }
+
+pid_t SpawnProgram(const std::vector<std::string>& argv, const std::string& out,
+                   const std::string& err) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    std::vector<std::string> copy = argv;
+    std::vector<char*> args;
+    for (auto& a : copy) args.push_back(a.data());
+    args.push_back(nullptr);
+    if (!freopen(out.c_str(), "w", stdout) || !freopen(err.c_str(), "w", stderr)) _exit(127);
+    execv(args[0], args.data());
+    _exit(127);
+  }
+  return pid;
+}
+
+int Wait(pid_t pid) {
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 1000 + WTERMSIG(status);
+}
+
+long CpuTicks(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  // Fields after the command name, which is in parentheses and may hold spaces.
+  std::istringstream rest(text.substr(text.rfind(')') + 2));
+  std::string field;
+  long utime = 0, stime = 0;
+  for (int i = 3; i <= 15 && rest >> field; ++i) {
+    if (i == 14) utime = std::stol(field);
+    if (i == 15) stime = std::stol(field);
+  }
+  return utime + stime;
+}
+
+#ifdef LOCKSTEP_MPIEXEC
+std::vector<std::string> MpirunArgv(int ranks, const std::vector<std::string>& args) {
+  std::vector<std::string> argv;
+  if (kAddressSanitizer) {
+    const char* options = std::getenv("ASAN_OPTIONS");
+    argv = {"/usr/bin/env",
+            std::string("ASAN_OPTIONS=") + (options ? options : "") + ":detect_leaks=0"};
+  }
+  for (const std::string& word :
+       {std::string(LOCKSTEP_MPIEXEC), std::string("-np"), std::to_string(ranks),
+        std::string("--oversubscribe")}) {
+    argv.push_back(word);
+  }
+  if (geteuid() == 0) argv.push_back("--allow-run-as-root");  // Open MPI refuses root otherwise
+  argv.push_back(LOCKSTEP_BINARY);
+  argv.insert(argv.end(), args.begin(), args.end());
+  return argv;
+}
+
+ProcessResult RunOnRanks(int ranks, const std::vector<std::string>& args) {
+  return RunProgram(MpirunArgv(ranks, args));
+}
+#endif
 
 std::string WriteEndlessRun(const TempDir& dir) {
   nlohmann::json s = nlohmann::json::parse(ReadText(ScenarioPath("set-px-script-safe.json")));

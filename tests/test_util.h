@@ -2,6 +2,8 @@
 // lockstep binary as a user would.
 #pragma once
 
+#include <sys/types.h>
+
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -67,6 +69,25 @@ ProcessResult RunLockstepWithin(const std::vector<std::string>& args, size_t max
 
 // Runs argv[0] (a path) with the rest as its arguments, as RunLockstep does.
 ProcessResult RunProgram(const std::vector<std::string>& argv);
+
+// Starts argv[0] with the rest as its arguments, its output in the files
+// `out` and `err`, and returns at once.
+pid_t SpawnProgram(const std::vector<std::string>& argv, const std::string& out,
+                   const std::string& err);
+// Its exit code, or 1000 + the signal that killed it (a signal lockstep
+// does not handle never passes for an exit code).
+int Wait(pid_t pid);
+// The CPU time `pid` has used so far, in clock ticks (utime + stime).
+long CpuTicks(pid_t pid);
+
+#ifdef LOCKSTEP_MPIEXEC
+// The mpirun command line that runs lockstep with `args` on `ranks` ranks
+// (oversubscribed, as root if need be, without leak checks under ASan:
+// Open MPI's plugins keep what they allocate until exit).
+std::vector<std::string> MpirunArgv(int ranks, const std::vector<std::string>& args);
+// Runs it.
+ProcessResult RunOnRanks(int ranks, const std::vector<std::string>& args);
+#endif
 
 std::string ReadText(const std::string& path);
 

@@ -353,28 +353,51 @@ void Silence() {
 }
 #endif
 
-}  // namespace
-
-int Explore(const ExploreOptions& o) {
+// Search, with every way out an exit code: what stops it is said here.
+int Reported(const ExploreOptions& o, explore::Communicator* ranks) {
   try {
-    if (!o.distributed) return Search(o, nullptr);
-#ifdef LOCKSTEP_HAVE_MPI
-    mpi::Session session;  // finalised on every way out
-    if (session.world().rank() != 0) Silence();
-    return Search(o, &session.world());
-#else
-    throw base::InputError("", "",
-                           "--distributed: this lockstep was built without Open MPI (install "
-                           "libopenmpi-dev and build again); --strategy distributed runs the "
-                           "same search as one rank");
-#endif
-  } catch (const base::InputError&) {
-    throw;  // already names its file and place
+    return Search(o, ranks);
+  } catch (const base::InputError& e) {
+    PrintError(e.what());  // already names its file and place
+    return kExitBadInput;
   } catch (const std::runtime_error& e) {
     // An algorithm threw, or is not deterministic: the scenario's fault.
     PrintError(o.file + ": " + e.what());
     return kExitBadInput;
   }
+}
+
+}  // namespace
+
+int Explore(const ExploreOptions& o) {
+  if (!o.distributed) return Reported(o, nullptr);
+#ifdef LOCKSTEP_HAVE_MPI
+  int code = kExitSafe;
+  {
+    mpi::Session session;  // finalised on every way out
+    explore::Communicator& ranks = session.world();
+    if (ranks.rank() != 0) Silence();
+    code = Reported(o, &ranks);
+    // The ranks agree on the outcome before any exits, and rank 0, which
+    // alone speaks, has said it: mpirun ends the job at the first rank
+    // that exits non-zero, before the others could say anything. Every
+    // rank gets here, whatever stopped it: errors in the search are
+    // shared within it, and errors outside it are every rank's alike.
+    std::vector<uint64_t> codes(static_cast<size_t>(ranks.size()), 0);
+    codes[static_cast<size_t>(ranks.rank())] = static_cast<uint64_t>(code);
+    codes = ranks.Sum(codes);
+    if (code == kExitSafe) code = static_cast<int>(*std::max_element(codes.begin(), codes.end()));
+    std::cout.flush();
+    std::cerr.flush();
+    if (ranks.rank() != 0) code = kExitSafe;
+  }
+  return code;
+#else
+  throw base::InputError("", "",
+                         "--distributed: this lockstep was built without Open MPI (install "
+                         "libopenmpi-dev and build again); --strategy distributed runs the "
+                         "same search as one rank");
+#endif
 }
 
 namespace {
@@ -398,21 +421,30 @@ int Search(const ExploreOptions& o, explore::Communicator* ranks) {
   run::CooperativeStop cooperative;
   std::optional<MemoryWatch> watch;
   if (o.max_memory) watch.emplace(o.max_memory);
-  // Why the work stopped early: a signal's name, or the memory bound.
+  // Why the work stopped early: a signal's name, or the memory bound (on
+  // this rank or, in a distributed search, on any).
+  bool memory_exceeded = false;
   auto stop_reason = [&]() -> std::string {
-    if (watch && watch->exceeded())
+    if (memory_exceeded || (watch && watch->exceeded()))
       return "the memory bound (--max-memory " + SizeText(o.max_memory) + ")";
     return run::SignalName(run::StopSignal());
   };
 
   run::ExploreResult result = run::Explore(s, options);
+  if (ranks) {
+    // Every rank leaves the search together: rank 0 learns whether another
+    // one stopped at its memory bound.
+    memory_exceeded = ranks->Sum({watch && watch->exceeded() ? 1u : 0u})[0] > 0;
+  }
   explore::SearchResult& r = result.search;
   // The violation reported is the counterexample's: shrinking finds the
   // shortest violation of any property, which may not be the one found.
   if (result.counterexample) r.violation = result.counterexample->trace.violation;
   if (live) std::fprintf(stderr, "\r%80s\r", "");
   if (r.verdict == explore::Verdict::kIncomplete && r.incomplete == "interrupted") {
-    if (watch && watch->exceeded()) r.incomplete = "stopped at " + stop_reason();
+    if (memory_exceeded || (watch && watch->exceeded())) {
+      r.incomplete = "stopped at " + stop_reason();
+    }
     PrintError("search stopped by " + stop_reason());
   }
 

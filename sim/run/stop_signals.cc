@@ -10,7 +10,10 @@
 namespace lockstep::run {
 namespace {
 
-constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP};
+// SIGUSR1 too: mpirun ends the whole job itself on SIGINT and SIGTERM (and
+// exits 1), but forwards SIGUSR1 to every rank, which then stop as one and
+// give rank 0's exit code.
+constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGUSR1};
 
 std::atomic<bool> stop_requested{false};
 std::atomic<int> stop_signal{0};
@@ -67,6 +70,8 @@ const char* SignalName(int signal) {
       return "SIGTERM";
     case SIGHUP:
       return "SIGHUP";
+    case SIGUSR1:
+      return "SIGUSR1";
     default:
       return "a signal";
   }

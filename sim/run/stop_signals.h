@@ -1,4 +1,4 @@
-// SIGINT, SIGTERM and SIGHUP, one mechanism for every command.
+// SIGINT, SIGTERM, SIGHUP and SIGUSR1, one mechanism for every command.
 //
 // By default a stop signal ends the process at once: the output file being
 // written (its temporary, see output_file.h) is removed, one line is printed
@@ -22,7 +22,7 @@ void InstallStopSignals();
 std::atomic<bool>& StopRequested();
 // The signal that set StopRequested(), or 0.
 int StopSignal();
-// "SIGINT", "SIGTERM", "SIGHUP".
+// "SIGINT", "SIGTERM", "SIGHUP", "SIGUSR1".
 const char* SignalName(int signal);
 
 class CooperativeStop {

@@ -127,23 +127,6 @@ TEST_CASE("explore --distributed refuses what it cannot honour, naming it") {
 }
 
 #ifdef LOCKSTEP_MPIEXEC
-// `mpirun -np 2 lockstep explore FILE --distributed --json`.
-testing::ProcessResult OnTwoRanks(const std::vector<std::string>& args) {
-  std::vector<std::string> argv;
-  if (testing::kAddressSanitizer) {
-    // Open MPI's plugins keep what they allocate until exit: LeakSanitizer
-    // would call that lockstep's leak.
-    const char* options = std::getenv("ASAN_OPTIONS");
-    argv = {"/usr/bin/env",
-            std::string("ASAN_OPTIONS=") + (options ? options : "") + ":detect_leaks=0"};
-  }
-  for (const char* word : {LOCKSTEP_MPIEXEC, "-np", "2", "--oversubscribe"}) argv.push_back(word);
-  if (geteuid() == 0) argv.push_back("--allow-run-as-root");  // Open MPI refuses root otherwise
-  argv.push_back(LOCKSTEP_BINARY);
-  argv.insert(argv.end(), args.begin(), args.end());
-  return testing::RunProgram(argv);
-}
-
 TEST_CASE(
     "mpirun -np 2 lockstep explore --distributed gives the verdicts and distinct states of "
     "one process, on every shipped scenario (the heaviest at a lower horizon)") {
@@ -161,7 +144,7 @@ TEST_CASE(
     one_args.insert(one_args.end(), bounds.begin(), bounds.end());
     two_args.insert(two_args.end(), bounds.begin(), bounds.end());
     auto one = testing::RunLockstep(one_args);
-    auto two = OnTwoRanks(two_args);
+    auto two = testing::RunOnRanks(2, two_args);
     INFO(two.err);
     if (!check::LivenessIn(sc.properties).empty()) {
       CHECK(two.exit_code == 2);

@@ -28,29 +28,15 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Starts lockstep with `args`, its output in `out` and `err`.
+// lockstep with `args`, its output in `out` and `err`.
 pid_t Spawn(const std::vector<std::string>& args, const std::string& out, const std::string& err) {
-  pid_t pid = fork();
-  if (pid == 0) {
-    std::string bin = LOCKSTEP_BINARY;
-    std::vector<std::string> copy = args;
-    std::vector<char*> argv = {bin.data()};
-    for (auto& a : copy) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    if (!freopen(out.c_str(), "w", stdout) || !freopen(err.c_str(), "w", stderr)) _exit(127);
-    execv(bin.c_str(), argv.data());
-    _exit(127);
-  }
-  return pid;
+  std::vector<std::string> argv = {LOCKSTEP_BINARY};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return testing::SpawnProgram(argv, out, err);
 }
 
-// The exit code, or 1000 + the signal that killed it (a signal lockstep
-// does not handle never passes for an exit code).
-int Wait(pid_t pid) {
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 1000 + WTERMSIG(status);
-}
+
+
 
 // A search that runs for hours: five clients, no reductions (no state
 // caching either: with it, this search ends in about a second), a far horizon.
@@ -64,21 +50,6 @@ std::vector<std::string> LongSearch(const std::string& out_dir) {
           "30",         "--max-steps",
           "100",        "--out",
           out_dir};
-}
-
-// The CPU time `pid` has used so far, in clock ticks (utime + stime).
-long CpuTicks(pid_t pid) {
-  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
-  // Fields after the command name, which is in parentheses and may hold spaces.
-  std::istringstream rest(text.substr(text.rfind(')') + 2));
-  std::string field;
-  long utime = 0, stime = 0;
-  for (int i = 3; i <= 15 && rest >> field; ++i) {
-    if (i == 14) utime = std::stol(field);
-    if (i == 15) stime = std::stol(field);
-  }
-  return utime + stime;
 }
 
 // Whether `pid` catches `signal`, once it runs lockstep: before its exec,
@@ -106,12 +77,12 @@ void WaitUntilSearching(pid_t pid, int signal = SIGINT) {
   const long half_second = sysconf(_SC_CLK_TCK) / 2;
   std::optional<long> since;  // CPU ticks when the handler was first seen
   for (int i = 0; i < 1200; ++i) {
-    if (!since && Catches(pid, signal)) since = CpuTicks(pid);
-    if (since && CpuTicks(pid) - *since >= half_second) return;
+    if (!since && Catches(pid, signal)) since = testing::CpuTicks(pid);
+    if (since && testing::CpuTicks(pid) - *since >= half_second) return;
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   kill(pid, SIGKILL);  // leave nothing running behind a failed test
-  Wait(pid);
+  testing::Wait(pid);
   FAIL("lockstep did not start its search within a minute");
 }
 
@@ -126,7 +97,7 @@ TEST_CASE("Ctrl-C stops a long search with the counts so far and exit 3", "[inte
     REQUIRE(pid > 0);
     WaitUntilSearching(pid);
     REQUIRE(kill(pid, SIGINT) == 0);
-    CHECK(Wait(pid) == 3);
+    CHECK(testing::Wait(pid) == 3);
     std::string out = testing::ReadText(tmp.File("out"));
     INFO(out << testing::ReadText(tmp.File("err")));
     CHECK(out.find("\nsearch: ") != std::string::npos);
@@ -148,7 +119,7 @@ TEST_CASE("Ctrl-C with --json still prints a complete report of the counts so fa
   REQUIRE(pid > 0);
   WaitUntilSearching(pid);
   REQUIRE(kill(pid, SIGINT) == 0);
-  CHECK(Wait(pid) == 3);
+  CHECK(testing::Wait(pid) == 3);
   nlohmann::json report = nlohmann::json::parse(testing::ReadText(tmp.File("out")));
   CHECK(report["incomplete"] == "interrupted");
   CHECK(report["executions"].get<uint64_t>() > 0);
@@ -163,7 +134,7 @@ TEST_CASE("SIGTERM and SIGHUP stop a search like Ctrl-C: counts so far, exit 3",
     REQUIRE(pid > 0);
     WaitUntilSearching(pid, signal);
     REQUIRE(kill(pid, signal) == 0);
-    CHECK(Wait(pid) == 3);
+    CHECK(testing::Wait(pid) == 3);
     std::string out = testing::ReadText(tmp.File("out"));
     std::string err = testing::ReadText(tmp.File("err"));
     INFO(out << err);
@@ -198,7 +169,7 @@ TEST_CASE("a stop signal is heeded at the next transition, however slow transiti
   REQUIRE(pid > 0);
   WaitUntilSearching(pid, SIGTERM);
   REQUIRE(kill(pid, SIGTERM) == 0);
-  CHECK(Wait(pid) == 3);
+  CHECK(testing::Wait(pid) == 3);
   const std::string out = testing::ReadText(tmp.File("out"));
   INFO(out << testing::ReadText(tmp.File("err")));
   CHECK(out.find("\nINCOMPLETE: interrupted; no violation found so far\n") != std::string::npos);
@@ -214,7 +185,7 @@ TEST_CASE("a stop signal ends a run with 128 + the signal and a one-line message
     REQUIRE(pid > 0);
     WaitUntilSearching(pid, signal);
     REQUIRE(kill(pid, signal) == 0);
-    CHECK(Wait(pid) == 128 + signal);
+    CHECK(testing::Wait(pid) == 128 + signal);
     std::string err = testing::ReadText(tmp.File("err"));
     const char* name = signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "SIGHUP";
     CHECK(err == std::string("\nlockstep: stopped by ") + name + "\n");
@@ -242,7 +213,7 @@ TEST_CASE("a stop signal while a file is written removes its temporary", "[inter
       _exit(101);  // not reached: the handler exits
     }
     REQUIRE(pid > 0);
-    CHECK(Wait(pid) == 128 + signal);
+    CHECK(testing::Wait(pid) == 128 + signal);
     CHECK(fs::is_empty(tmp.path()));
   }
 }
@@ -261,11 +232,11 @@ TEST_CASE("a stop signal while the counterexample is shrunk saves it as found", 
   }
   if (testing::ReadText(tmp.File("err")).find("shrinking it") == std::string::npos) {
     kill(pid, SIGKILL);
-    Wait(pid);
+    testing::Wait(pid);
     FAIL("lockstep did not start shrinking within a minute");
   }
   REQUIRE(kill(pid, SIGINT) == 0);
-  CHECK(Wait(pid) == 1);
+  CHECK(testing::Wait(pid) == 1);
   std::string out = testing::ReadText(tmp.File("out"));
   INFO(out << testing::ReadText(tmp.File("err")));
   CHECK(out.find("counterexample: 54 steps (as found: not shrunk, stopped by SIGINT; the search "
