@@ -3,8 +3,8 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -154,9 +154,8 @@ std::vector<std::string> MpirunArgv(int ranks, const std::vector<std::string>& a
     argv = {"/usr/bin/env",
             std::string("ASAN_OPTIONS=") + (options ? options : "") + ":detect_leaks=0"};
   }
-  for (const std::string& word :
-       {std::string(LOCKSTEP_MPIEXEC), std::string("-np"), std::to_string(ranks),
-        std::string("--oversubscribe")}) {
+  for (const std::string& word : {std::string(LOCKSTEP_MPIEXEC), std::string("-np"),
+                                  std::to_string(ranks), std::string("--oversubscribe")}) {
     argv.push_back(word);
   }
   if (geteuid() == 0) argv.push_back("--allow-run-as-root");  // Open MPI refuses root otherwise

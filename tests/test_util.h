@@ -2,11 +2,11 @@
 // lockstep binary as a user would.
 #pragma once
 
-#include <sys/types.h>
-
 #include <filesystem>
 #include <string>
 #include <vector>
+
+#include <sys/types.h>
 
 namespace lockstep::testing {
 

@@ -43,7 +43,8 @@ TEST_CASE("under mpirun a refusal and a client's error reach stderr, with one pr
        {{{"name", "C1"},
          {"algorithm",
           {{"lua_inline",
-            "for i = 1, 6 do redis.call('INCR', 'n') end\nerror('the sixth INCR was too many')\n"}}}},
+            "for i = 1, 6 do redis.call('INCR', 'n') end\nerror('the sixth INCR was too "
+            "many')\n"}}}},
         {{"name", "C2"}, {"algorithm", {{"lua_inline", "redis.call('INCR', 'n')\n"}}}}}},
       {"lock", {{"key", "lock.foo"}}},
       {"clock", {{"horizon", 3}}},
@@ -107,9 +108,9 @@ TEST_CASE("SIGUSR1 to mpirun stops every rank, which report the counts so far an
 }
 
 TEST_CASE("under mpirun the memory bound is named as such, whichever rank reached it", "[mpi]") {
-  auto r = testing::RunOnRanks(2, {"explore", testing::ScenarioPath("getset-bounded.json"),
-                                   "--distributed", "--horizon", "60", "--no-symmetry",
-                                   "--max-memory", "64M"});
+  auto r = testing::RunOnRanks(
+      2, {"explore", testing::ScenarioPath("getset-bounded.json"), "--distributed", "--horizon",
+          "60", "--no-symmetry", "--max-memory", "64M"});
   INFO(r.out << r.err);
   CHECK(r.exit_code == 3);
   CHECK(Has(r.out, "INCOMPLETE: stopped at the memory bound (--max-memory 64 MiB)"));

@@ -224,6 +224,44 @@ void CommandLines(const std::vector<std::vector<std::string>>& lines) {
 
 }  // namespace
 
+void LuaInput(std::string_view bytes) {
+  constexpr std::string_view kEval = "--eval\n";
+  if (bytes.starts_with(kEval)) {
+    const std::vector<std::string> eval = {"EVAL", std::string(bytes.substr(kEval.size())), "1",
+                                           "lock.foo", "token"};
+    kv::Keyspace ks, twin;
+    for (kv::Millis now : {kv::Millis{0}, kv::Millis{5}}) {
+      const kv::Reply r = kv::Execute(ks, eval, now);
+      Require(kv::Execute(twin, eval, now) == r, "a script replied differently on a twin");
+      Require(ks == twin, "a script left twin keyspaces different");
+    }
+    return;
+  }
+  const json doc = {{"name", "fuzz-lua"},
+                    {"clients",
+                     {{{"name", "C1"}, {"algorithm", {{"lua_inline", std::string(bytes)}}}},
+                      {{"name", "C2"}, {"algorithm", {{"lua_inline", std::string(bytes)}}}}}},
+                    {"lock", {{"key", "lock.foo"}, {"ttl", 2}}},
+                    {"clock", {{"horizon", 3}}},
+                    {"expect", "safe"}};
+  std::optional<scenario::Scenario> s = LoadOrRefuse(doc, "");
+  if (!s) return;
+  std::optional<std::string> first;
+  for (int run = 0; run < 2; ++run) {
+    std::string text;
+    try {
+      text = trace::ToJsonText(run::RunSeeded(*s, 1, static_cast<int>(kMaxLuaSteps)));
+    } catch (const std::runtime_error& e) {
+      // The algorithm's error, its line named: a clean refusal (exit 2).
+      Require(std::string(e.what()).starts_with("the algorithm of "),
+              std::string("a run failed: ") + e.what());
+      text = e.what();
+    }
+    if (first) Require(text == *first, "the same Lua run twice gave different traces");
+    first = text;
+  }
+}
+
 void CommandInput(std::string_view bytes) {
   std::vector<std::vector<std::string>> commands = SplitCommands(bytes);
   if (commands.size() > 256) commands.resize(256);

@@ -36,6 +36,18 @@ void TraceInput(std::string_view bytes);
 // so that nothing is ever written outside that folder.
 void CommandInput(std::string_view bytes);
 
+// Bytes as Lua: with a first line "--eval", the rest is a script the model
+// runs with EVAL (twice, on twin keyspaces: the replies must agree);
+// otherwise the bytes are the Lua algorithm of two clients, run from a
+// seed for kMaxLuaSteps steps, twice: the traces must be byte for byte the
+// same (no address, no history of the process reaches them). The stack,
+// instruction, memory and pattern bounds are the program's own.
+void LuaInput(std::string_view bytes);
+
+// The steps a Lua algorithm runs for: a step may take ten million
+// instructions, and the run is done twice.
+inline constexpr size_t kMaxLuaSteps = 8;
+
 // The longest schedule (or seeded run) an input may ask the fuzzers to run:
 // longer ones are only parsed, to keep the executions per second high.
 inline constexpr size_t kMaxFuzzSteps = 64;

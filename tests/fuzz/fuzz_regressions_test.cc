@@ -53,5 +53,10 @@ TEST_CASE("the command fuzz target's seeds and regressions run on the model keys
   RunAll("command", fuzz::CommandInput, 10);
 }
 
+TEST_CASE("the Lua fuzz target's seeds and regressions run the same twice or fail cleanly",
+          "[fuzz]") {
+  RunAll("lua", fuzz::LuaInput, 10);
+}
+
 }  // namespace
 }  // namespace lockstep

@@ -2,7 +2,7 @@
 # Fuzzes each target for SECONDS on a copy of its seed corpus and regression
 # inputs; the committed folders are never written. Exits 1 at the first
 # finding, whose input libFuzzer saves as ./crash-* (or timeout-*, oom-*).
-#   usage: tests/fuzz/run.sh BUILD_DIR SECONDS [scenario|trace|command ...]
+#   usage: tests/fuzz/run.sh BUILD_DIR SECONDS [scenario|trace|command|lua ...]
 set -euo pipefail
 if [ $# -lt 2 ]; then
   echo "usage: $0 BUILD_DIR SECONDS [TARGET...]" >&2
@@ -13,7 +13,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 seconds=$2
 shift 2
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(scenario trace command)
+[ ${#targets[@]} -gt 0 ] || targets=(scenario trace command lua)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

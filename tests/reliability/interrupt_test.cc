@@ -35,9 +35,6 @@ pid_t Spawn(const std::vector<std::string>& args, const std::string& out, const 
   return testing::SpawnProgram(argv, out, err);
 }
 
-
-
-
 // A search that runs for hours: five clients, no reductions (no state
 // caching either: with it, this search ends in about a second), a far horizon.
 // Executions of at most 100 steps: the first one under the default bound is

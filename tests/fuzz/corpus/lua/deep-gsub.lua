@@ -1,0 +1,2 @@
+local function f(s) return (string.gsub(s, '.', function(c) return f(c) end)) end
+f('ab')

@@ -1,0 +1,2 @@
+--eval
+return {tostring({}), tostring(next), collectgarbage('count'), string.find(string.rep('a', 3000), string.rep('a-', 12) .. 'b')}

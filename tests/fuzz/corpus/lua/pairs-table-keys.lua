@@ -1,0 +1,2 @@
+local t = {[{}] = 1}
+for k in pairs(t) do end
