@@ -252,22 +252,24 @@ std::vector<int> PathWithin(Graph& g, Restriction& r, const std::vector<int>& co
   return {};  // unreachable inside a strongly connected component
 }
 
-// A cycle from the component's least state through a witness and one
-// transition of every class fairness asks for, back to where it began.
+// A cycle from the component's least state through a witness, back to
+// where it began, that is fair by itself: every class enabled in all the
+// states the cycle passes through labels one of its transitions. (Fair in
+// the component is not enough: a cycle through part of it may pass only
+// states where a client is enabled and never take that client's step.)
+// Each round adds a transition of a class the cycle leaves out; the
+// classes so left out only shrink, since more states enable fewer classes
+// in common, so the rounds end, at worst having passed every state.
 std::vector<int> CycleThrough(Graph& g, Restriction& r, const std::vector<int>& component) {
   const int start = component.front();
-  uint32_t always = ~0u;
-  for (int u : component) always &= g.enabled(u);
   std::vector<int> cycle;
   int at = start;
   auto go = [&](const std::vector<int>& path) {
     for (int e : path) cycle.push_back(e);
     if (!path.empty()) at = g.edges()[path.back()].to;
   };
-  go(PathWithin(g, r, component, at, [&](int v) { return r.Witness(v); }));
-  for (uint32_t bit = 1; bit != 0 && bit <= always; bit <<= 1) {
-    if (!(always & bit)) continue;
-    // The nearest state with a transition of this class inside, then it.
+  // The nearest state with a transition of class `bit` inside, then it.
+  auto take = [&](uint32_t bit) {
     auto inner_edge = [&](int v) {
       for (int e : g.out(v)) {
         if (r.Edge(e) && (g.edges()[e].fair & bit) &&
@@ -279,9 +281,10 @@ std::vector<int> CycleThrough(Graph& g, Restriction& r, const std::vector<int>& 
     };
     go(PathWithin(g, r, component, at, [&](int v) { return inner_edge(v) >= 0; }));
     go({inner_edge(at)});
-  }
+  };
+  go(PathWithin(g, r, component, at, [&](int v) { return r.Witness(v); }));
   if (cycle.empty()) {
-    // At least one step: any transition inside, then back.
+    // At least one step: any transition inside.
     for (int e : g.out(at)) {
       if (r.Edge(e) && std::binary_search(component.begin(), component.end(), g.edges()[e].to)) {
         go({e});
@@ -289,8 +292,21 @@ std::vector<int> CycleThrough(Graph& g, Restriction& r, const std::vector<int>& 
       }
     }
   }
-  go(PathWithin(g, r, component, at, [&](int v) { return v == start; }));
-  return cycle;
+  for (;;) {
+    const size_t open = cycle.size();
+    const int open_at = at;
+    go(PathWithin(g, r, component, at, [&](int v) { return v == start; }));
+    uint32_t always = ~0u, taken = 0;
+    for (int e : cycle) {
+      always &= g.enabled(g.edges()[e].from);
+      taken |= g.edges()[e].fair;
+    }
+    const uint32_t missing = always & ~taken;
+    if (missing == 0) return cycle;
+    cycle.resize(open);  // not closed yet: take the lowest class left out first
+    at = open_at;
+    take(missing & -missing);
+  }
 }
 
 std::string Names(const world::Model& m, const std::vector<int>& clients) {

@@ -4,6 +4,7 @@
 // violations, and a lasso is judged again when it is recorded and replayed.
 #include "sim/explore/liveness.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,35 @@ TEST_CASE("liveness: a crash between SETNX and PEXPIRE leaves an orphan, found a
   nlohmann::json broken = doc;
   broken["lasso"]["length"] = 1;
   CHECK_THROWS_AS(run::ReplaySavedTrace("lasso.json", broken), base::InputError);
+}
+
+TEST_CASE("liveness: a waiter that sleeps between tries gives a lasso that is fair by itself",
+          "[explore][liveness]") {
+  // With a delay, the waiter is asleep in part of the cycle: a cycle through
+  // only the states where it is ready, taking ticks and never its step, is
+  // fair in the component but not by itself (it was recorded, and judged
+  // again, as no violation).
+  for (int delay : {1, 2, 3}) {
+    INFO("retry_delay " << delay);
+    nlohmann::json doc =
+        nlohmann::json::parse(testing::ReadText(testing::ScenarioPath("setnx-expire-orphan.json")));
+    doc["lock"]["retry_delay"] = delay;
+    const scenario::Scenario s = scenario::LoadScenario(doc, "orphan.json");
+    const run::ExploreResult r = run::Explore(s);
+    REQUIRE(r.search.verdict == Verdict::kViolation);
+    REQUIRE(r.counterexample);
+    const trace::Trace& t = r.counterexample->trace;
+    CHECK(t.violation->property == "no_orphaned_lock");
+    REQUIRE(t.lasso);
+    // The cycle takes C2's step as well as the ticks it sleeps.
+    const std::vector<std::string> cycle(t.schedule.begin() + t.lasso->start,
+                                         t.schedule.begin() + t.lasso->start + t.lasso->length);
+    CHECK(std::count(cycle.begin(), cycle.end(), "C2") == 1);
+    CHECK(std::count(cycle.begin(), cycle.end(), "tick") == delay);
+    const run::ReplayedTrace again =
+        run::ReplaySavedTrace("lasso.json", nlohmann::json::parse(trace::ToJsonText(t)));
+    CHECK(again.trace.violation == t.violation);
+  }
 }
 
 TEST_CASE("liveness: no false alarm where a sleep crosses any clock value, crash or none",
