@@ -96,4 +96,9 @@ std::string ReadText(const std::string& path);
 // million steps. Returns its path.
 std::string WriteEndlessRun(const TempDir& dir);
 
+// Whether `text` contains `part`.
+inline bool Has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
 }  // namespace lockstep::testing

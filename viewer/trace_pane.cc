@@ -9,16 +9,17 @@
 #include "sim/trace/sources.h"
 
 namespace lockstep::viewer {
-namespace {
-
-ImU32 Col(uint32_t rgb, int alpha = 255) {
-  return IM_COL32((rgb >> 16) & 0xFF, (rgb >> 8) & 0xFF, rgb & 0xFF, alpha);
-}
 
 ImVec4 Col4(uint32_t rgb) {
   return ImVec4(static_cast<float>((rgb >> 16) & 0xFF) / 255.f,
                 static_cast<float>((rgb >> 8) & 0xFF) / 255.f,
                 static_cast<float>(rgb & 0xFF) / 255.f, 1.f);
+}
+
+namespace {
+
+ImU32 Col(uint32_t rgb, int alpha = 255) {
+  return IM_COL32((rgb >> 16) & 0xFF, (rgb >> 8) & 0xFF, rgb & 0xFF, alpha);
 }
 
 constexpr uint32_t kCursorBand = 0xFFF4C2;

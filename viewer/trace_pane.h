@@ -21,6 +21,9 @@
 
 namespace lockstep::viewer {
 
+// An opaque colour 0xRRGGBB for ImGui's style.
+ImVec4 Col4(uint32_t rgb);
+
 class TracePane {
  public:
   TracePane(std::string label, trace::Trace t);

@@ -15,12 +15,6 @@
 namespace lockstep::viewer {
 namespace {
 
-ImVec4 Col4(uint32_t rgb) {
-  return ImVec4(static_cast<float>((rgb >> 16) & 0xFF) / 255.f,
-                static_cast<float>((rgb >> 8) & 0xFF) / 255.f,
-                static_cast<float>(rgb & 0xFF) / 255.f, 1.f);
-}
-
 void CopyTo(char* buf, size_t size, const std::string& s) {
   std::snprintf(buf, size, "%s", s.c_str());
 }

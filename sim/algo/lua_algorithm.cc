@@ -125,6 +125,7 @@ void RunLua(world::Client& client, const LuaProgram& program, const json& settin
   }
   lua_sethook(L, Hook, LUA_MASKCOUNT, kHookEvery);
   if (lua_pcall(L, 0, 0, 1) == 0) return;
+  world::ForgetUnwoundFrames();  // Lua's longjmp left them
   if (self.pending) std::rethrow_exception(self.pending);
   if (!self.fatal.empty()) throw std::runtime_error(base::Printable(self.fatal));
   std::string message = Named(&self, TopMessage(L));

@@ -245,6 +245,7 @@ void RegisterApi(lua_State* L) {
 int SafePcall(lua_State* L) {
   luaL_checkany(L, 1);
   const int status = lua_pcall(L, lua_gettop(L) - 1, LUA_MULTRET, 0);
+  if (status != 0) world::ForgetUnwoundFrames();  // Lua's longjmp left them
   if (status != 0 && Unwinding(Self(L))) return lua_error(L);
   lua_pushboolean(L, status == 0);
   lua_insert(L, 1);

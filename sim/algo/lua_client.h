@@ -24,6 +24,7 @@ extern "C" {
 
 #include "sim/kv/reply.h"
 #include "sim/world/client.h"
+#include "sim/world/fiber_stack.h"
 
 namespace lockstep::algo::lua {
 
@@ -78,6 +79,7 @@ bool Guard(LuaClient* self, F&& f) noexcept {
     f();
     return true;
   } catch (...) {
+    world::ForgetUnwoundFrames();
     self->pending = std::current_exception();
     return false;
   }

@@ -99,6 +99,21 @@ inline std::string Printable(std::string_view s, bool keep_newlines = false) {
   return out;
 }
 
+// Whether `s` is well-formed UTF-8 (what JSON text can hold).
+inline bool IsUtf8(std::string_view s) {
+  for (size_t i = 0; i < s.size();) {
+    if (static_cast<unsigned char>(s[i]) < 0x80) {
+      ++i;
+      continue;
+    }
+    uint32_t cp = 0;
+    const size_t n = printable_detail::DecodeUtf8(s, i, &cp);
+    if (n == 0) return false;
+    i += n;
+  }
+  return true;
+}
+
 // Whether Printable would change `s` (with '\n' kept when asked).
 inline bool IsPrintable(std::string_view s, bool keep_newlines = false) {
   for (unsigned char c : s) {

@@ -11,8 +11,6 @@
 namespace lockstep::replay {
 namespace {
 
-using Argv = std::vector<std::string>;
-
 kv::Reply FromHiredis(const redisReply& r) {
   switch (r.type) {
     case REDIS_REPLY_INTEGER:
@@ -57,15 +55,16 @@ std::unique_ptr<RedisConnection> RedisConnection::Connect(const std::string& hos
 
 RedisConnection::~RedisConnection() { redisFree(context_); }
 
-std::optional<kv::Reply> RedisConnection::Command(const Argv& argv, std::string* error) {
+std::optional<kv::Reply> RedisConnection::Command(const std::vector<std::string>& argv,
+                                                  std::string* error) {
   auto replies = Pipeline({argv}, error);
   if (!replies) return std::nullopt;
   return std::move(replies->front());
 }
 
-std::optional<std::vector<kv::Reply>> RedisConnection::Pipeline(const std::vector<Argv>& commands,
-                                                                std::string* error) {
-  for (const Argv& argv : commands) {
+std::optional<std::vector<kv::Reply>> RedisConnection::Pipeline(
+    const std::vector<std::vector<std::string>>& commands, std::string* error) {
+  for (const std::vector<std::string>& argv : commands) {
     std::vector<const char*> args;
     std::vector<size_t> lens;
     for (const auto& a : argv) {

@@ -5,6 +5,7 @@
 #include "sim/base/input_error.h"
 #include "sim/base/limits.h"
 #include "sim/base/printable.h"
+#include "sim/trace/bytes_json.h"
 #include "sim/trace/json_reader.h"
 #include "sim/trace/seed.h"
 
@@ -23,7 +24,7 @@ json ReplyJson(const kv::Reply& r) {
     case kv::Reply::Type::kBulk:
     case kv::Reply::Type::kStatus:
     case kv::Reply::Type::kError:
-      j["value"] = r.text;
+      j["value"] = BytesJson(r.text);
       break;
     case kv::Reply::Type::kArray: {
       json elements = json::array();
@@ -41,9 +42,9 @@ kv::Reply ReplyFromJson(const json& j, const std::string& ptr) {
   jr::ObjectReader o(j, ptr);
   std::string type = o.String("type");
   if (type == "integer") return kv::Reply::Integer(o.Int("value", INT64_MIN, INT64_MAX));
-  if (type == "bulk") return kv::Reply::Bulk(o.String("value"));
-  if (type == "status") return kv::Reply::Status(o.String("value"));
-  if (type == "error") return kv::Reply::Error(o.String("value"));
+  if (type == "bulk") return kv::Reply::Bulk(ReadBytes(o.Raw("value"), o.PointerOf("value")));
+  if (type == "status") return kv::Reply::Status(ReadBytes(o.Raw("value"), o.PointerOf("value")));
+  if (type == "error") return kv::Reply::Error(ReadBytes(o.Raw("value"), o.PointerOf("value")));
   if (type == "nil") return kv::Reply::Nil();
   if (type == "array") {
     std::vector<kv::Reply> elements;
@@ -62,11 +63,11 @@ json KeyspaceJson(const std::vector<kv::Entry>& entries,
                   const std::map<std::string, std::string>& writers) {
   json keyspace = json::array();
   for (const kv::Entry& e : entries) {
-    json entry = {{"key", e.key}};
+    json entry = {{"key", BytesJson(e.key)}};
     if (e.kind == kv::Entry::Kind::kList) {
-      entry["list"] = e.list;
+      entry["list"] = BytesListJson(e.list);
     } else {
-      entry["value"] = e.value;
+      entry["value"] = BytesJson(e.value);
     }
     entry["deadline"] = e.deadline ? json(*e.deadline) : json(nullptr);
     auto w = writers.find(e.key);
@@ -85,12 +86,12 @@ std::vector<kv::Entry> KeyspaceFromJson(const jr::ObjectReader& o, const std::st
   for (size_t i = 0; i < ks.size(); ++i) {
     jr::ObjectReader e(ks[i], o.PointerOf(field) + "/" + std::to_string(i));
     kv::Entry entry;
-    entry.key = e.String("key");
+    entry.key = ReadBytes(e.Raw("key"), e.PointerOf("key"));
     if (e.Has("list")) {
       entry.kind = kv::Entry::Kind::kList;
-      entry.list = StringList(e.Raw("list"), e.PointerOf("list"));
+      entry.list = ReadBytesList(e.Raw("list"), e.PointerOf("list"));
     } else {
-      entry.value = e.String("value");
+      entry.value = ReadBytes(e.Raw("value"), e.PointerOf("value"));
     }
     entry.deadline = e.NullableInt("deadline", INT64_MIN / 4, INT64_MAX / 4);
     if (e.Has("writer") && !e.Raw("writer").is_null()) (*writers)[entry.key] = e.String("writer");
@@ -110,7 +111,7 @@ json StepJson(const world::StepRecord& r, const Trace& t, int version) {
   json j = {
       {"index", r.index},
       {"actor", r.actor},
-      {"command", r.command},
+      {"command", BytesListJson(r.command)},
       {"reply", r.reply ? ReplyJson(*r.reply) : json(nullptr)},
       {"events", r.events},
       {"clock", r.global_time},
@@ -182,7 +183,7 @@ world::StepRecord StepFromJson(const json& j, const std::string& ptr,
     }
   }
   r.actor = o.String("actor");
-  r.command = StringList(o.Array("command"), o.PointerOf("command"));
+  r.command = ReadBytesList(o.Array("command"), o.PointerOf("command"));
   if (!o.Raw("reply").is_null()) r.reply = ReplyFromJson(o.Raw("reply"), o.PointerOf("reply"));
   r.events = StringList(o.Array("events"), o.PointerOf("events"));
   r.global_time = o.Int("clock", INT64_MIN / 4, INT64_MAX / 4);

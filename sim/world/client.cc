@@ -9,6 +9,7 @@
 #include "sim/base/printable.h"
 #include "sim/kv/int_parse.h"
 #include "sim/world/fiber_scheduler.h"
+#include "sim/world/fiber_stack.h"
 #include "sim/world/random_draw.h"
 
 namespace lockstep::world {
@@ -89,11 +90,18 @@ void Client::Park() {
   if (stop_) throw ClientStopped{};
 }
 
+void Client::set_fiber(boost::fibers::context* fiber, char* stack_bottom) {
+  fiber_ = fiber;
+  stack_bottom_ = stack_bottom;
+  EnterFiber(stack_bottom);
+}
+
 std::vector<GhostEvent> Client::Resume(const Input& input) {
   input_ = input;
   events_.clear();
   reasons_.clear();
   read_clock_ = false;
+  EnterFiber(stack_bottom_);
   scheduler_->SwitchTo(fiber_);
   return std::move(events_);
 }

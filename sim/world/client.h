@@ -192,7 +192,8 @@ class Client {
   // The input the client sees before its first request (its starting clock).
   void Prime(const Input& input) { input_ = input; }
   void Finish(std::string error);  // the body returned (or threw `error`)
-  void set_fiber(boost::fibers::context* fiber) { fiber_ = fiber; }
+  // Also enters it: the fiber runs from here.
+  void set_fiber(boost::fibers::context* fiber, char* stack_bottom);
   void set_rules(const RandomRules& rules) { rules_ = rules; }
   boost::fibers::context* fiber() const { return fiber_; }
 
@@ -210,6 +211,7 @@ class Client {
   FiberScheduler* scheduler_;
   boost::fibers::context* driver_;
   boost::fibers::context* fiber_ = nullptr;
+  char* stack_bottom_ = nullptr;  // of the fiber's stack
 
   Request request_;
   Input input_;

@@ -3,39 +3,16 @@
 #include <stdexcept>
 
 #include <boost/fiber/fiber.hpp>
-#include <boost/fiber/protected_fixedsize_stack.hpp>
-
-#if defined(__SANITIZE_ADDRESS__)
-#define LOCKSTEP_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define LOCKSTEP_ASAN 1
-#endif
-#endif
-#ifdef LOCKSTEP_ASAN
-#include <sanitizer/asan_interface.h>
-#endif
 
 #include "sim/base/check.h"
 #include "sim/base/hash.h"
 #include "sim/world/fiber_scheduler.h"
+#include "sim/world/fiber_stack.h"
 
 namespace lockstep::world {
 namespace {
 
 constexpr size_t kMaxParked = 64;  // fibers kept parked for later learning
-
-// A client's stack. Lua's C calls nest at most 200 deep (LUAI_MAXCCALLS),
-// each level within 1 KiB with the bounded pattern functions: measured, 128
-// KiB overflows at the 200th nested gsub, pcall or sort callback and 256 KiB
-// holds every kind (tests/reliability/lua_limits_test.cc). 1 MiB leaves the
-// algorithm's own C++ frames room; a sanitizer's frames are larger. Only
-// the pages a fiber touches take memory.
-#ifdef LOCKSTEP_ASAN
-constexpr size_t kFiberStackBytes = size_t{4} << 20;
-#else
-constexpr size_t kFiberStackBytes = size_t{1} << 20;
-#endif
 
 // For memo keys only, which live in this process: the fast string hash.
 uint64_t HashReplyValue(uint64_t h, const kv::Reply& r) {
@@ -45,34 +22,6 @@ uint64_t HashReplyValue(uint64_t h, const kv::Reply& r) {
   for (const auto& e : r.elements) h = HashReplyValue(h, e);
   return h;
 }
-
-// Boost.Fiber's protected stack (mmap'd, with a guard page below it, so an
-// overflow faults at once instead of writing over the heap), telling where
-// it starts.
-struct RecordedStack {
-  boost::fibers::protected_fixedsize_stack inner{kFiberStackBytes};
-  char** bottom;
-  boost::context::stack_context allocate() {
-    boost::context::stack_context sc = inner.allocate();
-    *bottom = static_cast<char*>(sc.sp) - sc.size;
-    return sc;
-  }
-  void deallocate(boost::context::stack_context& sc) noexcept { inner.deallocate(sc); }
-};
-
-// Debian's Boost switches fibers without telling ASan, so ASan cannot clear
-// the shadow of frames an exception unwound on a fiber stack, and their
-// stale redzones would be reported against the frames that reuse the
-// memory. Once the exception is handled, every frame below this one is
-// dead: clear their shadow.
-#ifdef LOCKSTEP_ASAN
-__attribute__((noinline)) void ForgetUnwoundFrames(char* stack_bottom) {
-  char* here = static_cast<char*>(__builtin_frame_address(0));
-  __asan_unpoison_memory_region(stack_bottom, static_cast<size_t>(here - stack_bottom));
-}
-#else
-void ForgetUnwoundFrames(char*) {}
-#endif
 
 }  // namespace
 
@@ -92,8 +41,8 @@ struct ClientAutomaton::Live {
     client.set_rules(rules);
     // launch::dispatch runs the fiber at once, up to its first request.
     fiber = boost::fibers::fiber(boost::fibers::launch::dispatch, std::allocator_arg,
-                                 RecordedStack{.bottom = &stack_bottom}, [this, &body] {
-                                   client.set_fiber(boost::fibers::context::active());
+                                 FiberStack(&stack_bottom), [this, &body] {
+                                   client.set_fiber(boost::fibers::context::active(), stack_bottom);
                                    std::string error;
                                    bool stopped = false;
                                    try {
@@ -105,7 +54,7 @@ struct ClientAutomaton::Live {
                                    } catch (...) {
                                      error = "an exception that is not a std::exception";
                                    }
-                                   ForgetUnwoundFrames(stack_bottom);
+                                   ForgetUnwoundFrames();
                                    if (!stopped) client.Finish(std::move(error));
                                  });
   }

@@ -53,7 +53,8 @@ json ExploreJson(const std::string& file, const std::string& out) {
   return json::parse(r.out);
 }
 
-TEST_CASE("the Lua ports give the built-ins' verdicts, states and shrunk counterexamples") {
+TEST_CASE("the Lua ports give the built-ins' verdicts, states and shrunk counterexamples",
+          "[sweep]") {
   testing::TempDir tmp;
   int compared = 0;
   for (const std::string& path : testing::AllScenarioPaths()) {

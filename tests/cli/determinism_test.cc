@@ -87,7 +87,8 @@ TEST_CASE("every shipped Lua example gives byte-identical traces in two processe
 
 TEST_CASE(
     "the same seed gives a byte-identical trace within one process, over many seeds and every "
-    "scenario") {
+    "scenario",
+    "[sweep]") {
   int violations = 0, runs = 0;
   for (const std::string& file : testing::AllScenarioPaths()) {
     scenario::Scenario s = scenario::LoadScenarioFile(file);

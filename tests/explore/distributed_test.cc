@@ -59,7 +59,8 @@ void Sort(std::vector<Fingerprint>& states) {
 
 TEST_CASE(
     "the distributed search on one to three ranks finds what the depth-first search finds, "
-    "on every shipped scenario short of the heaviest") {
+    "on every shipped scenario short of the heaviest",
+    "[sweep]") {
   for (const std::string& path : testing::ScenarioSweep()) {
     if (Heavy(path)) continue;
     const scenario::Scenario sc = scenario::LoadScenarioFile(path);
@@ -129,7 +130,8 @@ TEST_CASE("explore --distributed refuses what it cannot honour, naming it") {
 #ifdef LOCKSTEP_MPIEXEC
 TEST_CASE(
     "mpirun -np 2 lockstep explore --distributed gives the verdicts and distinct states of "
-    "one process, on every shipped scenario (the heaviest at a lower horizon)") {
+    "one process, on every shipped scenario (the heaviest at a lower horizon)",
+    "[sweep]") {
   testing::TempDir tmp;
   for (const std::string& path : testing::ScenarioSweep()) {
     if (testing::kAddressSanitizer && Heavy(path)) continue;

@@ -143,7 +143,7 @@ TEST_CASE("a search cut by a bound says which and exits 3") {
   CHECK(r.exit_code == 1);
 }
 
-TEST_CASE("plain enumeration follows a client that retries forever down to max_steps") {
+TEST_CASE("plain enumeration follows a client that retries forever down to max_steps", "[sweep]") {
   // Without state caching the naive lock's waiting client can GET forever
   // without the clock moving: the search bounds each execution by the
   // scenario's max_steps (10000), or by --max-steps, and goes that deep

@@ -22,9 +22,7 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-bool Has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using testing::Has;
 
 TEST_CASE("under mpirun a refusal and a client's error reach stderr, with one process's code",
           "[mpi]") {

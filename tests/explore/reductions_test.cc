@@ -180,10 +180,10 @@ void CheckScenarios(const std::string& prefix) {
   }
 }
 
-TEST_CASE("every reduction agrees with its oracle on the getset scenarios") {
+TEST_CASE("every reduction agrees with its oracle on the getset scenarios", "[sweep]") {
   CheckScenarios("getset-");
 }
-TEST_CASE("every reduction agrees with its oracle on the redlock scenarios") {
+TEST_CASE("every reduction agrees with its oracle on the redlock scenarios", "[sweep]") {
   CheckScenarios("redlock-");
 }
 TEST_CASE("every reduction agrees with its oracle on the set-px scenarios") {

@@ -12,7 +12,8 @@
 namespace lockstep {
 namespace {
 
-TEST_CASE("explore reaches every scenario's expected verdict by itself, and safe searches finish") {
+TEST_CASE("explore reaches every scenario's expected verdict by itself, and safe searches finish",
+          "[sweep]") {
   for (const std::string& file : testing::ScenarioSweep()) {
     INFO(file);
     scenario::Scenario s = scenario::LoadScenarioFile(file);
@@ -68,7 +69,8 @@ TEST_CASE("the GETSET fix is safe exactly while the argument delay is at most T+
   CHECK(explore::DepthFirstSearch(s.world, props, {}).verdict == explore::Verdict::kViolation);
 }
 
-TEST_CASE("a search on two threads gives the same verdict and the same states as on one") {
+TEST_CASE("a search on two threads gives the same verdict and the same states as on one",
+          "[sweep]") {
   for (const char* file : {"getset-bounded.json", "getset-delay-2.json"}) {
     scenario::Scenario s = scenario::LoadScenarioFile(testing::ScenarioPath(file));
     s.world.clients.resize(4);

@@ -46,9 +46,7 @@ const std::string kDelIfMine = "[if redis.call(\"get\",KEYS[1]) == ARGV[1] then 
 const std::string kSetWithToken =
     "[if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then ...]";
 
-bool Has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using testing::Has;
 
 TEST_CASE("replica_failover: C1's lock dies with the master before it reaches the replica") {
   scenario::Scenario s = Load("replica-failover.json");
@@ -93,7 +91,8 @@ TEST_CASE("redlock_jump: a forward jump on one instance gives two majorities") {
   CHECK(Search(s).verdict == explore::Verdict::kSafe);
 }
 
-TEST_CASE("redlock_restart: an instance that restarts without persistence forgets C1's lock") {
+TEST_CASE("redlock_restart: an instance that restarts without persistence forgets C1's lock",
+          "[sweep]") {
   scenario::Scenario s = Load("redlock-restart.json");
   trace::Trace t = run::ReplaySchedule(s);
   // Oracle: hand derivation (B restarts without persistence and forgets

@@ -188,7 +188,7 @@ Census CheckAgainstOracle(const std::string& text) {
   return c;
 }
 
-TEST_CASE("symmetry: three clients and a fourth with its own lock settings") {
+TEST_CASE("symmetry: three clients and a fourth with its own lock settings", "[sweep]") {
   // C4's own retry delay makes it a class of its own; C1-C3 may be swapped.
   CheckAgainstOracle(R"({"name":"sym-override",
     "clients":[{"name":"C1","algorithm":"setnx-getset"},{"name":"C2","algorithm":"setnx-getset"},
@@ -204,7 +204,8 @@ TEST_CASE("symmetry: three clients and a fourth with its own lock settings") {
 // Who acquired after whom, and who superseded a holder, name clients: they
 // must be renamed with them. The GETSET lock draws no random token, so its
 // clients stay interchangeable once they hold the lock.
-TEST_CASE("symmetry: three interchangeable clients and a fenced resource (stale_write)") {
+TEST_CASE("symmetry: three interchangeable clients and a fenced resource (stale_write)",
+          "[sweep]") {
   CheckAgainstOracle(R"({"name":"sym-stale-write-fenced",
     "clients":[{"name":"C1","algorithm":"setnx-getset"},{"name":"C2","algorithm":"setnx-getset"},
                {"name":"C3","algorithm":"setnx-getset"}],
@@ -215,7 +216,8 @@ TEST_CASE("symmetry: three interchangeable clients and a fenced resource (stale_
     "properties":["stale_write"],"expect":"safe"})");
 }
 
-TEST_CASE("symmetry: three interchangeable clients and an unfenced resource (stale_write)") {
+TEST_CASE("symmetry: three interchangeable clients and an unfenced resource (stale_write)",
+          "[sweep]") {
   CheckAgainstOracle(R"({"name":"sym-stale-write",
     "clients":[{"name":"C1","algorithm":"setnx-getset"},{"name":"C2","algorithm":"setnx-getset"},
                {"name":"C3","algorithm":"setnx-getset"}],
@@ -226,7 +228,7 @@ TEST_CASE("symmetry: three interchangeable clients and an unfenced resource (sta
     "properties":["stale_write"],"expect":"violation:stale_write"})");
 }
 
-TEST_CASE("symmetry: mixed algorithms with equal settings are not interchangeable") {
+TEST_CASE("symmetry: mixed algorithms with equal settings are not interchangeable", "[sweep]") {
   // C1 and C2 run the naive takeover, C3 and C4 the GETSET fix: each pair
   // is a class, and no client of one pair may stand for one of the other.
   CheckAgainstOracle(R"({"name":"sym-mixed",
@@ -289,7 +291,7 @@ TEST_CASE("symmetry leaves tokens alone when some client reads them") {
 
 // The report says which clients symmetry may swap, and whether their
 // tokens are renamed: a user who sees no reduction learns why.
-TEST_CASE("explore reports the interchangeable clients and whether tokens are renamed") {
+TEST_CASE("explore reports the interchangeable clients and whether tokens are renamed", "[sweep]") {
   struct Case {
     const char* scenario;
     const char* line;
@@ -366,7 +368,7 @@ TEST_CASE("symmetry renames every datum that names a client") {
 // Redlock backs off by any number of ticks from 1 to its retry delay
 // (Client::SleepBetween), each of which the explorer tries: its clients stay
 // interchangeable, and their tokens are renamed with them.
-TEST_CASE("symmetry: Redlock clients that back off") {
+TEST_CASE("symmetry: Redlock clients that back off", "[sweep]") {
   // Three clients on one instance, then two on three instances.
   for (const char* world : {R"("clients":[{"name":"C1","algorithm":"redlock"},
                                          {"name":"C2","algorithm":"redlock"},

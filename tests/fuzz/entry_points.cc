@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/base/printable.h"
 #include "sim/cli/command_line.h"
 #include "sim/explore/replay_strategy.h"
 #include "sim/kv/dispatch.h"
@@ -237,6 +238,9 @@ void LuaInput(std::string_view bytes) {
     }
     return;
   }
+  // A scenario is JSON text, so its Lua source is UTF-8 (what the source
+  // writes with escapes need not be).
+  if (!base::IsUtf8(bytes)) return;
   const json doc = {{"name", "fuzz-lua"},
                     {"clients",
                      {{{"name", "C1"}, {"algorithm", {{"lua_inline", std::string(bytes)}}}},

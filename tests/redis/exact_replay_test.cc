@@ -32,9 +32,7 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 using testing::RunLockstep;
 
-bool Has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using testing::Has;
 
 // The tests run from the build tree: the clock shim is beside lockstep, not
 // beside this test program.

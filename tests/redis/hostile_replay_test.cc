@@ -15,9 +15,7 @@ namespace {
 using nlohmann::json;
 using testing::RunLockstep;
 
-bool Has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using testing::Has;
 
 // A one-client scenario whose Lua algorithm runs `body` (one command per
 // line), then takes the lock; its schedule runs every step.

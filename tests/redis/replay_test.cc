@@ -12,9 +12,7 @@ namespace {
 using nlohmann::json;
 using testing::RunLockstep;
 
-bool Has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using testing::Has;
 
 // The model's trace of a scenario's schedule, saved in `tmp`.
 std::string SaveTrace(const testing::TempDir& tmp, const std::string& scenario) {

@@ -91,7 +91,7 @@ TEST_CASE(kChildTest, "[.][soak]") {
 }
 
 TEST_CASE("ten thousand seeded executions give the same traces in two separate processes",
-          "[soak]") {
+          "[soak][sweep]") {
   testing::TempDir tmp;
   std::string a = tmp.File("a.digest"), b = tmp.File("b.digest");
   pid_t pa = SpawnDigest(a), pb = SpawnDigest(b);
@@ -118,7 +118,7 @@ int SearchClients(const std::string& file) {
 TEST_CASE(
     "a search on one thread and on two gives the same verdict and counterexample "
     "and the saved counterexample replays byte for byte",
-    "[soak]") {
+    "[soak][sweep]") {
   int violations = 0;
   for (const std::string& file : testing::ScenarioSweep()) {
     INFO(file);

@@ -14,9 +14,7 @@ namespace {
 using nlohmann::json;
 using testing::RunLockstep;
 
-bool Has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using testing::Has;
 
 // A one-client scenario running `body` as its Lua algorithm.
 json LuaScenario(const std::string& name, const std::string& body) {
@@ -161,6 +159,36 @@ TEST_CASE("iterating a table keyed by tables is refused: its order is the addres
   r = RunLockstep({"run", script, "--seed", "1", "--compact"});
   CHECK(r.exit_code == 0);
   CHECK(Has(r.out, "iterating a table keyed by a table"));
+}
+
+TEST_CASE("bytes that are not UTF-8 travel in a trace and replay as they were",
+          "[lua][reliability]") {
+  testing::TempDir tmp;
+  // A key, a value and a script reply of bytes JSON text cannot hold.
+  const std::string file = tmp.Write(
+      "bytes.json", LuaScenario("bytes",
+                                "redis.call('SET', 'k\\143\\255', 'v\\200')\nredis.call('GET', "
+                                "'k\\143\\255')\nredis.call('EVAL', 'return string.char(255, 0, "
+                                "200)', '0')\n")
+                        .dump());
+  const std::string trace = tmp.File("trace.json");
+  auto r = RunLockstep({"run", file, "--seed", "1", "--trace-out", trace});
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  const json saved = json::parse(testing::ReadText(trace));
+  const json& last = saved["steps"].back();
+  CHECK(last["keyspace"][0]["key"] == json{{"base64", "a4//"}});
+  CHECK(last["keyspace"][0]["value"] == json{{"base64", "dsg="}});
+  CHECK(last["reply"]["value"] == json{{"base64", "/wDI"}});
+  CHECK(Has(r.out, "k\\x8f\\xff=\"v\\xc8\""));
+  // It replays byte for byte; an edited base64 that is UTF-8 is refused,
+  // since each string has one form.
+  CHECK(RunLockstep({"replay", trace}).exit_code == 0);
+  json edited = saved;
+  edited["steps"].back()["reply"]["value"] = {{"base64", "YWJj"}};  // "abc"
+  auto refused = RunLockstep({"replay", tmp.Write("edited.json", edited.dump(2))});
+  CHECK(refused.exit_code == 2);
+  CHECK(Has(refused.err, "/reply/value/base64: expected the base64 of bytes that are not UTF-8"));
 }
 
 TEST_CASE("a Lua error names the whole file and line, whatever it raised", "[lua][reliability]") {

@@ -14,9 +14,7 @@ namespace {
 using nlohmann::json;
 using testing::RunLockstep;
 
-bool Has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using testing::Has;
 
 // The first byte a terminal would act on rather than show, or npos: C0
 // controls but the line feed, DEL, C1 controls (as UTF-8), bidirectional

@@ -172,7 +172,7 @@ TEST_CASE("the hint on the GETSET fix says no violation is reachable within its 
   CHECK(game.AskHint().search.outcome == explore::Continuation::Outcome::kUnreachable);
 }
 
-TEST_CASE("the hint at the start of every scenario agrees with its expected outcome") {
+TEST_CASE("the hint at the start of every scenario agrees with its expected outcome", "[sweep]") {
   for (const std::string& file : testing::ScenarioSweep()) {
     const std::filesystem::path path(file);
     PlaySession game = PlaySession::FromFile(file);
