@@ -17,6 +17,8 @@ namespace {
 
 char kAbortMarker;  // its address marks an unwinding run
 
+std::string Place(lua_State* L, const LuaClient* self);
+
 }  // namespace
 
 LuaClient* Self(lua_State* L) {
@@ -71,10 +73,30 @@ bool ScriptError(LuaClient* self) noexcept {
   }
 }
 
-// A call that threw: the end of the run unwinds to RunLua; another error is
-// the script's, at its line.
+// Whether what a call threw is a misuse of the critical-section calls: the
+// run then ends (no pcall catches it), the message in self->fatal at the
+// script's line.
+bool Misused(lua_State* L, LuaClient* self) noexcept {
+  try {
+    std::rethrow_exception(self->pending);
+  } catch (const world::LockMisuse& e) {
+    try {
+      self->fatal = Place(L, self) + ": " + e.what();
+    } catch (...) {
+      self->fatal = "a Lua algorithm misused lock.enter or lock.leave";
+    }
+    self->pending = nullptr;
+    return true;
+  } catch (...) {
+    return false;
+  }
+}
+
+// A call that threw: the end of the run unwinds to RunLua; a misuse ends it
+// too; another error is the script's, at its line.
 int Failed(lua_State* L) {
   LuaClient* self = Self(L);
+  if (Misused(L, self)) return Abort(L);
   if (!ScriptError(self)) return Abort(L);
   luaL_where(L, 1);
   lua_pushlstring(L, self->text.data(), self->text.size());

@@ -16,6 +16,7 @@ using run::kExitBadInput;
 using run::kExitBound;
 using run::kExitReplayDiffers;
 using run::kExitSafe;
+using run::kExitVacuous;
 using run::kExitViolation;
 using run::PrintError;
 

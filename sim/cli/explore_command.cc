@@ -17,6 +17,7 @@
 #include "sim/base/limits.h"
 #include "sim/check/liveness.h"
 #include "sim/cli/commands.h"
+#include "sim/cli/explore_report.h"
 #include "sim/cli/memory_bound.h"
 #include "sim/explore/communicator.h"
 #include "sim/explore/strategy_registry.h"
@@ -35,12 +36,6 @@ namespace lockstep::cli {
 namespace {
 
 using nlohmann::json;
-
-std::string Thousands(uint64_t n) {
-  std::string s = std::to_string(n);
-  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<size_t>(i), ",");
-  return s;
-}
 
 // A file name from a scenario's name: any text, so only its first 64
 // characters, each made safe, so that the file can always be created.
@@ -165,127 +160,6 @@ void ShowProgress(const explore::SearchStats& st) {
                Thousands(st.states).c_str(), Thousands(st.transitions).c_str(), st.max_depth,
                st.elapsed_s);
   std::fflush(stderr);
-}
-
-double BytesPerState(const explore::SearchStats& st) {
-  return st.states ? static_cast<double>(st.memory_bytes) / static_cast<double>(st.states) : 0;
-}
-
-// With hash compaction or bitstate, what the visited states took and how
-// sure a SAFE verdict is: "" with exact storage.
-std::string StorageText(const explore::StorageOptions& storage, const explore::SearchStats& st) {
-  if (storage.kind == explore::Storage::kExact || st.memory_bytes == 0) return "";
-  std::ostringstream text;
-  text.precision(3);
-  text << "storage " << explore::StorageName(storage.kind) << ": "
-       << static_cast<double>(st.memory_bytes) / (1 << 20) << " MiB, " << BytesPerState(st)
-       << " bytes a state; "
-       << "expected states missed " << st.expected_omissions
-       << " (a SAFE verdict is probabilistic; a violation is always real)\n";
-  return text.str();
-}
-
-json OptionalJson(const std::optional<world::Millis>& v) { return v ? json(*v) : json(nullptr); }
-
-// What symmetry may do in an exhaustive search with it: which clients it
-// may swap (names, per class) and whether their tokens are renamed.
-struct SymmetryReport {
-  std::vector<std::vector<std::string>> classes;
-  bool tokens_renamed = false;
-};
-std::optional<SymmetryReport> SymmetryOf(const scenario::Scenario& s,
-                                         const run::ExploreResult& result) {
-  if (!result.request.search.reductions.symmetry || !result.exhaustive) return std::nullopt;
-  SymmetryReport report;
-  for (const std::vector<int>& cls : explore::SymmetryClasses(s.world)) {
-    report.classes.emplace_back();
-    for (int i : cls) report.classes.back().push_back(s.world.clients[i].name);
-  }
-  report.tokens_renamed = !report.classes.empty() && world::TokensRenamable(s.world);
-  return report;
-}
-
-// The --json report's fields, short of the counterexample.
-json MakeReport(const ExploreOptions& o, const scenario::Scenario& s,
-                const run::ExploreResult& result) {
-  const explore::StrategyRequest& request = result.request;
-  const explore::SearchResult& r = result.search;
-  const explore::SearchOptions& options = request.search;
-  const bool exhaustive = result.exhaustive;
-  // The bound the search ran under: sampling always stops at max_steps.
-  const std::optional<int> step_bound =
-      exhaustive ? options.bounds.max_steps : std::optional<int>(request.max_steps);
-  const world::Assumptions& a = s.world.assumptions;
-  json report = {{"scenario", o.file},
-                 {"strategy", o.strategy},
-                 {"verdict", explore::VerdictText(r.verdict)},
-                 {"clients", json::array()},
-                 {"bounds",
-                  {{"horizon", OptionalJson(s.world.horizon)},
-                   {"max_steps", step_bound ? json(*step_bound) : json(nullptr)},
-                   {"preemptions", o.preemptions ? json(*o.preemptions) : json(nullptr)},
-                   {"max_arg_delay", OptionalJson(a.max_arg_delay)},
-                   {"holders_release_in_time", a.holders_release_in_time},
-                   {"max_hold_ticks", OptionalJson(a.max_hold_ticks)}}},
-                 {"reductions",
-                  {{"cache", options.reductions.cache},
-                   {"symmetry", options.reductions.symmetry},
-                   {"por", options.reductions.por}}},
-                 {"executions", r.stats.executions},
-                 {"states", r.stats.states},
-                 {"transitions", r.stats.transitions},
-                 {"max_depth", r.stats.max_depth},
-                 {"elapsed_s", r.stats.elapsed_s},
-                 {"jobs", o.jobs},
-                 {"max_memory", o.max_memory}};
-  if (r.stats.memory_bytes > 0) {
-    report["storage"] = {{"kind", explore::StorageName(options.storage.kind)},
-                         {"bytes", r.stats.memory_bytes},
-                         {"bytes_per_state", BytesPerState(r.stats)},
-                         {"expected_omissions", r.stats.expected_omissions}};
-  }
-  for (const auto& c : s.world.clients) report["clients"].push_back(c.name);
-  if (const std::optional<SymmetryReport> symmetry = SymmetryOf(s, result)) {
-    report["reductions"]["interchangeable"] = json::array();
-    for (const auto& names : symmetry->classes) {
-      report["reductions"]["interchangeable"].push_back(names);
-    }
-    report["reductions"]["tokens_renamed"] = symmetry->tokens_renamed;
-  }
-  if (!exhaustive) report["executions_requested"] = o.executions;
-  if (r.verdict == explore::Verdict::kIncomplete) report["incomplete"] = r.incomplete;
-  return report;
-}
-
-// The text report's first lines: what was searched, and the counts.
-std::string SearchHeader(const ExploreOptions& o, const scenario::Scenario& s,
-                         const run::ExploreResult& result) {
-  const explore::SearchResult& r = result.search;
-  std::ostringstream text;
-  std::string names;
-  for (const auto& c : s.world.clients) names += (names.empty() ? "" : ",") + c.name;
-  text << "explore " << o.file << ": strategy " << o.strategy << ", clients " << names << ", "
-       << world::HorizonText(s.world.horizon) << "\n";
-  text << "search: " << Thousands(r.stats.executions) << " executions, "
-       << Thousands(r.stats.states) << " distinct states, " << Thousands(r.stats.transitions)
-       << " transitions, max depth " << r.stats.max_depth << ", " << r.stats.elapsed_s << " s\n";
-  // Which clients symmetry may swap: a user who sees no reduction learns why.
-  if (const std::optional<SymmetryReport> symmetry = SymmetryOf(s, result)) {
-    std::string classes;
-    for (const auto& members : symmetry->classes) {
-      classes += classes.empty() ? "" : "; ";
-      for (size_t k = 0; k < members.size(); ++k) classes += (k == 0 ? "" : ",") + members[k];
-    }
-    text << "symmetry: "
-         << (classes.empty()
-                 ? "no two clients are interchangeable (that takes the same "
-                   "algorithm, settings and skew, and random values drawn "
-                   "only as tokens)"
-                 : classes + " interchangeable" +
-                       (symmetry->tokens_renamed ? ", their random tokens renamed with them" : ""))
-         << "\n";
-  }
-  return text.str();
 }
 
 // Saves the counterexample the search found and adds it to both reports.
@@ -480,12 +354,8 @@ int Search(const ExploreOptions& o, explore::Communicator* ranks) {
     code = kExitViolation;
     SaveCounterexample(o, s, *result.counterexample, stop_reason, report, text);
   } else if (r.verdict == explore::Verdict::kSafe) {
-    text << "SAFE: no violation of ";
-    for (size_t i = 0; i < s.properties.size(); ++i) text << (i ? ", " : "") << s.properties[i];
-    text << " in any schedule "
-         << (s.world.horizon ? "within these bounds (" + world::HorizonText(s.world.horizon) + ")"
-                             : "for all time")
-         << "\n";
+    text << SafeText(s, result);
+    if (result.vacuous()) code = kExitVacuous;
   } else {
     code = kExitBound;
     text << "INCOMPLETE: " << r.incomplete << "; no violation found so far\n";

@@ -1,13 +1,45 @@
 #include "sim/run/explore.h"
 
+#include <algorithm>
+
 #include "sim/base/check.h"
 #include "sim/base/input_error.h"
 #include "sim/base/limits.h"
 #include "sim/check/liveness.h"
 #include "sim/explore/liveness.h"
+#include "sim/explore/vacuity.h"
 #include "sim/run/runner.h"
 
 namespace lockstep::run {
+namespace {
+
+// After an exhaustive SAFE: who never entered (ExploreResult::never_entered).
+// Stopped before it knew, the search is incomplete: a SAFE it cannot say
+// anything about is not reported as one.
+void AskWhoEntered(const scenario::Scenario& s, const explore::SearchOptions& search,
+                   ExploreResult& result) {
+  std::vector<int> expected;
+  for (size_t i = 0; i < s.world.clients.size(); ++i) {
+    const bool may_not = i < s.may_never_enter.size() && s.may_never_enter[i];
+    if (!s.world.clients[i].crashed && !may_not) {
+      expected.push_back(static_cast<int>(i));
+    }
+  }
+  const explore::Vacuity v = explore::NeverEntered(s.world, expected, search);
+  result.vacuity = v.stats;
+  if (!v.complete) {
+    result.search.verdict = explore::Verdict::kIncomplete;
+    result.search.incomplete = v.incomplete;
+    return;
+  }
+  for (int i : expected) {
+    const bool never =
+        std::find(v.never_entered.begin(), v.never_entered.end(), i) != v.never_entered.end();
+    (never ? result.never_entered : result.entered).push_back(s.world.clients[i].name);
+  }
+}
+
+}  // namespace
 
 ExploreResult Explore(const scenario::Scenario& s, ExploreOptions options) {
   const explore::StrategyEntry* strategy = explore::FindStrategy(options.strategy);
@@ -55,8 +87,10 @@ ExploreResult Explore(const scenario::Scenario& s, ExploreOptions options) {
       }
       result.counterexample = std::move(c);
     }
+    if (result.safe()) AskWhoEntered(s, search, result);
     return result;
   }
+  if (result.exhaustive && result.safe()) AskWhoEntered(s, search, result);
   if (result.search.verdict != explore::Verdict::kViolation) return result;
 
   Counterexample c;

@@ -7,6 +7,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "sim/explore/strategy_registry.h"
 #include "sim/scenario/scenario.h"
@@ -47,8 +48,17 @@ struct ExploreResult {
   // What the strategy was given: the options' request with the scenario's
   // defaults and the reductions that apply.
   explore::StrategyRequest request;
+  // An exhaustive search that ends SAFE asks which clients enter the
+  // critical section in some schedule (explore/vacuity.h). These are the
+  // ones expected to (not crashed at the start, not "may_never_enter") that
+  // enter in none: the verdict says nothing about what they do inside.
+  std::vector<std::string> never_entered;
+  std::vector<std::string> entered;             // the others asked about
+  std::optional<explore::SearchStats> vacuity;  // its searches' counts, when asked
 
   bool safe() const { return search.verdict == explore::Verdict::kSafe; }
+  // SAFE, but some client expected to enter never did.
+  bool vacuous() const { return safe() && !never_entered.empty(); }
 };
 
 // Throws base::InputError for an unknown strategy, std::runtime_error if an

@@ -397,7 +397,7 @@ std::set<std::string> ReadClients(const jr::ObjectReader& o, const LockFields& l
   std::set<std::string> timestamp_lock_keys;  // the keys timestamp locks take over
   for (size_t i = 0; i < clients.size(); ++i) {
     jr::ObjectReader c(clients[i], cptr + "/" + std::to_string(i));
-    c.RejectUnknown({"name", "algorithm", "skew", "crashed", "lock"});
+    c.RejectUnknown({"name", "algorithm", "skew", "crashed", "lock", "may_never_enter"});
     world::ClientSetup setup;
     setup.name = c.String("name");
     if (!std::regex_match(setup.name, kName)) {
@@ -454,6 +454,7 @@ std::set<std::string> ReadClients(const jr::ObjectReader& o, const LockFields& l
       setup.body = info->make(settings);
     }
     s.algorithms.push_back(setup.algorithm);
+    s.may_never_enter.push_back(c.Bool("may_never_enter", false));
     w.clients.push_back(std::move(setup));
   }
   for (const auto& [name, value] : lock.settings) {
@@ -773,6 +774,8 @@ most 16 MiB and nests at most 64 levels; integers are JSON integers, never
                                optional if crashed
     skew          integer      client clock = global clock + skew; |skew| <= 10000000
     crashed       boolean      crashed before the run: never runs (default false)
+    may_never_enter boolean    a SAFE need not see it enter the critical section
+                               (default false: a SAFE in which it never enters is vacuous)
     lock          object       per-client override of the top-level lock settings
 )";
 

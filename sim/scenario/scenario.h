@@ -48,6 +48,9 @@ struct Scenario {
   nlohmann::json document;  // the scenario as written, without "schedule"
   world::WorldConfig world;
   std::vector<std::string> algorithms;  // per client; "" if crashed at start
+  // Per client: the scenario says it may enter the critical section in no
+  // schedule (a SAFE is then not vacuous for it).
+  std::vector<bool> may_never_enter;
   std::vector<std::string> properties;
   Expectation expect;
   std::vector<std::string> schedule_text;  // empty if none given

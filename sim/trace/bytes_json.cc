@@ -54,11 +54,14 @@ std::string ReadBytes(const json& j, const std::string& pointer) {
         Base64(bytes) == j["base64"].get<std::string>()) {
       return bytes;
     }
-    throw jr::JsonError(pointer + "/base64",
-                        "expected the base64 of bytes that are not UTF-8, got " + jr::Describe(j["base64"]));
+    throw jr::JsonError(
+        pointer + "/base64",
+        "expected the base64 of bytes that are not UTF-8, got " + jr::Describe(j["base64"]));
   }
-  throw jr::JsonError(pointer, "expected a string, or {\"base64\": TEXT} for bytes that are not "
-                               "UTF-8; got " + jr::Describe(j));
+  throw jr::JsonError(pointer,
+                      "expected a string, or {\"base64\": TEXT} for bytes that are not "
+                      "UTF-8; got " +
+                          jr::Describe(j));
 }
 
 std::vector<std::string> ReadBytesList(const json& j, const std::string& pointer) {
@@ -66,7 +69,8 @@ std::vector<std::string> ReadBytesList(const json& j, const std::string& pointer
     throw jr::JsonError(pointer, "expected an array of strings, got " + jr::Describe(j));
   }
   std::vector<std::string> out;
-  for (size_t i = 0; i < j.size(); ++i) out.push_back(ReadBytes(j[i], pointer + "/" + std::to_string(i)));
+  for (size_t i = 0; i < j.size(); ++i)
+    out.push_back(ReadBytes(j[i], pointer + "/" + std::to_string(i)));
   return out;
 }
 

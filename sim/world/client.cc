@@ -123,6 +123,7 @@ std::string Client::Source(const Where& where) {
 }
 
 Request& Client::NewRequest(Request::Kind kind, const Where& where) {
+  stepped_ = true;
   request_ = Request{};
   request_.kind = kind;
   request_.source = Source(where);
@@ -229,11 +230,25 @@ bool Client::WriteResource(int64_t token, Where where) {
   return input_.reply.type == kv::Reply::Type::kInteger && input_.reply.integer == 1;
 }
 
-void Client::EnterCriticalSection(Millis valid_until) {
+void Client::EnterCriticalSection(Millis valid_until, Where where) {
+  if (!stepped_) {
+    throw LockMisuse(
+        Source(where),
+        "enters the critical section before its first step (a client enters on the reply "
+        "that gave it the lock)");
+  }
+  if (inside_) {
+    throw LockMisuse(Source(where), "enters the critical section again without leaving it");
+  }
+  inside_ = true;
   events_.push_back({GhostEvent::Kind::kEnter, valid_until});
 }
 
 kv::Reply Client::LeaveCriticalSection(CommandAtClock release, Where where) {
+  if (!inside_) {
+    throw LockMisuse(Source(where), "leaves the critical section without having entered it");
+  }
+  inside_ = false;
   NewRequest(Request::Kind::kLeave, where);
   request_.make = std::move(release);
   Park();

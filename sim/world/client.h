@@ -17,6 +17,7 @@
 #include <initializer_list>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,6 +50,17 @@ struct RandomRules {
 // Thrown inside a client's fiber when its run is abandoned; algorithms must
 // let it pass (a `catch (...)` in an algorithm must rethrow).
 struct ClientStopped {};
+
+// Thrown by a critical-section call that makes no sense where it is made:
+// entering before the client's first step (entering is part of the step
+// whose reply gave the lock), entering again while inside, leaving while
+// outside. A bug of the algorithm, not a finding about the lock: a Lua
+// pcall does not catch it.
+struct LockMisuse : std::logic_error {
+  LockMisuse(std::string where, const std::string& what)
+      : std::logic_error(what), place(std::move(where)) {}
+  std::string place;  // the algorithm's line that made the call
+};
 
 class Client {
  public:
@@ -141,10 +153,12 @@ class Client {
   // Enters the critical section, believing it holds the lock until its own
   // clock passes `valid_until`. Call it in the local code right after the
   // reply that gave the lock: entering is part of that step.
-  void EnterCriticalSection(Millis valid_until);
+  // Throws LockMisuse before the first step or when inside already.
+  void EnterCriticalSection(Millis valid_until, Where where = Where::current());
   // Leaves the critical section. This is a step of its own; if `release` is
   // given, the command it builds from the clock (read as for timestamp
-  // arguments) is sent in the same step, and its reply returned.
+  // arguments) is sent in the same step, and its reply returned. Throws
+  // LockMisuse when not inside.
   kv::Reply LeaveCriticalSection(CommandAtClock release = nullptr, Where where = Where::current());
   // The client no longer believes it holds the lock (after its release).
   void ForgetLock();
@@ -220,6 +234,8 @@ class Client {
   std::string at_;  // see At()
   bool stop_ = false;
   bool read_clock_ = false;
+  bool stepped_ = false;  // it made a request
+  bool inside_ = false;   // in the critical section, as its own calls say
 
   uint64_t concrete_;          // hash of everything observed since the start
   uint64_t abstract_;          // the same since the last ForgetHistory

@@ -49,6 +49,8 @@ struct ClientAutomaton::Live {
                                      body(client);
                                    } catch (const ClientStopped&) {
                                      stopped = true;  // abandoned: unwind quietly
+                                   } catch (const LockMisuse& e) {
+                                     error = e.place + ": " + e.what();
                                    } catch (const std::exception& e) {
                                      error = e.what();
                                    } catch (...) {

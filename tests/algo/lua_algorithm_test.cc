@@ -114,6 +114,14 @@ TEST_CASE("bad Lua is an error naming the file and the line, with exit code 2") 
       {"numbers-undeclared", "lock.random()\n", "\"draws_numbers\": true"},
       {"sleep-backwards", "redis.call('GET', 'k')\nlock.sleep(3, 1)\n",
        "lock.sleep: expected most >= least"},
+      // Misuse of the critical-section calls, which no pcall hides: the
+      // trace would show nobody inside, or a client leaving where it was not.
+      {"enter-first", "lock.enter(5)\nredis.call('GET', 'k')\n",
+       "enter-first.lua:1: enters the critical section before its first step"},
+      {"enter-twice", "redis.call('GET', 'k')\nlock.enter(5)\nlock.enter(5)\n",
+       "enter-twice.lua:3: enters the critical section again without leaving it"},
+      {"leave-outside", "redis.call('GET', 'k')\npcall(lock.leave)\n",
+       "leave-outside.lua:2: leaves the critical section without having entered it"},
   };
   for (const Case& c : cases) {
     INFO(c.name);

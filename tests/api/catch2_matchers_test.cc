@@ -23,6 +23,13 @@ TEST_CASE("IsSafe matches an exhaustive safe verdict only") {
   CHECK(sampled.search.verdict == Verdict::kIncomplete);
   CHECK_FALSE(sampled.exhaustive);
   CHECK_FALSE(IsSafe().match(sampled));
+  // A SAFE in which a client never entered says nothing about it.
+  ExploreResult vacuous = safe;
+  vacuous.never_entered = {"C2"};
+  CHECK(vacuous.safe());
+  CHECK_FALSE(IsSafe().match(vacuous));
+  CHECK(Catch::Detail::stringify(vacuous).find("vacuous: never entered the critical section: C2") !=
+        std::string::npos);
 }
 
 TEST_CASE("Violates and HasCounterexample read the shrunk counterexample") {
@@ -53,7 +60,8 @@ TEST_CASE("a failing matcher shows the verdict, the counts and the counterexampl
   CHECK_THAT(shown, Catch::Matchers::Contains(Timeline(r.counterexample->trace)));
   CHECK_THAT(shown, Catch::Matchers::EndsWith("one line: " + OneLine(r.counterexample->trace)));
   CHECK(IsSafe().describe() ==
-        "is safe: an exhaustive search found no schedule violating a property");
+        "is safe: an exhaustive search found no schedule violating a property, and every "
+        "client expected to enter entered");
   CHECK(Violates("mutual_exclusion").describe() == "violates mutual_exclusion");
 }
 

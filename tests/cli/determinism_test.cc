@@ -64,7 +64,8 @@ TEST_CASE("every shipped Lua example gives byte-identical traces in two processe
       traces[i][0] = testing::ReadText(seeded);
       const std::string found = dir.File("found" + std::to_string(i));
       r = testing::RunLockstep({"explore", scenario, "--json", "--out", found});
-      REQUIRE((r.exit_code == 0 || r.exit_code == 1));
+      // 5: vacuous (a SET NX lock never gets C3's crashed lock, which has no TTL).
+      REQUIRE((r.exit_code == 0 || r.exit_code == 1 || r.exit_code == 5));
       // The report but its times; a safe search saves no trace.
       nlohmann::json report = nlohmann::json::parse(r.out);
       report.erase("elapsed_s");

@@ -20,9 +20,11 @@ TEST_CASE("explore reaches every scenario's expected verdict by itself, and safe
     // The safety search, then (for liveness properties) the lasso search.
     run::ExploreOptions o;
     o.shrink = false;
-    explore::SearchResult r = run::Explore(s, o).search;
+    const run::ExploreResult result = run::Explore(s, o);
+    const explore::SearchResult& r = result.search;
     if (s.expect.safe) {
       CHECK(r.verdict == explore::Verdict::kSafe);  // finished: no bound cut it short
+      CHECK(result.never_entered.empty());          // and not vacuous
     } else {
       REQUIRE(r.verdict == explore::Verdict::kViolation);
       CHECK(r.violation->property == s.expect.property);

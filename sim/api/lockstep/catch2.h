@@ -29,6 +29,10 @@ struct StringMaker<lockstep::ExploreResult> {
     out << lockstep::VerdictText(r.search.verdict) << " after " << r.search.stats.states
         << " states and " << r.search.stats.transitions << " transitions";
     if (r.search.verdict == lockstep::Verdict::kIncomplete) out << ": " << r.search.incomplete;
+    if (r.vacuous()) {
+      out << "; vacuous: never entered the critical section:";
+      for (const std::string& name : r.never_entered) out << " " << name;
+    }
     if (r.counterexample) {
       const lockstep::Trace& t = r.counterexample->trace;
       out << "\ncounterexample, " << t.schedule.size() << " steps"
@@ -42,13 +46,18 @@ struct StringMaker<lockstep::ExploreResult> {
 
 namespace lockstep {
 
-// Safe: no schedule within the bounds violates a property, and the search
-// was exhaustive (a sampling search that found nothing proves nothing).
+// Safe: no schedule within the bounds violates a property, the search was
+// exhaustive (a sampling search that found nothing proves nothing), and
+// every client expected to enter the critical section entered it in some
+// schedule (a SAFE in which one never did says nothing about it).
 class IsSafeMatcher : public Catch::MatcherBase<ExploreResult> {
  public:
-  bool match(const ExploreResult& r) const override { return r.safe() && r.exhaustive; }
+  bool match(const ExploreResult& r) const override {
+    return r.safe() && r.exhaustive && !r.vacuous();
+  }
   std::string describe() const override {
-    return "is safe: an exhaustive search found no schedule violating a property";
+    return "is safe: an exhaustive search found no schedule violating a property, and every "
+           "client expected to enter entered";
   }
 };
 inline IsSafeMatcher IsSafe() { return {}; }

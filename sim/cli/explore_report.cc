@@ -1,0 +1,185 @@
+#include "sim/cli/explore_report.h"
+
+#include <optional>
+#include <sstream>
+#include <vector>
+
+#include "sim/explore/fingerprint.h"
+#include "sim/world/model.h"
+
+namespace lockstep::cli {
+
+using nlohmann::json;
+
+std::string Thousands(uint64_t n) {
+  std::string s = std::to_string(n);
+  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<size_t>(i), ",");
+  return s;
+}
+
+namespace {
+
+double BytesPerState(const explore::SearchStats& st) {
+  return st.states ? static_cast<double>(st.memory_bytes) / static_cast<double>(st.states) : 0;
+}
+
+json OptionalJson(const std::optional<world::Millis>& v) { return v ? json(*v) : json(nullptr); }
+
+// What symmetry may do in an exhaustive search with it: which clients it
+// may swap (names, per class) and whether their tokens are renamed.
+struct SymmetryReport {
+  std::vector<std::vector<std::string>> classes;
+  bool tokens_renamed = false;
+};
+std::optional<SymmetryReport> SymmetryOf(const scenario::Scenario& s,
+                                         const run::ExploreResult& result) {
+  if (!result.request.search.reductions.symmetry || !result.exhaustive) return std::nullopt;
+  SymmetryReport report;
+  for (const std::vector<int>& cls : explore::SymmetryClasses(s.world)) {
+    report.classes.emplace_back();
+    for (int i : cls) report.classes.back().push_back(s.world.clients[i].name);
+  }
+  report.tokens_renamed = !report.classes.empty() && world::TokensRenamable(s.world);
+  return report;
+}
+
+}  // namespace
+
+std::string StorageText(const explore::StorageOptions& storage, const explore::SearchStats& st) {
+  if (storage.kind == explore::Storage::kExact || st.memory_bytes == 0) return "";
+  std::ostringstream text;
+  text.precision(3);
+  text << "storage " << explore::StorageName(storage.kind) << ": "
+       << static_cast<double>(st.memory_bytes) / (1 << 20) << " MiB, " << BytesPerState(st)
+       << " bytes a state; "
+       << "expected states missed " << st.expected_omissions
+       << " (a SAFE verdict is probabilistic; a violation is always real)\n";
+  return text.str();
+}
+
+json MakeReport(const ExploreOptions& o, const scenario::Scenario& s,
+                const run::ExploreResult& result) {
+  const explore::StrategyRequest& request = result.request;
+  const explore::SearchResult& r = result.search;
+  const explore::SearchOptions& options = request.search;
+  const bool exhaustive = result.exhaustive;
+  // The bound the search ran under: sampling always stops at max_steps.
+  const std::optional<int> step_bound =
+      exhaustive ? options.bounds.max_steps : std::optional<int>(request.max_steps);
+  const world::Assumptions& a = s.world.assumptions;
+  json report = {{"scenario", o.file},
+                 {"strategy", o.strategy},
+                 {"verdict", explore::VerdictText(r.verdict)},
+                 {"clients", json::array()},
+                 {"bounds",
+                  {{"horizon", OptionalJson(s.world.horizon)},
+                   {"max_steps", step_bound ? json(*step_bound) : json(nullptr)},
+                   {"preemptions", o.preemptions ? json(*o.preemptions) : json(nullptr)},
+                   {"max_arg_delay", OptionalJson(a.max_arg_delay)},
+                   {"holders_release_in_time", a.holders_release_in_time},
+                   {"max_hold_ticks", OptionalJson(a.max_hold_ticks)}}},
+                 {"reductions",
+                  {{"cache", options.reductions.cache},
+                   {"symmetry", options.reductions.symmetry},
+                   {"por", options.reductions.por}}},
+                 {"executions", r.stats.executions},
+                 {"states", r.stats.states},
+                 {"transitions", r.stats.transitions},
+                 {"max_depth", r.stats.max_depth},
+                 {"elapsed_s", r.stats.elapsed_s},
+                 {"jobs", o.jobs},
+                 {"max_memory", o.max_memory}};
+  if (r.stats.memory_bytes > 0) {
+    report["storage"] = {{"kind", explore::StorageName(options.storage.kind)},
+                         {"bytes", r.stats.memory_bytes},
+                         {"bytes_per_state", BytesPerState(r.stats)},
+                         {"expected_omissions", r.stats.expected_omissions}};
+  }
+  for (const auto& c : s.world.clients) report["clients"].push_back(c.name);
+  if (const std::optional<SymmetryReport> symmetry = SymmetryOf(s, result)) {
+    report["reductions"]["interchangeable"] = json::array();
+    for (const auto& names : symmetry->classes) {
+      report["reductions"]["interchangeable"].push_back(names);
+    }
+    report["reductions"]["tokens_renamed"] = symmetry->tokens_renamed;
+  }
+  if (!exhaustive) report["executions_requested"] = o.executions;
+  if (r.verdict == explore::Verdict::kIncomplete) report["incomplete"] = r.incomplete;
+  if (result.vacuity) {
+    report["vacuous"] = result.vacuous();
+    report["entered"] = result.entered;
+    report["never_entered"] = result.never_entered;
+  }
+  return report;
+}
+
+std::string SearchHeader(const ExploreOptions& o, const scenario::Scenario& s,
+                         const run::ExploreResult& result) {
+  const explore::SearchResult& r = result.search;
+  std::ostringstream text;
+  std::string names;
+  for (const auto& c : s.world.clients) names += (names.empty() ? "" : ",") + c.name;
+  text << "explore " << o.file << ": strategy " << o.strategy << ", clients " << names << ", "
+       << world::HorizonText(s.world.horizon) << "\n";
+  text << "search: " << Thousands(r.stats.executions) << " executions, "
+       << Thousands(r.stats.states) << " distinct states, " << Thousands(r.stats.transitions)
+       << " transitions, max depth " << r.stats.max_depth << ", " << r.stats.elapsed_s << " s\n";
+  // Which clients symmetry may swap: a user who sees no reduction learns why.
+  if (const std::optional<SymmetryReport> symmetry = SymmetryOf(s, result)) {
+    std::string classes;
+    for (const auto& members : symmetry->classes) {
+      classes += classes.empty() ? "" : "; ";
+      for (size_t k = 0; k < members.size(); ++k) classes += (k == 0 ? "" : ",") + members[k];
+    }
+    text << "symmetry: "
+         << (classes.empty()
+                 ? "no two clients are interchangeable (that takes the same "
+                   "algorithm, settings and skew, and random values drawn "
+                   "only as tokens)"
+                 : classes + " interchangeable" +
+                       (symmetry->tokens_renamed ? ", their random tokens renamed with them" : ""))
+         << "\n";
+  }
+  return text.str();
+}
+
+namespace {
+
+// "C1", "C1 and C2", "C1, C2 and C3".
+std::string NameList(const std::vector<std::string>& names) {
+  std::string list;
+  for (size_t i = 0; i < names.size(); ++i) {
+    list += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+  }
+  return list;
+}
+
+}  // namespace
+
+std::string SafeText(const scenario::Scenario& s, const run::ExploreResult& result) {
+  std::ostringstream text;
+  text << "SAFE: no violation of ";
+  for (size_t i = 0; i < s.properties.size(); ++i) text << (i ? ", " : "") << s.properties[i];
+  text << " in any schedule "
+       << (s.world.horizon ? "within these bounds (" + world::HorizonText(s.world.horizon) + ")"
+                           : "for all time")
+       << "\n";
+  if (!result.vacuity) return text.str();
+  if (result.vacuous()) {
+    const bool one = result.never_entered.size() == 1;
+    text << "VACUOUS: " << NameList(result.never_entered)
+         << " never entered the critical section in any schedule, so the verdict says nothing "
+            "about what "
+         << (one ? "it does" : "they do")
+         << " inside (a client that need not enter is marked \"may_never_enter\": true)\n";
+    return text.str();
+  }
+  const std::vector<std::string>& entered = result.entered;
+  if (!entered.empty()) {
+    text << "entered: " << NameList(entered) << (entered.size() == 1 ? " enters" : " each enter")
+         << " the critical section in some schedule\n";
+  }
+  return text.str();
+}
+
+}  // namespace lockstep::cli

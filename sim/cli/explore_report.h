@@ -1,0 +1,33 @@
+// What `lockstep explore` reports of a search, as text and as --json: the
+// header, the storage, the symmetry, and what a SAFE covers.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/cli/explore_command.h"
+#include "sim/explore/search.h"
+#include "sim/run/explore.h"
+#include "sim/scenario/scenario.h"
+
+namespace lockstep::cli {
+
+// 1,234,567.
+std::string Thousands(uint64_t n);
+// With hash compaction or bitstate, what the visited states took and how
+// sure a SAFE verdict is: "" with exact storage.
+std::string StorageText(const explore::StorageOptions& storage, const explore::SearchStats& st);
+// The --json report's fields, short of the counterexample.
+nlohmann::json MakeReport(const ExploreOptions& o, const scenario::Scenario& s,
+                          const run::ExploreResult& result);
+// The text report's first lines: what was searched, and the counts.
+std::string SearchHeader(const ExploreOptions& o, const scenario::Scenario& s,
+                         const run::ExploreResult& result);
+// A SAFE verdict's lines: what it covers, and who entered the critical
+// section in some schedule (a SAFE in which a client never entered is
+// vacuous for it).
+std::string SafeText(const scenario::Scenario& s, const run::ExploreResult& result);
+
+}  // namespace lockstep::cli
