@@ -77,7 +77,7 @@ TEST_CASE("all time: the GETSET fix is safe and the naive takeover is not, for 2
 }
 
 TEST_CASE("all time: the verdict equals the bounded searches' once they stabilise",
-          "[explore][all-time]") {
+          "[explore][all-time][sweep]") {
   // Every shipped scenario that can be searched without a horizon, with
   // few enough clients that the bounded searches stay small.
   int compared = 0;

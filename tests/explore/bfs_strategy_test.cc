@@ -15,7 +15,8 @@
 namespace lockstep {
 namespace {
 
-TEST_CASE("bfs gives DFS's verdicts and shortest counterexamples on the shipped scenarios") {
+TEST_CASE("bfs gives DFS's verdicts and shortest counterexamples on the shipped scenarios",
+          "[sweep]") {
   int compared = 0;
   for (const std::string& file : testing::AllScenarioPaths()) {
     INFO(file);

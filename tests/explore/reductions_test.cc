@@ -186,10 +186,10 @@ TEST_CASE("every reduction agrees with its oracle on the getset scenarios", "[sw
 TEST_CASE("every reduction agrees with its oracle on the redlock scenarios", "[sweep]") {
   CheckScenarios("redlock-");
 }
-TEST_CASE("every reduction agrees with its oracle on the set-px scenarios") {
+TEST_CASE("every reduction agrees with its oracle on the set-px scenarios", "[sweep]") {
   CheckScenarios("set-px-");
 }
-TEST_CASE("every reduction agrees with its oracle on the setnx scenarios") {
+TEST_CASE("every reduction agrees with its oracle on the setnx scenarios", "[sweep]") {
   CheckScenarios("setnx-");
 }
 TEST_CASE("every reduction agrees with its oracle on the other scenarios") {

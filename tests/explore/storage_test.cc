@@ -37,7 +37,8 @@ std::string Verdict(const explore::SearchResult& r) {
   return r.violation ? "violation:" + r.violation->property : explore::VerdictText(r.verdict);
 }
 
-TEST_CASE("hash compaction and bitstate give exact storage's verdicts on the shipped scenarios") {
+TEST_CASE("hash compaction and bitstate give exact storage's verdicts on the shipped scenarios",
+          "[sweep]") {
   int compared = 0;
   for (const std::string& file : testing::AllScenarioPaths()) {
     INFO(file);
