@@ -13,4 +13,13 @@ inline std::string Join(const std::vector<std::string>& v, const char* sep) {
   return s;
 }
 
+// The same with " and " before the last: "C1", "C1 and C2", "C1, C2 and C3".
+inline std::string JoinWithAnd(const std::vector<std::string>& v) {
+  std::string s;
+  for (size_t i = 0; i < v.size(); ++i) {
+    s += (i == 0 ? "" : i + 1 == v.size() ? " and " : ", ") + v[i];
+  }
+  return s;
+}
+
 }  // namespace lockstep::base

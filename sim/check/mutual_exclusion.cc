@@ -1,3 +1,4 @@
+#include "sim/base/join.h"
 #include "sim/check/property.h"
 
 namespace lockstep::check {
@@ -13,12 +14,7 @@ std::optional<Violation> MutualExclusion::Check(const world::Model& m, const wor
   for (int i = 0; i < m.client_count(); ++i) {
     if (s.clients[i].in_critical_section) v.clients.push_back(m.client_names()[i]);
   }
-  std::string who;
-  for (size_t i = 0; i < v.clients.size(); ++i) {
-    if (i > 0) who += i + 1 == v.clients.size() ? " and " : ", ";
-    who += v.clients[i];
-  }
-  v.message = who + " are in the critical section at once";
+  v.message = base::JoinWithAnd(v.clients) + " are in the critical section at once";
   return v;
 }
 

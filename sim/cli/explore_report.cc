@@ -4,6 +4,7 @@
 #include <sstream>
 #include <vector>
 
+#include "sim/base/join.h"
 #include "sim/explore/fingerprint.h"
 #include "sim/world/model.h"
 
@@ -143,19 +144,6 @@ std::string SearchHeader(const ExploreOptions& o, const scenario::Scenario& s,
   return text.str();
 }
 
-namespace {
-
-// "C1", "C1 and C2", "C1, C2 and C3".
-std::string NameList(const std::vector<std::string>& names) {
-  std::string list;
-  for (size_t i = 0; i < names.size(); ++i) {
-    list += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
-  }
-  return list;
-}
-
-}  // namespace
-
 std::string SafeText(const scenario::Scenario& s, const run::ExploreResult& result) {
   std::ostringstream text;
   text << "SAFE: no violation of ";
@@ -167,7 +155,7 @@ std::string SafeText(const scenario::Scenario& s, const run::ExploreResult& resu
   if (!result.vacuity) return text.str();
   if (result.vacuous()) {
     const bool one = result.never_entered.size() == 1;
-    text << "VACUOUS: " << NameList(result.never_entered)
+    text << "VACUOUS: " << base::JoinWithAnd(result.never_entered)
          << " never entered the critical section in any schedule, so the verdict says nothing "
             "about what "
          << (one ? "it does" : "they do")
@@ -176,7 +164,8 @@ std::string SafeText(const scenario::Scenario& s, const run::ExploreResult& resu
   }
   const std::vector<std::string>& entered = result.entered;
   if (!entered.empty()) {
-    text << "entered: " << NameList(entered) << (entered.size() == 1 ? " enters" : " each enter")
+    text << "entered: " << base::JoinWithAnd(entered)
+         << (entered.size() == 1 ? " enters" : " each enter")
          << " the critical section in some schedule\n";
   }
   return text.str();
