@@ -10,8 +10,9 @@
 
 namespace lockstep::testing {
 
-// Built with AddressSanitizer: several times slower, so the longest sweeps
-// run a subset there (the Release suite runs them whole).
+// Built with AddressSanitizer: several times slower, so a case that runs a
+// subset there is tagged [scaled], and the Release suite runs it whole
+// (tests/CMakeLists.txt).
 #if defined(__SANITIZE_ADDRESS__)
 inline constexpr bool kAddressSanitizer = true;
 #elif defined(__has_feature)

@@ -192,7 +192,7 @@ TEST_CASE("every reduction agrees with its oracle on the set-px scenarios", "[sw
 TEST_CASE("every reduction agrees with its oracle on the setnx scenarios", "[sweep]") {
   CheckScenarios("setnx-");
 }
-TEST_CASE("every reduction agrees with its oracle on the other scenarios") {
+TEST_CASE("every reduction agrees with its oracle on the other scenarios", "[scaled]") {
   for (const char* prefix : {"clock-", "fenced-", "replica-", "restart-", "unfenced-"}) {
     CheckScenarios(prefix);
   }

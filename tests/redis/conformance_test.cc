@@ -325,7 +325,8 @@ struct TimedServer {
   Runner runner;
 };
 
-TEST_CASE("at virtual times the model gives redis-server's replies and keyspace for 5000 seeds") {
+TEST_CASE("at virtual times the model gives redis-server's replies and keyspace for 5000 seeds",
+          "[scaled]") {
   TimedServer server;
   std::set<std::string> features;
   size_t commands = 0, advanced = 0, ttl_replies = 0;

@@ -80,7 +80,7 @@ bool Named(const std::string& name) {
 }
 
 TEST_CASE("every counterexample explore finds on a shipped scenario reproduces ten times in ten",
-          "[exact]") {
+          "[exact][scaled]") {
   // Under ASan (several times slower) only the named scenarios, once each.
   const bool all = !testing::kAddressSanitizer;
   const int times = all ? 10 : 1;
@@ -118,7 +118,7 @@ TEST_CASE("every counterexample explore finds on a shipped scenario reproduces t
 }
 
 TEST_CASE("216 seeded runs across every shipped scenario replay with every reply equal",
-          "[exact]") {
+          "[exact][scaled]") {
   // Under ASan (several times slower) one seed per scenario.
   const uint64_t seeds = testing::kAddressSanitizer ? 1 : 6;
   testing::TempDir tmp;

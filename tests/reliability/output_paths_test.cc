@@ -150,11 +150,23 @@ TEST_CASE("an output that is an input, empty, a directory or a dangling link is 
     fs::create_hard_link(in, tmp.File("hard.json"));
     fs::create_symlink(in, tmp.File("soft.json"));
     fs::create_symlink(tmp.File("nowhere/x.json"), tmp.File("dangling.json"));
-    auto expand = [&](std::string s) {
-      for (auto [from, to] : {std::pair<std::string, std::string>{"DIR", dir}, {"IN", in}}) {
-        for (size_t at; (at = s.find(from)) != std::string::npos;) s.replace(at, from.size(), to);
+    // One pass, left to right: a placeholder's text is never searched again,
+    // so a temporary folder whose random name holds "IN" or "DIR" is only a
+    // path (searching the result again once never ended on such a name).
+    auto expand = [&](const std::string& s) {
+      std::string out;
+      for (size_t at = 0; at < s.size();) {
+        if (s.compare(at, 3, "DIR") == 0) {
+          out += dir;
+          at += 3;
+        } else if (s.compare(at, 2, "IN") == 0) {
+          out += in;
+          at += 2;
+        } else {
+          out += s[at++];
+        }
       }
-      return s;
+      return out;
     };
     std::vector<std::string> args;
     for (const auto& a : c.args) args.push_back(expand(a));

@@ -33,7 +33,7 @@ std::string Described(const json& doc, const soundness::Comparison& c) {
 }
 
 TEST_CASE("every reduction agrees with plain enumeration on seeded random scenarios",
-          "[soundness]") {
+          "[soundness][scaled]") {
   const int count = ScenarioCount();
   int compared = 0;
   for (int seed = 1; seed <= count; ++seed) {
