@@ -32,6 +32,7 @@ constexpr auto kRows = std::to_array<Row>({
      internal::ExpireatCommand},
     {{"PEXPIREAT", -3, Access::kWrite, 1, 1, 1, 0, Timing::kInstant, 1},
      internal::PexpireatCommand},
+    {{"PERSIST", 2, Access::kWrite, 1, 1, 1}, internal::PersistCommand},
     {{"TTL", 2, Access::kRead, 1, 1, 1, 0, Timing::kReadsDeadline}, internal::TtlCommand},
     {{"PTTL", 2, Access::kRead, 1, 1, 1, 0, Timing::kReadsDeadline}, internal::PttlCommand},
     {{"RPUSH", -3, Access::kWrite, 1, 1, 1}, internal::RpushCommand},

@@ -80,6 +80,7 @@ Reply ExpireCommand(Db& db, const Argv& argv);
 Reply PexpireCommand(Db& db, const Argv& argv);
 Reply ExpireatCommand(Db& db, const Argv& argv);
 Reply PexpireatCommand(Db& db, const Argv& argv);
+Reply PersistCommand(Db& db, const Argv& argv);
 Reply TtlCommand(Db& db, const Argv& argv);
 Reply PttlCommand(Db& db, const Argv& argv);
 

@@ -1,6 +1,6 @@
-// EXPIRE, PEXPIRE, EXPIREAT, PEXPIREAT, TTL, PTTL in the shape of Redis 7.0's
-// src/expire.c: the four setters share ExpireGeneric, the two getters
-// TtlGeneric. "Unix time" is the virtual clock.
+// EXPIRE, PEXPIRE, EXPIREAT, PEXPIREAT, PERSIST, TTL, PTTL in the shape of
+// Redis 7.0's src/expire.c: the four setters share ExpireGeneric, the two
+// getters TtlGeneric. "Unix time" is the virtual clock.
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -125,6 +125,16 @@ Reply ExpireatCommand(Db& db, const Argv& argv) {
 
 Reply PexpireatCommand(Db& db, const Argv& argv) {
   return ExpireGeneric(db, argv, 0, TimeUnit::kMilliseconds, "pexpireat");
+}
+
+// persistCommand: 1 when a live key's deadline was removed; 0, writing
+// nothing, when there is no key or no deadline.
+Reply PersistCommand(Db& db, const Argv& argv) {
+  Entry* entry = db.Lookup(argv[1]);
+  if (entry == nullptr || !entry->deadline.has_value()) return Reply::Integer(0);
+  db.MarkWrote();
+  entry->deadline.reset();
+  return Reply::Integer(1);
 }
 
 Reply TtlCommand(Db& db, const Argv& argv) { return TtlGeneric(db, argv, false); }

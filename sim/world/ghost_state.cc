@@ -78,8 +78,13 @@ void Model::NoteWrites(WorldState& s, int server, int actor, const kv::CommandSp
       kv::Entry& e = *kv::FindKey(entries, key);
       e.timestamp = e.kind == kv::Entry::Kind::kString &&
                     std::find(stamps.begin(), stamps.end(), e.value) != stamps.end();
+      // A write that leaves the value as it was (PEXPIRE, PERSIST, SET ...
+      // KEEPTTL of the same value, a script's write-back) keeps the value's
+      // provenance whole: its writer too, or the client that extends another's
+      // key before that one acquired would take the lock over in the ghost
+      // state when it acquires itself.
       const bool kept = before[k].entry && SameValue(*before[k].entry, *now);
-      SetGhost(sv, key, {actor, kept ? was.owner : -1});
+      SetGhost(sv, key, kept ? was : ValueGhost{actor, -1});
     }
   }
 }

@@ -3,6 +3,7 @@
 // it. Each case is a scenario replayed step by step, then explored with and
 // without reductions.
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include "sim/explore/search.h"
 #include "sim/run/runner.h"
@@ -29,11 +30,13 @@ TEST_CASE("the owner's release after a losing GETSET wrote its value back is not
   scenario::Scenario s = scenario::LoadScenarioFile(dir.Write("s.json", text));
   trace::Trace t = run::ReplaySchedule(s);
   INFO(trace::Timeline(t));
-  // The GETSET race happened: C4 wrote C5's timestamp back, then C5 released.
+  // The GETSET race happened: C4 wrote C5's timestamp back while C5 held
+  // it, and the value stayed C5's, then C5 released.
   bool c4_wrote_back = false;
   for (const auto& step : t.steps) {
     auto w = step.writers.find("lock.foo");
-    c4_wrote_back |= step.actor == "C4" && w != step.writers.end() && w->second == "C4" &&
+    c4_wrote_back |= step.actor == "C4" && !step.command.empty() && step.command[0] == "GETSET" &&
+                     w != step.writers.end() && w->second == "C5" &&
                      !step.in_critical_section.empty();
   }
   CHECK(c4_wrote_back);
@@ -61,6 +64,71 @@ TEST_CASE("a release that removes another client's acquired lock is still foreig
     REQUIRE(t.violation);
     CHECK(t.violation->property == "foreign_release");
     CHECK(t.violation->message.find("was C2's lock") != std::string::npos);
+  }
+}
+
+// C2 takes the lock and enters; C1, a careless client, first writes C2's
+// value back unchanged with `touch`, then enters without holding anything.
+// The value stays C2's: C1's entering claims nothing, and C2's DEL of its
+// own lock is no foreign release.
+nlohmann::json SameValueWrite(const std::string& touch) {
+  const std::string c1 =
+      "local k = lock.settings.key\n" + touch + "\nlock.enter(lock.now() + 1)\nlock.leave()\n";
+  const std::string c2 = R"(local k = lock.settings.key
+local r = redis.call("SET", k, "c2", "NX", "PX", 50)
+if type(r) == "table" and r.ok then
+  lock.enter(lock.now() + 50)
+  lock.leave({"DEL", k})
+end
+)";
+  nlohmann::json doc = {{"name", "same-value write"},
+                        {"clients",
+                         {{{"name", "C1"}, {"algorithm", {{"lua_inline", c1}}}},
+                          {{"name", "C2"}, {"algorithm", {{"lua_inline", c2}}}}}},
+                        {"lock", {{"key", "lock"}, {"ttl", 50}}},
+                        {"clock", {{"start", 0}, {"horizon", 4}}},
+                        {"properties", {"foreign_release"}},
+                        {"expect", "safe"}};
+  return doc;
+}
+
+TEST_CASE("a write that leaves the value as it was keeps its writer and owner, for every command",
+          "[ghost]") {
+  const std::vector<std::pair<const char*, std::string>> touches = {
+      {"PEXPIRE", R"(redis.call("PEXPIRE", k, 100))"},
+      {"EXPIRE", R"(redis.call("EXPIRE", k, 10))"},
+      {"PEXPIREAT", R"(redis.call("PEXPIREAT", k, 100000))"},
+      {"EXPIREAT", R"(redis.call("EXPIREAT", k, 100))"},
+      {"PERSIST", R"(redis.call("PERSIST", k))"},
+      {"SET KEEPTTL",
+       R"(local v = redis.call("GET", k) if v then redis.call("SET", k, v, "KEEPTTL") end)"},
+      {"GETSET", R"(local v = redis.call("GET", k) if v then redis.call("GETSET", k, v) end)"},
+      {"a script",
+       R"lua(redis.call("EVAL", "return redis.call('PEXPIRE', KEYS[1], 100)", 1, k))lua"},
+  };
+  for (const auto& [command, touch] : touches) {
+    INFO(command);
+    const scenario::Scenario s = scenario::LoadScenario(SameValueWrite(touch), "same.json");
+    for (explore::Reductions r :
+         {explore::Reductions{}, explore::Reductions{.symmetry = false, .por = false}}) {
+      explore::SearchResult res = Search(s, r);
+      if (!res.counterexample.empty()) {
+        scenario::Scenario found = s;
+        found.schedule = res.counterexample;
+        INFO(trace::Timeline(run::ReplaySchedule(found)));
+        CHECK(res.verdict == explore::Verdict::kSafe);
+      }
+      CHECK(res.verdict == explore::Verdict::kSafe);
+    }
+    // Replayed C2 (SET, enters), then C1 (the touch, enters): the key's
+    // writer is still C2.
+    nlohmann::json doc = SameValueWrite(touch);
+    doc["schedule"] = {"C2", "C1"};
+    const trace::Trace t = run::ReplaySchedule(scenario::LoadScenario(doc, "replayed.json"));
+    INFO(trace::Timeline(t));
+    REQUIRE(t.steps.size() >= 3);
+    CHECK(t.steps[2].actor == "C1");
+    CHECK(t.steps[2].writers.at("lock") == "C2");
   }
 }
 

@@ -23,10 +23,10 @@ TEST_CASE("The table holds every modelled command once, upper case", "[kv][table
     for (char c : name) CHECK((c >= 'A' && c <= 'Z'));
     names.insert(name);
   }
-  CHECK(names == std::set<std::string>{"GET",    "SET",     "SETNX",    "GETSET",    "DEL",
-                                       "EXISTS", "INCR",    "INCRBY",   "DECR",      "DECRBY",
-                                       "EXPIRE", "PEXPIRE", "EXPIREAT", "PEXPIREAT", "TTL",
-                                       "PTTL",   "RPUSH",   "LLEN",     "TYPE",      "EVAL"});
+  CHECK(names == std::set<std::string>{
+                     "GET",     "SET",  "SETNX",  "GETSET", "DEL",     "EXISTS",   "INCR",
+                     "INCRBY",  "DECR", "DECRBY", "EXPIRE", "PEXPIRE", "EXPIREAT", "PEXPIREAT",
+                     "PERSIST", "TTL",  "PTTL",   "RPUSH",  "LLEN",    "TYPE",     "EVAL"});
   CHECK(names.size() == CommandTable().size());
 }
 
@@ -47,7 +47,7 @@ TEST_CASE("Arity, access and keys match Redis's command json", "[kv][table]") {
       {"EXPIREAT", -3, Access::kWrite, 1, 1, 1}, {"PEXPIREAT", -3, Access::kWrite, 1, 1, 1},
       {"TTL", 2, Access::kRead, 1, 1, 1},        {"PTTL", 2, Access::kRead, 1, 1, 1},
       {"RPUSH", -3, Access::kWrite, 1, 1, 1},    {"LLEN", 2, Access::kRead, 1, 1, 1},
-      {"TYPE", 2, Access::kRead, 1, 1, 1},
+      {"TYPE", 2, Access::kRead, 1, 1, 1},       {"PERSIST", 2, Access::kWrite, 1, 1, 1},
   };
   for (const Want& w : wants) {
     INFO(w.name);

@@ -1,4 +1,5 @@
-// EXPIRE, PEXPIRE, EXPIREAT, PEXPIREAT, TTL, PTTL and the expiry boundary.
+// EXPIRE, PEXPIRE, EXPIREAT, PEXPIREAT, PERSIST, TTL, PTTL and the expiry
+// boundary.
 // Cases named after Redis's tests/unit/expire.tcl reproduce them on virtual
 // time: where the Tcl test sleeps, these pass a later `now`, so the expected
 // TTLs are exact instead of ranges.
@@ -34,6 +35,25 @@ TEST_CASE("EXPIRE - After 2.1 seconds the key should no longer be here", "[kv][e
   s.Run(0, {"EXPIRE", "x", "2"});
   CHECK(s.Run(2100, {"GET", "x"}) == "(nil)");
   CHECK(s.Run(2100, {"EXISTS", "x"}) == "(integer) 0");
+}
+
+TEST_CASE("PERSIST can undo an EXPIRE", "[kv][expire]") {
+  Server s;
+  s.Run(0, {"SET", "x", "foo"});
+  s.Run(0, {"EXPIRE", "x", "50"});
+  CHECK(s.Run(0, {"TTL", "x"}) == "(integer) 50");
+  CHECK(s.Run(0, {"PERSIST", "x"}) == "(integer) 1");
+  CHECK(s.Run(0, {"TTL", "x"}) == "(integer) -1");
+  CHECK(s.Run(60'000, {"GET", "x"}) == "\"foo\"");
+}
+
+TEST_CASE("PERSIST returns 0 against non existing or non volatile keys", "[kv][expire]") {
+  Server s;
+  s.Run(0, {"SET", "x", "foo"});
+  CHECK(s.Run(0, {"PERSIST", "x"}) == "(integer) 0");
+  CHECK(s.Run(0, {"PERSIST", "nokeyatall"}) == "(integer) 0");
+  s.Run(0, {"PEXPIRE", "x", "5"});
+  CHECK(s.Run(6, {"PERSIST", "x"}) == "(integer) 0");  // expired: gone
 }
 
 TEST_CASE("A key with deadline d is live at now == d and gone at d + 1", "[kv][expire][boundary]") {

@@ -424,6 +424,7 @@ const std::map<std::string_view, Builder>& Builders() {
       {"PEXPIRE", [](Gen& g, Command* c) { Expire(g, c, false, false); }},
       {"EXPIREAT", [](Gen& g, Command* c) { Expire(g, c, true, true); }},
       {"PEXPIREAT", [](Gen& g, Command* c) { Expire(g, c, false, true); }},
+      {"PERSIST", OneKey},
       {"TTL", OneKey},
       {"PTTL", OneKey},
       {"RPUSH", Rpush},
