@@ -3,6 +3,8 @@
 // the step, and a message for people.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -72,12 +74,16 @@ class StaleWrite final : public Property {
                                  int step) const override;
 };
 
-// Bounded liveness: when nothing more can happen within the horizon, no
-// client is still waiting for the lock while it is free or held only by a
-// crashed client.
-class BoundedLiveness final : public Property {
+// The live clients of an end state (nothing enabled) that still wait: for
+// a clock an assumption holds (holders_release_in_time, max_hold_ticks).
+// None when the clock stands at the horizon: there the search stopped them.
+std::vector<int> StuckClients(const world::Model& m, const world::WorldState& s);
+
+// No execution ends with a client still waiting: an end state with
+// StuckClients is a deadlock, as TLC reports one.
+class NoStuckStates final : public Property {
  public:
-  std::string_view name() const override { return "bounded_liveness"; }
+  std::string_view name() const override { return "no_stuck_states"; }
   std::optional<Violation> Check(const world::Model&, const world::WorldState&,
                                  int) const override {
     return std::nullopt;
@@ -85,6 +91,26 @@ class BoundedLiveness final : public Property {
   std::optional<Violation> CheckEnd(const world::Model& m, const world::WorldState& s,
                                     int step) const override;
 };
+
+// Never violated: counts the end states with StuckClients a search meets
+// (each once where the search caches states), from any of its threads.
+class StuckCounter final : public Property {
+ public:
+  std::string_view name() const override { return "stuck_counter"; }
+  std::optional<Violation> Check(const world::Model&, const world::WorldState&,
+                                 int) const override {
+    return std::nullopt;
+  }
+  std::optional<Violation> CheckEnd(const world::Model& m, const world::WorldState& s,
+                                    int step) const override;
+  uint64_t count() const { return count_.load(); }
+
+ private:
+  mutable std::atomic<uint64_t> count_{0};
+};
+
+// A property lockstep no longer checks: what to use instead, or "".
+std::string RetiredProperty(std::string_view name);
 
 // Every property lockstep knows, by name.
 std::vector<std::string> PropertyNames();

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <functional>
@@ -162,6 +163,52 @@ void ShowProgress(const explore::SearchStats& st) {
   std::fflush(stderr);
 }
 
+// Saves `t`, which ends in a violation, under o.out; returns its path.
+// Throws base::InputError if it cannot be saved.
+std::string SaveTrace(const ExploreOptions& o, const scenario::Scenario& s, const trace::Trace& t) {
+  std::string path = CounterexamplePath(o, s, t.violation->property);
+  std::error_code ec;
+  std::filesystem::create_directories(o.out, ec);
+  try {
+    if (ec) {
+      throw base::InputError(
+          "", "",
+          "cannot create the folder " + lockstep::json::Shorten(o.out) + ": " + ec.message());
+    }
+    run::WriteOutput(path, trace::ToJsonText(t));
+  } catch (const base::InputError& e) {
+    throw base::InputError("", "", lockstep::json::Shorten(e.what(), 400));
+  }
+  return path;
+}
+
+// After a SAFE: the end states where a client still waits, and a shortest
+// execution to one, saved, in both reports.
+void ReportStuck(const ExploreOptions& o, const scenario::Scenario& s,
+                 const run::ExploreResult& result, json& report, std::ostream& text) {
+  if (!result.exhaustive || !result.safe()) return;
+  const bool checked =
+      std::find(s.properties.begin(), s.properties.end(), "no_stuck_states") != s.properties.end();
+  if (checked) return;  // they would have been violations
+  report["stuck_states"] = result.stuck_states;
+  if (result.stuck_states == 0) return;
+  text << "STUCK: " << Thousands(result.stuck_states) << " end "
+       << (result.stuck_states == 1 ? "state" : "states")
+       << " where a client still waits for a clock that cannot move; the verdict covers no "
+          "execution beyond them (\"no_stuck_states\" in the properties makes them violations)\n";
+  if (!result.stuck) return;
+  const trace::Trace& t = result.stuck->trace;
+  const std::string path = SaveTrace(o, s, t);
+  report["stuck"] = {{"steps", t.schedule.size()},
+                     {"schedule", t.schedule},
+                     {"file", path},
+                     {"clients", t.violation->clients},
+                     {"message", t.violation->message}};
+  text << "the shortest, " << t.schedule.size() << " steps: " << t.violation->message << "\n\n"
+       << trace::Timeline(t, o.timeline) << "\nsaved " << path << "\nreplay it: lockstep replay "
+       << path << "\n";
+}
+
 // Saves the counterexample the search found and adds it to both reports.
 // Throws base::InputError if it cannot be saved.
 void SaveCounterexample(const ExploreOptions& o, const scenario::Scenario& s,
@@ -177,19 +224,7 @@ void SaveCounterexample(const ExploreOptions& o, const scenario::Scenario& s,
       report["interrupted"] = stop_reason();
     }
   }
-  std::string path = CounterexamplePath(o, s, t.violation->property);
-  std::error_code ec;
-  std::filesystem::create_directories(o.out, ec);
-  try {
-    if (ec) {
-      throw base::InputError(
-          "", "",
-          "cannot create the folder " + lockstep::json::Shorten(o.out) + ": " + ec.message());
-    }
-    run::WriteOutput(path, trace::ToJsonText(t));
-  } catch (const base::InputError& e) {
-    throw base::InputError("", "", lockstep::json::Shorten(e.what(), 400));
-  }
+  const std::string path = SaveTrace(o, s, t);
   report["counterexample"] = {{"steps", t.schedule.size()},
                               {"found_steps", c.found_steps},
                               {"shrunk", how},
@@ -355,6 +390,7 @@ int Search(const ExploreOptions& o, explore::Communicator* ranks) {
     SaveCounterexample(o, s, *result.counterexample, stop_reason, report, text);
   } else if (r.verdict == explore::Verdict::kSafe) {
     text << SafeText(s, result);
+    ReportStuck(o, s, result, report, text);
     if (result.vacuous()) code = kExitVacuous;
   } else {
     code = kExitBound;

@@ -6,6 +6,7 @@
 #include "sim/base/input_error.h"
 #include "sim/base/limits.h"
 #include "sim/check/liveness.h"
+#include "sim/explore/communicator.h"
 #include "sim/explore/liveness.h"
 #include "sim/explore/vacuity.h"
 #include "sim/run/runner.h"
@@ -39,6 +40,34 @@ void AskWhoEntered(const scenario::Scenario& s, const explore::SearchOptions& se
   }
 }
 
+// After an exhaustive search that counted stuck states: their number over
+// every rank, and a shortest execution to one.
+void ShowStuck(const scenario::Scenario& s, const explore::SearchOptions& search,
+               const check::StuckCounter& counter, ExploreResult& result) {
+  result.stuck_states = counter.count();
+  if (search.communicator) result.stuck_states = search.communicator->Sum({counter.count()})[0];
+  if (result.stuck_states == 0) return;
+  explore::Properties stuck;
+  stuck.push_back(std::make_unique<check::NoStuckStates>());
+  const std::optional<explore::SearchResult> shortest =
+      explore::ShortestCounterexample(s.world, stuck, result.search.stats.max_depth,
+                                      base::Limits::kShrinkStates, search.interrupted);
+  if (!shortest) return;
+  // The trace's scenario checks them, so that it replays as the violation.
+  scenario::Scenario checked = s;
+  checked.properties.push_back("no_stuck_states");
+  checked.document["properties"] = checked.properties;
+  checked.expect = {.safe = false, .property = "no_stuck_states"};
+  checked.document["expect"] = "violation:no_stuck_states";
+  Counterexample c;
+  c.trace = RecordTrace(checked, shortest->counterexample);
+  c.found_steps = c.trace.schedule.size();
+  c.shrunk = true;
+  LOCKSTEP_CHECK(c.trace.violation == shortest->violation,
+                 "a stuck execution recorded again ends stuck");
+  result.stuck = std::move(c);
+}
+
 }  // namespace
 
 ExploreResult Explore(const scenario::Scenario& s, ExploreOptions options) {
@@ -63,7 +92,18 @@ ExploreResult Explore(const scenario::Scenario& s, ExploreOptions options) {
   ExploreResult result;
   result.exhaustive = strategy->kind == explore::StrategyKind::kExhaustive;
   result.request = request;
-  result.search = strategy->run(s.world, properties, request);
+  // An exhaustive search also counts the runs that end stuck, unless the
+  // scenario makes them violations.
+  explore::Properties searched = explore::MakeProperties(s.properties);
+  const check::StuckCounter* counter = nullptr;
+  if (result.exhaustive && std::find(s.properties.begin(), s.properties.end(), "no_stuck_states") ==
+                               s.properties.end()) {
+    auto owned = std::make_unique<check::StuckCounter>();
+    counter = owned.get();
+    searched.push_back(std::move(owned));
+  }
+  result.search = strategy->run(s.world, searched, request);
+  if (counter && result.safe()) ShowStuck(s, search, *counter, result);
   const std::vector<std::string> liveness = check::LivenessIn(s.properties);
   if (!liveness.empty() && result.exhaustive && result.search.verdict == explore::Verdict::kSafe) {
     // Liveness on the whole graph: a fair cycle that violates a property.

@@ -56,6 +56,13 @@ struct ExploreResult {
   std::vector<std::string> entered;             // the others asked about
   std::optional<explore::SearchStats> vacuity;  // its searches' counts, when asked
 
+  // An exhaustive safety search counts the end states where a live client
+  // still waits for a clock an assumption holds (check::StuckClients),
+  // unless no_stuck_states makes them violations; `stuck` is a shortest
+  // execution to one, when the breadth-first search finds it in its bounds.
+  uint64_t stuck_states = 0;
+  std::optional<Counterexample> stuck;
+
   bool safe() const { return search.verdict == explore::Verdict::kSafe; }
   // SAFE, but some client expected to enter never did.
   bool vacuous() const { return safe() && !never_entered.empty(); }

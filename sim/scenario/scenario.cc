@@ -147,6 +147,9 @@ Expectation ReadExpect(const jr::ObjectReader& o) {
     e.safe = false;
     e.property = text.substr(prefix.size());
     if (check::IsProperty(e.property)) return e;
+    if (std::string retired = check::RetiredProperty(e.property); !retired.empty()) {
+      throw jr::JsonError(o.PointerOf("expect"), retired);
+    }
   }
   std::string props;
   for (const auto& p : check::PropertyNames()) props += ", \"violation:" + p + "\"";
@@ -549,6 +552,9 @@ std::vector<std::string> ReadProperties(const jr::ObjectReader& o) {
     const json& props = o.Array("properties");
     for (size_t i = 0; i < props.size(); ++i) {
       std::string p = jr::ReadString(props[i], o.PointerOf("properties") + "/" + std::to_string(i));
+      if (std::string retired = check::RetiredProperty(p); !retired.empty()) {
+        throw jr::JsonError(o.PointerOf("properties") + "/" + std::to_string(i), retired);
+      }
       if (!check::IsProperty(p)) {
         std::string known;
         for (const auto& k : check::PropertyNames()) known += (known.empty() ? "" : ", ") + k;
@@ -593,14 +599,6 @@ void CheckAllTime(const jr::ObjectReader& o, const Scenario& s) {
   if (!w.assumptions.max_arg_delay) {
     throw jr::JsonError(o.PointerOf("assumptions") + "/max_arg_delay",
                         "expected a bound on the age of clock arguments, not null" + why);
-  }
-  for (size_t i = 0; i < s.properties.size(); ++i) {
-    if (s.properties[i] == "bounded_liveness") {
-      throw jr::JsonError(o.PointerOf("properties") + "/" + std::to_string(i),
-                          "expected a property that does not wait for the horizon; "
-                          "bounded_liveness judges the states the horizon stops" +
-                              why);
-    }
   }
 }
 
@@ -835,7 +833,7 @@ const char* const kFieldsAfterFaults =
                                hold the lock; fenced (default false): it refuses tokens not
                                larger than one it has accepted
   properties      array        names of properties to check: mutual_exclusion,
-                               foreign_release, stale_write, bounded_liveness, and
+                               foreign_release, stale_write, no_stuck_states, and
                                (without a horizon, on fair infinite executions)
                                deadlock_free, starvation_free, no_orphaned_lock
                                (default ["mutual_exclusion"])

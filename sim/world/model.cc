@@ -151,7 +151,11 @@ bool Model::TickAllowed(const WorldState& s, std::string* why, int exempt) const
   if (!a.holders_release_in_time && !a.max_hold_ticks) return true;
   for (int i = 0; i < client_count(); ++i) {
     const ClientSlot& c = s.clients[i];
-    if (!c.holding || c.stalled || i == exempt || c.status == ClientStatus::kCrashed) continue;
+    // A client that crashed or finished does nothing more: what it still
+    // believes holds no clock.
+    if (!c.holding || c.stalled || i == exempt || c.status == ClientStatus::kCrashed ||
+        c.status == ClientStatus::kDone)
+      continue;
     if (a.holders_release_in_time && ClientClock(s, i) + 1 > c.valid_until) {
       if (why) {
         *why = names_[i] + " still holds the lock and must release it before its clock passes " +

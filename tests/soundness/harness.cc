@@ -154,7 +154,7 @@ json RandomScenario(uint64_t seed) {
 
   if (rng.Chance(45)) doc["resource"] = {{"fenced", rng.Chance(50)}};
   json properties = json::array();
-  for (const char* p : {"mutual_exclusion", "foreign_release", "stale_write", "bounded_liveness"}) {
+  for (const char* p : {"mutual_exclusion", "foreign_release", "stale_write", "no_stuck_states"}) {
     if (rng.Chance(45)) properties.push_back(p);
   }
   if (properties.empty()) properties.push_back("mutual_exclusion");
