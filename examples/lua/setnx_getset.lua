@@ -10,8 +10,11 @@
 -- error reply (a lost request's timeout) as {err = ...} instead of raising.
 local s = lock.settings
 
--- The lock value as a timestamp, or nil if it is not an integer.
+-- The lock value as a timestamp, or nil if it is none. With "relative_time"
+-- a value written as a time comes as one (lock.is_time); an integer that is
+-- not one would then fail to compare with lock.now(), as it should.
 local function timestamp(value)
+  if lock.is_time(value) then return value end
   if type(value) == "string" and value:match("^%-?%d+$") then return tonumber(value) end
   return nil
 end
@@ -26,7 +29,7 @@ local function acquire(round)
     lock.forget_history("acquire", {round})
     if redis.pcall("SETNX", s.key, stamp) == 1 then return lock.sent_timestamp() end
     local seen = redis.pcall("GET", s.key)
-    if type(seen) == "string" then  -- else released meanwhile: retry at once
+    if seen and type(seen) ~= "table" then  -- else released meanwhile, or no reply: retry
       local seen_stamp = timestamp(seen)
       if not seen_stamp or not expired(seen_stamp, lock.now()) then
         lock.sleep(s.retry_delay)  -- held: sleep, then retry from the start
@@ -53,7 +56,7 @@ end
 
 for round = 0, s.rounds - 1 do
   local mine = acquire(round)
-  lock.forget_history("hold", {round, mine})
+  lock.forget_history("hold", {round}, {mine})
   lock.enter(mine)
   if s.write_resource then lock.write_resource(0) end
   release(mine)

@@ -108,32 +108,40 @@ void RunLua(world::Client& client, const LuaProgram& program, const json& settin
   LuaClient self;
   self.client = &client;
   self.name = program.name;
+  self.relative_time = program.relative_time;
+  self.offset_bound = LuaTimeConstants(settings);
   lua_State* L = lua_newstate(Allocate, &self);
-  if (L == nullptr) throw std::runtime_error("cannot create a Lua state");
+  if (L == nullptr) throw world::RuleBroken("cannot create a Lua state");
   struct Close {
     lua_State* L;
     ~Close() { lua_close(L); }
   } close{L};
   SetupArgs args{&settings};
-  if (lua_cpcall(L, Setup, &args) != 0) throw std::runtime_error(TopMessage(L));
+  if (lua_cpcall(L, Setup, &args) != 0) throw world::RuleBroken(TopMessage(L));
   if (const std::string error = LuaSyntaxError(program); !error.empty()) {
-    throw std::runtime_error(error);
+    throw world::RuleBroken(error);
   }
   lua_pushcfunction(L, ErrorHandler);
   if (luaL_loadbuffer(L, program.source.data(), program.source.size(), kChunk) != 0) {
-    throw std::runtime_error(Named(&self, TopMessage(L)));
+    throw world::RuleBroken(Named(&self, TopMessage(L)));
   }
   lua_sethook(L, Hook, LUA_MASKCOUNT, kHookEvery);
   if (lua_pcall(L, 0, 0, 1) == 0) return;
   world::ForgetUnwoundFrames();  // Lua's longjmp left them
   if (self.pending) std::rethrow_exception(self.pending);
-  if (!self.fatal.empty()) throw std::runtime_error(base::Printable(self.fatal));
-  std::string message = Named(&self, TopMessage(L));
-  if (message == "not enough memory") {
+  // A limit of the sandbox, a misuse of the API or a broken promise is a
+  // rule broken; any other error of the script is a finding about it.
+  if (!self.fatal.empty()) throw world::RuleBroken(base::Printable(self.fatal));
+  if (std::string message = TopMessage(L); message == "not enough memory") {
     message +=
         " (a client's Lua state holds at most " + std::to_string(kLuaMemoryLimit >> 20) + " MiB)";
+    throw world::RuleBroken(base::Printable(message));
   }
-  throw std::runtime_error(base::Printable(message));
+  // A finding goes into the trace: named as the trace's steps name the
+  // script, the same when the trace is replayed from elsewhere.
+  LuaClient shown;
+  shown.name = FileName(program.name);
+  throw std::runtime_error(base::Printable(Named(&shown, TopMessage(L))));
 }
 
 }  // namespace
@@ -152,6 +160,19 @@ std::string LuaSyntaxError(const LuaProgram& program) {
   }
   lua_close(L);
   return error;
+}
+
+int64_t LuaTimeConstants(const json& settings) {
+  int64_t sum = 0;
+  for (const json& v : settings) {
+    if (v.is_number_integer()) {
+      const int64_t n = v.get<int64_t>();
+      sum += n < 0 ? -n : n;
+    } else if (v.is_structured()) {
+      sum += LuaTimeConstants(v);
+    }
+  }
+  return sum;
 }
 
 Body MakeLuaBody(std::shared_ptr<const LuaProgram> program, json settings) {

@@ -28,9 +28,9 @@ call marked "step" is one atomic step and one scheduling point):
       Replies as EVAL converts them: integer -> number, bulk -> string,
       nil -> false, status -> {ok = text}, array -> table. Arguments are
       strings, numbers, or lock.clock_plus(n).
-  lock.now()                     this client's clock
+  lock.now()                     this client's clock (a time, with "relative_time")
   lock.clock_plus(n)             an argument "my clock + n", read at the step
-  lock.sent_timestamp()          the value the last clock_plus argument took
+  lock.sent_timestamp()          the value the last clock_plus argument took (a time)
   lock.sleep(n)                  wait until this client's clock advanced n ticks
   lock.sleep(least, most)        wait any number of ticks between them (a random
                                  back-off: the explorer tries every one)
@@ -51,10 +51,17 @@ call marked "step" is one atomic step and one scheduling point):
   lock.random_token()            16 hex digits, compared only for equality
                                  ("never_reads_tokens": true promises that no reply
                                  holds one; then symmetry renames tokens)
-  lock.forget_history(label, {n, ...})
-                                 from here on only label, the integers and what
-                                 follows matter (a loop's head; see
-                                 `docs/design.md`)
+  lock.forget_history(label, {n, ...} [, {t, ...}])
+                                 from here on only label, the integers, the
+                                 times and what follows matter (a loop's head;
+                                 see `docs/design.md`)
+  lock.is_time(v)                whether v is a time
+  Times ("relative_time": true, needed to search without a horizon): the
+  clock, sent_timestamp and a bulk reply holding a time written as one are
+  times. A time is offset by an integer (t + n, t - n), subtracted from a
+  time (a duration: a number) and compared with a time; anything else, and a
+  time read before lock.forget_history and not among its live times, is an
+  error at the line. tostring and .. give its number, for reading only.
   lock.settings                  the client's lock settings (key, timeout,
                                  rounds, retry_delay, release_with_leave, ttl,
                                  write_resource, instances, token_instance,
@@ -77,11 +84,20 @@ struct LuaProgram {
   std::string source;
   // How messages name it: "lock.lua" gives "lock.lua:12: ...".
   std::string name;
+  // It declares relative_time: its clock readings and the times replies
+  // hold are times, which it may only offset, subtract and compare (checked
+  // as it runs).
+  bool relative_time = false;
 };
 
 // Compiles `program` without running it. Returns "" or the syntax error,
 // "NAME:LINE: message".
 std::string LuaSyntaxError(const LuaProgram& program);
+
+// The sum of the magnitudes of the integers in `settings` (lock.settings):
+// every constant a Lua algorithm can offset a time by, as
+// Settings::Magnitude is a built-in's (world::ClientSetup::time_constants).
+int64_t LuaTimeConstants(const nlohmann::json& settings);
 
 // The body of a client that runs `program` with `settings` (a JSON object,
 // lock.settings). An error in the script ends the run with

@@ -12,21 +12,23 @@ namespace {
 int CommandOn(lua_State* L, int instance, int first, bool raise, const char* fn) {
   LuaClient* self = Self(L);
   ReadArgv(L, self, first, fn);
+  bool time = false;
   if (!Guard(self, [&] {
         MarkSource(L, self);
         self->reply = self->client->CallOn(instance, std::move(self->argv));
+        time = self->client->LastReplyIsTime();
       })) {
     return Failed(L);
   }
   NewStep(self);
-  PushReply(L, self->reply, raise);
+  PushReply(L, self->reply, raise, time);
   return 1;
 }
 
 int Instance(lua_State* L, const char* fn) {
   const int64_t i = CheckInteger(L, 1, fn);
   if (i < 1 || i > static_cast<int64_t>(base::kMaxServers)) {
-    luaL_error(L, "%s: expected an instance from 1, got %d", fn, static_cast<int>(i));
+    BreakRuleF(L, "%s: expected an instance from 1, got %d", fn, static_cast<int>(i));
   }
   return static_cast<int>(i - 1);
 }
@@ -44,7 +46,7 @@ int LockNow(lua_State* L) {
   LuaClient* self = Self(L);
   world::Millis now = 0;
   if (!Guard(self, [&] { now = self->client->Now(); })) return Failed(L);
-  lua_pushnumber(L, static_cast<lua_Number>(now));
+  PushTime(L, now);
   return 1;
 }
 
@@ -61,16 +63,16 @@ int LockSentTimestamp(lua_State* L) {
   LuaClient* self = Self(L);
   world::Millis t = 0;
   if (!Guard(self, [&] { t = self->client->SentTimestamp(); })) return Failed(L);
-  lua_pushnumber(L, static_cast<lua_Number>(t));
+  PushTime(L, t);
   return 1;
 }
 
 int LockSleep(lua_State* L) {
   const int64_t ticks = CheckInteger(L, 1, "lock.sleep");
-  if (ticks < 0) luaL_error(L, "lock.sleep: expected ticks >= 0");
+  if (ticks < 0) BreakRule(L, "lock.sleep: expected ticks >= 0");
   // lock.sleep(least, most): any number of ticks between them.
   const int64_t most = lua_isnoneornil(L, 2) ? ticks : CheckInteger(L, 2, "lock.sleep");
-  if (most < ticks) luaL_error(L, "lock.sleep: expected most >= least");
+  if (most < ticks) BreakRule(L, "lock.sleep: expected most >= least");
   LuaClient* self = Self(L);
   if (!Guard(self, [&] {
         MarkSource(L, self);
@@ -84,7 +86,7 @@ int LockSleep(lua_State* L) {
 
 int LockBecause(lua_State* L) {
   size_t length = 0;
-  const char* text = luaL_checklstring(L, 1, &length);
+  const char* text = CheckString(L, 1, &length, "lock.because");
   LuaClient* self = Self(L);
   if (!Guard(self, [&] {
         MarkSource(L, self);
@@ -96,7 +98,7 @@ int LockBecause(lua_State* L) {
 }
 
 int LockEnter(lua_State* L) {
-  const int64_t valid_until = CheckInteger(L, 1, "lock.enter");
+  const world::Millis valid_until = CheckTime(L, 1, "lock.enter");
   LuaClient* self = Self(L);
   if (!Guard(self, [&] { self->client->EnterCriticalSection(valid_until); })) return Failed(L);
   return 0;
@@ -108,17 +110,17 @@ int LockLeave(lua_State* L) {
   int64_t unless_expired = 0;
   self->argv.clear();
   if (!lua_isnoneornil(L, 1)) {
-    luaL_checktype(L, 1, LUA_TTABLE);
+    CheckTable(L, 1, "lock.leave: the release command");
     const int n = static_cast<int>(lua_objlen(L, 1));
     for (int i = 1; i <= n; ++i) lua_rawgeti(L, 1, i);
     ReadArgv(L, self, lua_gettop(L) - n + 1, "lock.leave");
     lua_pop(L, n);
     if (!lua_isnoneornil(L, 2)) {
-      luaL_checktype(L, 2, LUA_TTABLE);
+      CheckTable(L, 2, "lock.leave: the options");
       lua_getfield(L, 2, "unless_expired");
       if (!lua_isnil(L, -1)) {
         conditional = true;
-        unless_expired = CheckInteger(L, -1, "lock.leave: unless_expired");
+        unless_expired = CheckTime(L, -1, "lock.leave: unless_expired");
       }
       lua_pop(L, 1);
     }
@@ -141,7 +143,7 @@ int LockLeave(lua_State* L) {
   });
   if (!ok) return Failed(L);
   NewStep(self);
-  PushReply(L, self->reply, false);
+  PushReply(L, self->reply, false, false);  // a release's reply holds no time to read
   return 1;
 }
 
@@ -191,23 +193,42 @@ int LockRandomToken(lua_State* L) {
 
 int LockForgetHistory(lua_State* L) {
   size_t label_size = 0;
-  const char* label = luaL_checklstring(L, 1, &label_size);
+  const char* label = CheckString(L, 1, &label_size, "lock.forget_history: the label");
   LuaClient* self = Self(L);
   self->live.clear();
   if (!lua_isnoneornil(L, 2)) {
-    luaL_checktype(L, 2, LUA_TTABLE);
+    CheckTable(L, 2, "lock.forget_history: the live values");
     const int n = static_cast<int>(lua_objlen(L, 2));
     for (int i = 1; i <= n; ++i) {
       lua_rawgeti(L, 2, i);
+      if (IsTimeAt(L, -1)) {
+        BreakRule(L,
+                  "lock.forget_history: a live value is a time: keep it among the live "
+                  "times, the third argument");
+      }
       self->live.push_back(CheckInteger(L, -1, "lock.forget_history: a live value"));
       lua_pop(L, 1);
     }
   }
+  self->live_times.clear();
+  if (!lua_isnoneornil(L, 3)) {
+    CheckTable(L, 3, "lock.forget_history: the live times");
+    const int n = static_cast<int>(lua_objlen(L, 3));
+    for (int i = 1; i <= n; ++i) {
+      lua_rawgeti(L, 3, i);
+      self->live_times.push_back(CheckTime(L, -1, "lock.forget_history: a live time"));
+      lua_pop(L, 1);
+    }
+  }
   if (!Guard(self, [&] {
-        self->client->ForgetHistory(std::string_view(label, label_size), self->live);
+        self->client->ForgetHistory(std::string_view(label, label_size), self->live,
+                                    self->live_times);
+        self->forgotten.assign(label, label_size);
       })) {
     return Failed(L);
   }
+  ++self->epoch;
+  if (!lua_isnoneornil(L, 3)) KeepTimes(L, 3);
   return 0;
 }
 
@@ -239,6 +260,8 @@ void RegisterApi(lua_State* L) {
                            {"forget_history", LockForgetHistory},
                            {nullptr, nullptr}};
   luaL_register(L, "lock", lock);
+  lua_pop(L, 1);
+  RegisterTime(L);
 }
 
 // pcall that lets the end of a run, and the limits, through.

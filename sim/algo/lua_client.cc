@@ -2,6 +2,7 @@
 
 #include <time.h>
 
+#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -9,6 +10,7 @@
 
 #include "sim/algo/lua_algorithm.h"
 #include "sim/base/limits.h"
+#include "sim/kv/int_parse.h"
 #include "sim/kv/lua_string_match.h"
 #include "sim/kv/script.h"
 
@@ -20,6 +22,25 @@ char kAbortMarker;  // its address marks an unwinding run
 std::string Place(lua_State* L, const LuaClient* self);
 
 }  // namespace
+
+int BreakRuleF(lua_State* L, const char* format, ...) {
+  char message[512];
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(message, sizeof message, format, args);
+  va_end(args);
+  return BreakRule(L, message);
+}
+
+int BreakRule(lua_State* L, const char* message) {
+  LuaClient* self = Self(L);
+  try {
+    self->fatal = Place(L, self) + ": " + message;
+  } catch (...) {
+    self->fatal = "a Lua algorithm broke a rule of lockstep's API";
+  }
+  return Abort(L);
+}
 
 LuaClient* Self(lua_State* L) {
   void* ud = nullptr;
@@ -73,17 +94,17 @@ bool ScriptError(LuaClient* self) noexcept {
   }
 }
 
-// Whether what a call threw is a misuse of the critical-section calls: the
-// run then ends (no pcall catches it), the message in self->fatal at the
-// script's line.
-bool Misused(lua_State* L, LuaClient* self) noexcept {
+// Whether what a call threw is a rule broken (a std::logic_error: a misuse
+// of the critical-section calls, a broken declaration): the run then ends
+// (no pcall catches it), the message in self->fatal at the script's line.
+bool BrokeRule(lua_State* L, LuaClient* self) noexcept {
   try {
     std::rethrow_exception(self->pending);
-  } catch (const world::LockMisuse& e) {
+  } catch (const std::logic_error& e) {
     try {
       self->fatal = Place(L, self) + ": " + e.what();
     } catch (...) {
-      self->fatal = "a Lua algorithm misused lock.enter or lock.leave";
+      self->fatal = "a Lua algorithm broke a rule of lockstep's API";
     }
     self->pending = nullptr;
     return true;
@@ -92,11 +113,11 @@ bool Misused(lua_State* L, LuaClient* self) noexcept {
   }
 }
 
-// A call that threw: the end of the run unwinds to RunLua; a misuse ends it
-// too; another error is the script's, at its line.
+// A call that threw: the end of the run unwinds to RunLua; a rule broken
+// ends it too; another error is the script's, at its line.
 int Failed(lua_State* L) {
   LuaClient* self = Self(L);
-  if (Misused(L, self)) return Abort(L);
+  if (BrokeRule(L, self)) return Abort(L);
   if (!ScriptError(self)) return Abort(L);
   luaL_where(L, 1);
   lua_pushlstring(L, self->text.data(), self->text.size());
@@ -194,7 +215,23 @@ int ErrorHandler(lua_State* L) {
   // A message that names its place starts with the chunk's name; Lua gives
   // none to an error raised inside a C function ("C stack overflow").
   const char* text = lua_type(L, 1) == LUA_TSTRING ? lua_tostring(L, 1) : nullptr;
-  if (text != nullptr && text[0] == kChunkMark) return 1;
+  if (text != nullptr && text[0] == kChunkMark) {
+    // Lua's own error for a time compared with a number names no time,
+    // and is a broken promise, not a finding about the lock.
+    LuaClient* self = Self(L);
+    if (self->relative_time && std::strstr(text, "attempt to compare") != nullptr &&
+        std::strstr(text, "userdata") != nullptr) {
+      try {
+        self->fatal = Named(self, std::string(text) +
+                                      " (a time, under relative_time, is compared only with a "
+                                      "time: write t1 < t2 + n, or compare the duration t1 - t2 "
+                                      "with a number)");
+      } catch (...) {
+        self->fatal = "a time compared with a number (relative_time)";
+      }
+    }
+    return 1;
+  }
   // Level 1 is `error` itself (a C function): the place is the first Lua
   // function above it. A plain buffer: lua_pushstring may raise.
   char where[LUA_IDSIZE + 80] = "";
@@ -218,11 +255,25 @@ int ErrorHandler(lua_State* L) {
   return 1;
 }
 
+const char* CheckString(lua_State* L, int index, size_t* length, const char* what) {
+  if (lua_type(L, index) != LUA_TSTRING && lua_type(L, index) != LUA_TNUMBER) {
+    BreakRuleF(L, "%s: expected a string, got %s", what, luaL_typename(L, index));
+  }
+  return lua_tolstring(L, index, length);
+}
+
+void CheckTable(lua_State* L, int index, const char* what) {
+  if (lua_type(L, index) != LUA_TTABLE) {
+    BreakRuleF(L, "%s: expected a table, got %s", what, luaL_typename(L, index));
+  }
+}
+
 int64_t CheckInteger(lua_State* L, int index, const char* what) {
-  lua_Number n = luaL_checknumber(L, index);
-  if (n != n || n < -9.0e15 || n > 9.0e15 ||
+  const lua_Number n = lua_tonumber(L, index);
+  if (!lua_isnumber(L, index) || n != n || n < -9.0e15 || n > 9.0e15 ||
       static_cast<lua_Number>(static_cast<int64_t>(n)) != n) {
-    luaL_error(L, "%s: expected an integer", what);
+    BreakRuleF(L, "%s: expected an integer, got %s", what,
+               lua_isnumber(L, index) ? "a fraction" : luaL_typename(L, index));
   }
   return static_cast<int64_t>(n);
 }
@@ -231,13 +282,17 @@ int64_t CheckInteger(lua_State* L, int index, const char* what) {
 void ReadArgv(lua_State* L, LuaClient* self, int first, const char* fn) {
   self->argv.clear();
   const int top = lua_gettop(L);
-  if (top < first) luaL_error(L, "%s: expected a command", fn);
+  if (top < first) BreakRuleF(L, "%s: expected a command", fn);
   for (int i = first; i <= top; ++i) {
     const int type = lua_type(L, i);
     if (type == LUA_TSTRING || type == LUA_TNUMBER) {
       size_t n = 0;
       const char* s = lua_tolstring(L, i, &n);
       self->argv.emplace_back(std::string(s, n));
+      continue;
+    }
+    if (IsTimeAt(L, i)) {
+      self->argv.push_back(world::Value::Time(CheckTime(L, i, fn)));
       continue;
     }
     if (type == LUA_TUSERDATA && lua_getmetatable(L, i)) {
@@ -250,21 +305,26 @@ void ReadArgv(lua_State* L, LuaClient* self, int first, const char* fn) {
         continue;
       }
     }
-    luaL_error(L, "%s: argument %d is a %s; expected a string, a number or lock.clock_plus(n)", fn,
+    BreakRuleF(L, "%s: argument %d is a %s; expected a string, a number or lock.clock_plus(n)", fn,
                i - first + 1, luaL_typename(L, i));
   }
 }
 
 // The reply as EVAL gives it to a script; an error raises (raise) or is
 // {err = text}.
-void PushReply(lua_State* L, const kv::Reply& r, bool raise) {
+void PushReply(lua_State* L, const kv::Reply& r, bool raise, bool time) {
   luaL_checkstack(L, 3, "reply too deep");
+  int64_t at = 0;
   switch (r.type) {
     case kv::Reply::Type::kInteger:
       lua_pushnumber(L, static_cast<lua_Number>(r.integer));
       return;
     case kv::Reply::Type::kBulk:
-      lua_pushlstring(L, r.text.data(), r.text.size());
+      if (time && kv::ParseInt64(r.text, &at)) {
+        PushTime(L, at);
+      } else {
+        lua_pushlstring(L, r.text.data(), r.text.size());
+      }
       return;
     case kv::Reply::Type::kNil:
       lua_pushboolean(L, 0);
@@ -293,15 +353,19 @@ void PushReply(lua_State* L, const kv::Reply& r, bool raise) {
 
 // The script's line that called the API, as the source line of the step or
 // reason the call makes ("lock.lua:12"). Run inside Guard.
+std::string_view FileName(std::string_view name) {
+  if (size_t slash = name.find_last_of('/'); slash != std::string_view::npos) {
+    name.remove_prefix(slash + 1);
+  }
+  return name;
+}
+
 void MarkSource(lua_State* L, LuaClient* self) {
   lua_Debug ar;
   if (lua_getstack(L, 1, &ar) == 0 || lua_getinfo(L, "Sl", &ar) == 0 || ar.currentline <= 0) return;
   std::string_view file = ar.short_src;
   if (file.size() == 1 && file[0] == kChunkMark) file = self->name;
-  if (size_t slash = file.find_last_of('/'); slash != std::string_view::npos) {
-    file.remove_prefix(slash + 1);
-  }
-  self->client->At(std::string(file) + ":" + std::to_string(ar.currentline));
+  self->client->At(std::string(FileName(file)) + ":" + std::to_string(ar.currentline));
 }
 
 bool IsAbortMarker(lua_State* L, int index) { return lua_touserdata(L, index) == &kAbortMarker; }

@@ -29,7 +29,8 @@ extern "C" {
 namespace lockstep::algo::lua {
 
 inline constexpr const char* kClockPlusType = "lockstep.clock_plus";
-inline constexpr int kHookEvery = 1000;  // instructions between two hook calls
+inline constexpr const char* kTimeType = "lockstep.time";  // lua_time.cc
+inline constexpr int kHookEvery = 1000;                    // instructions between two hook calls
 // The chunk's name, short so that Lua never cuts it (LUA_IDSIZE): messages
 // put the program's own name in its place (Named).
 inline constexpr const char* kChunk = "@\x01";
@@ -51,6 +52,14 @@ struct LuaClient {
   std::string fatal;           // an error pcall must not catch
   std::vector<world::Value> argv;
   std::vector<int64_t> live;
+  std::vector<world::Millis> live_times;
+  // The algorithm declares relative_time: its times are values of their
+  // own type (lua_time.cc), stale once lock.forget_history has been called
+  // `epoch` times since they were read, unless kept as live times.
+  bool relative_time = false;
+  uint64_t epoch = 0;
+  std::string forgotten;           // the last lock.forget_history's label
+  world::Millis offset_bound = 0;  // LuaTimeConstants of its settings
   kv::Reply reply;
   std::string text;  // an API error's message
 };
@@ -60,11 +69,22 @@ LuaClient* Self(lua_State* L);
 void* Allocate(void* ud, void* ptr, size_t old_size, size_t new_size);
 // Unwinds the script to RunLua, which sees the marker.
 int Abort(lua_State* L);
+// Ends the run: the script broke a rule of the API or a promise of its
+// declaration (world::RuleBroken, exit 2), which no pcall catches.
+// `message` is put after the script's place.
+int BreakRule(lua_State* L, const char* message);
+int BreakRuleF(lua_State* L, const char* format, ...) __attribute__((format(printf, 2, 3)));
+// The string, or the table, argument at `index`; else a rule broken.
+const char* CheckString(lua_State* L, int index, size_t* length, const char* what);
+void CheckTable(lua_State* L, int index, const char* what);
 bool IsAbortMarker(lua_State* L, int index);
 // The client took a step: the counts between two steps start again.
 void NewStep(LuaClient* self);
 // `text` with the chunk's mark replaced by the program's name.
 std::string Named(const LuaClient* self, std::string text);
+// `name` without its folders: "get_compare_del.lua", "lua_inline". What
+// traces show, the same wherever the scenario or the trace lies.
+std::string_view FileName(std::string_view name);
 // The message handler of the script's run: an error whose value is not a
 // string gets the place it was raised at, as a string's does.
 int ErrorHandler(lua_State* L);
@@ -99,11 +119,24 @@ int64_t CheckInteger(lua_State* L, int index, const char* what);
 // The arguments from `first` on, as a command, into self->argv.
 void ReadArgv(lua_State* L, LuaClient* self, int first, const char* fn);
 // The reply as EVAL gives it to a script; an error raises (raise) or is
-// {err = text}.
-void PushReply(lua_State* L, const kv::Reply& r, bool raise);
+// {err = text}; a bulk reply that holds a time (`time`) is a time.
+void PushReply(lua_State* L, const kv::Reply& r, bool raise, bool time = false);
 // The script's line that called the API, as the source line of the step or
 // reason the call makes ("lock.lua:12"). Run inside Guard.
 void MarkSource(lua_State* L, LuaClient* self);
+
+// lua_time.cc: times under relative_time. RegisterTime makes their type,
+// lock.is_time and a tonumber that refuses them (after RegisterApi).
+void RegisterTime(lua_State* L);
+// `at` as a time under relative_time, else as a number.
+void PushTime(lua_State* L, world::Millis at);
+bool IsTimeAt(lua_State* L, int index);
+// A time argument: a time not stale (or, without relative_time, an
+// integer). Raises otherwise.
+world::Millis CheckTime(lua_State* L, int index, const char* what);
+// The times in the table at `index` are kept across the lock.forget_history
+// just made: usable after it.
+void KeepTimes(lua_State* L, int index);
 
 // lua_api.cc: the redis and lock tables, and pcall that lets the end of a
 // run and the limits through.

@@ -40,7 +40,8 @@ std::vector<Orphan> Orphans(const world::Model& m, const world::WorldState& s) {
       if (!gone) {
         const world::ClientSlot& c = s.clients[g.writer];
         gone = c.status == world::ClientStatus::kCrashed ||
-               c.status == world::ClientStatus::kDone || !c.holding;
+               c.status == world::ClientStatus::kDone || c.status == world::ClientStatus::kFailed ||
+               !c.holding;
       }
       if (gone) out.push_back({server, key, g.writer});
     }

@@ -6,7 +6,7 @@ namespace lockstep::check {
 
 std::vector<std::string> PropertyNames() {
   std::vector<std::string> names = {"mutual_exclusion", "foreign_release", "stale_write",
-                                    "no_stuck_states"};
+                                    "no_stuck_states", "client_error"};
   for (const std::string& n : LivenessNames()) names.push_back(n);
   return names;
 }
@@ -18,6 +18,7 @@ std::unique_ptr<Property> MakeProperty(std::string_view name) {
   if (name == "foreign_release") return std::make_unique<ForeignRelease>();
   if (name == "stale_write") return std::make_unique<StaleWrite>();
   if (name == "no_stuck_states") return std::make_unique<NoStuckStates>();
+  if (name == "client_error") return std::make_unique<ClientError>();
   return nullptr;
 }
 

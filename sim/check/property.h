@@ -74,6 +74,16 @@ class StaleWrite final : public Property {
                                  int step) const override;
 };
 
+// No client's algorithm throws an exception that is a finding about it: a
+// Redis error reply it did not handle, a timeout it did not expect
+// (world::ClientStatus::kFailed). Always checked.
+class ClientError final : public Property {
+ public:
+  std::string_view name() const override { return "client_error"; }
+  std::optional<Violation> Check(const world::Model& m, const world::WorldState& s,
+                                 int step) const override;
+};
+
 // The live clients of an end state (nothing enabled) that still wait: for
 // a clock an assumption holds (holders_release_in_time, max_hold_ticks).
 // None when the clock stands at the horizon: there the search stopped them.

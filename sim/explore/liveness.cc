@@ -351,9 +351,10 @@ check::Violation Describe(Graph& g, Restriction& r, const Goal& goal,
     if (o.writer < m.client_count()) {
       v.clients = {writer};
       const world::ClientSlot& c = g.state(witness).clients[o.writer];
-      why = c.status == world::ClientStatus::kCrashed ? " crashed"
-            : c.status == world::ClientStatus::kDone  ? " has finished"
-                                                      : " no longer holds the lock";
+      why = c.status == world::ClientStatus::kCrashed  ? " crashed"
+            : c.status == world::ClientStatus::kDone   ? " has finished"
+            : c.status == world::ClientStatus::kFailed ? " has failed"
+                                                       : " no longer holds the lock";
     }
     const std::string server = m.server_count() > 1 ? " on " + m.server_names()[o.server] : "";
     v.message = base::Printable(o.key) + server + " keeps the value " + writer + " wrote, though " +

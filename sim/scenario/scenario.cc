@@ -300,13 +300,14 @@ json LuaSettings(const LockFields& fields, const algo::WorldFacts& world) {
 
 // A client's algorithm written in Lua: {"lua": FILE} (relative to the
 // scenario's folder) or {"lua_inline": SOURCE}, with "settings" and
-// "draws_numbers" and "never_reads_tokens". `written` is the client's algorithm in s.document: a
-// file is put there inline (with "lua_file" naming it), so that a saved trace replays anywhere.
+// "draws_numbers", "never_reads_tokens" and "relative_time". `written` is the client's algorithm in
+// s.document: a file is put there inline (with "lua_file" naming it), so that a saved trace replays
+// anywhere.
 void ReadLuaAlgorithm(const jr::ObjectReader& a, const LockFields& mine,
                       const algo::WorldFacts& world, Scenario& s, world::ClientSetup& setup,
                       json& written) {
-  a.RejectUnknown(
-      {"lua", "lua_inline", "lua_file", "settings", "draws_numbers", "never_reads_tokens"});
+  a.RejectUnknown({"lua", "lua_inline", "lua_file", "settings", "draws_numbers",
+                   "never_reads_tokens", "relative_time"});
   if (a.Has("lua") == a.Has("lua_inline")) {
     throw jr::JsonError(a.pointer(),
                         "expected a Lua algorithm as exactly one of \"lua\" (a file) and "
@@ -340,18 +341,22 @@ void ReadLuaAlgorithm(const jr::ObjectReader& a, const LockFields& mine,
   }
   const bool draws_numbers = a.Bool("draws_numbers", false);
   const bool never_reads_tokens = a.Bool("never_reads_tokens", false);
+  program->relative_time = a.Bool("relative_time", false);
   setup.algorithm = "lua:" + (shown.empty() ? std::string("inline") : shown);
   setup.request_timeout = mine.request_timeout.value_or(0);
   setup.settings = setup.algorithm + " " + std::to_string(base::HashBytes(0, program->source)) +
                    " " + settings.dump();
   setup.draws_numbers = draws_numbers;
   setup.never_reads_tokens = never_reads_tokens;
+  setup.relative_time = program->relative_time;
+  setup.time_constants = algo::LuaTimeConstants(settings);
   setup.body = algo::MakeLuaBody(program, settings);
   if (a.Has("lua")) {
     json inline_form = {{"lua_inline", program->source}, {"lua_file", shown}};
     if (a.Has("settings")) inline_form["settings"] = a.Raw("settings");
     if (a.Has("draws_numbers")) inline_form["draws_numbers"] = draws_numbers;
     if (a.Has("never_reads_tokens")) inline_form["never_reads_tokens"] = never_reads_tokens;
+    if (a.Has("relative_time")) inline_form["relative_time"] = program->relative_time;
     written = inline_form;
   }
 }
@@ -564,7 +569,10 @@ std::vector<std::string> ReadProperties(const jr::ObjectReader& o) {
       properties.push_back(p);
     }
   }
-
+  // An exception in a client's code is a finding in every scenario.
+  if (std::find(properties.begin(), properties.end(), "client_error") == properties.end()) {
+    properties.push_back("client_error");
+  }
   return properties;
 }
 
@@ -594,7 +602,10 @@ void CheckAllTime(const jr::ObjectReader& o, const Scenario& s) {
         o.PointerOf("clients") + "/" + std::to_string(i) + "/algorithm",
         "expected an algorithm whose decisions depend on times only through their differences "
         "(relative_time in its declaration); " +
-            s.algorithms[i] + " does not declare it" + why);
+            s.algorithms[i] + " does not declare it" +
+            (c.algorithm.starts_with("lua:") ? " (\"relative_time\": true in its algorithm object)"
+                                             : "") +
+            why);
   }
   if (!w.assumptions.max_arg_delay) {
     throw jr::JsonError(o.PointerOf("assumptions") + "/max_arg_delay",
@@ -768,7 +779,9 @@ most 16 MiB and nests at most 64 levels; integers are JSON integers, never
                                (relative to the scenario) or lua_inline: SOURCE,
                                settings?: object added to lock.settings, draws_numbers?:
                                boolean (default false), never_reads_tokens?: boolean
-                               (default false)}, see "Lua algorithms" below;
+                               (default false), relative_time?: boolean (default
+                               false; needed without a horizon)}, see "Lua
+                               algorithms" below;
                                optional if crashed
     skew          integer      client clock = global clock + skew; |skew| <= 10000000
     crashed       boolean      crashed before the run: never runs (default false)
@@ -836,7 +849,8 @@ const char* const kFieldsAfterFaults =
                                foreign_release, stale_write, no_stuck_states, and
                                (without a horizon, on fair infinite executions)
                                deadlock_free, starvation_free, no_orphaned_lock
-                               (default ["mutual_exclusion"])
+                               (default ["mutual_exclusion"]); client_error (a client's
+                               code threw) is always checked
   expect          string       "safe" or "violation:PROPERTY"
   schedule        array        actions: "C1", "C1~2" (arguments 2 ticks old), "tick",
                                "crash C1", "stall C1", "lose-request C1", "lose-reply C1",

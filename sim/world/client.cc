@@ -69,10 +69,15 @@ void Client::ObserveTime(uint64_t tag, Millis t) {
   times_.push_back(t);
 }
 
+bool Client::LastReplyIsTime() const {
+  int64_t t = 0;
+  return input_.reply_is_time && input_.reply.type == kv::Reply::Type::kBulk &&
+         kv::ParseInt64(input_.reply.text, &t);
+}
+
 void Client::ObserveReply() {
   int64_t t = 0;
-  if (input_.reply_is_time && input_.reply.type == kv::Reply::Type::kBulk &&
-      kv::ParseInt64(input_.reply.text, &t)) {
+  if (LastReplyIsTime() && kv::ParseInt64(input_.reply.text, &t)) {
     ObserveTime(kReplyTime, t);
   } else {
     Observe(base::HashCombine(kReply, HashReply(input_.reply)));
@@ -106,10 +111,11 @@ std::vector<GhostEvent> Client::Resume(const Input& input) {
   return std::move(events_);
 }
 
-void Client::Finish(std::string error) {
+void Client::Finish(std::string error, bool finding) {
   request_ = Request{};
   request_.kind = Request::Kind::kDone;
   request_.error = std::move(error);
+  request_.error_is_finding = finding && !request_.error.empty();
 }
 
 std::string Client::Source(const Where& where) {

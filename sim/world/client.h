@@ -56,6 +56,14 @@ struct ClientStopped {};
 // whose reply gave the lock), entering again while inside, leaving while
 // outside. A bug of the algorithm, not a finding about the lock: a Lua
 // pcall does not catch it.
+// The algorithm broke a rule of lockstep's API, of its sandbox or of its own
+// declarations: the scenario is wrong (exit 2), whatever the lock does.
+// Every std::logic_error an algorithm throws is taken as one; any other
+// exception is a finding about the algorithm (the property client_error).
+struct RuleBroken : std::logic_error {
+  using std::logic_error::logic_error;
+};
+
 struct LockMisuse : std::logic_error {
   LockMisuse(std::string where, const std::string& what)
       : std::logic_error(what), place(std::move(where)) {}
@@ -120,6 +128,9 @@ class Client {
   static Value ClockPlus(Millis offset) { return Value::ClockPlus(offset); }
   // The value the last ClockPlus argument took.
   Millis SentTimestamp();
+  // The last reply is a value written as a time (docs/design.md, "Which
+  // data are times"): an integer the search keeps relative to the clock.
+  bool LastReplyIsTime() const;
   // Waits until this client's clock has advanced by `ticks`. Not a step:
   // the client is simply not runnable until the clock gets there.
   void Sleep(Millis ticks, Where where = Where::current());
@@ -205,7 +216,9 @@ class Client {
   void Stop() { stop_ = true; }
   // The input the client sees before its first request (its starting clock).
   void Prime(const Input& input) { input_ = input; }
-  void Finish(std::string error);  // the body returned (or threw `error`)
+  // The body returned, or threw `error` (a finding about the algorithm, or
+  // a rule it broke).
+  void Finish(std::string error, bool finding);
   // Also enters it: the fiber runs from here.
   void set_fiber(boost::fibers::context* fiber, char* stack_bottom);
   void set_rules(const RandomRules& rules) { rules_ = rules; }

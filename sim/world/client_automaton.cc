@@ -45,19 +45,24 @@ struct ClientAutomaton::Live {
                                    client.set_fiber(boost::fibers::context::active(), stack_bottom);
                                    std::string error;
                                    bool stopped = false;
+                                   bool finding = true;
                                    try {
                                      body(client);
                                    } catch (const ClientStopped&) {
                                      stopped = true;  // abandoned: unwind quietly
                                    } catch (const LockMisuse& e) {
                                      error = e.place + ": " + e.what();
+                                     finding = false;
+                                   } catch (const std::logic_error& e) {
+                                     error = e.what();
+                                     finding = false;
                                    } catch (const std::exception& e) {
                                      error = e.what();
                                    } catch (...) {
                                      error = "an exception that is not a std::exception";
                                    }
                                    ForgetUnwoundFrames();
-                                   if (!stopped) client.Finish(std::move(error));
+                                   if (!stopped) client.Finish(std::move(error), finding);
                                  });
   }
   ~Live() {
@@ -236,8 +241,12 @@ const Transition& ClientAutomaton::Resume(LocalState s, const Input& input) {
   t.next = Id(live->client);
   Record(t.next, live->client, s, input, false);
   t.next_request = &nodes_.at(t.next).request;
-  const std::string& error = live->client.request().error;
-  if (!error.empty()) throw std::runtime_error("the algorithm of " + name_ + " threw: " + error);
+  // A rule broken ends the search; a finding is a transition like any
+  // other, to a state where the client has failed (check::ClientError).
+  const Request& done = live->client.request();
+  if (!done.error.empty() && !done.error_is_finding) {
+    throw std::runtime_error("the algorithm of " + name_ + " threw: " + done.error);
+  }
   ++learned_;
   Keep(t.next, std::move(live));
   memos_.push_back(Memo{key, input, std::move(t)});

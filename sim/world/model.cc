@@ -38,6 +38,8 @@ const char* StatusName(ClientStatus s) {
       return "done";
     case ClientStatus::kCrashed:
       return "crashed";
+    case ClientStatus::kFailed:
+      return "failed";
   }
   return "?";
 }
@@ -151,10 +153,10 @@ bool Model::TickAllowed(const WorldState& s, std::string* why, int exempt) const
   if (!a.holders_release_in_time && !a.max_hold_ticks) return true;
   for (int i = 0; i < client_count(); ++i) {
     const ClientSlot& c = s.clients[i];
-    // A client that crashed or finished does nothing more: what it still
-    // believes holds no clock.
+    // A client that crashed, finished or failed does nothing more: what it
+    // still believes holds no clock.
     if (!c.holding || c.stalled || i == exempt || c.status == ClientStatus::kCrashed ||
-        c.status == ClientStatus::kDone)
+        c.status == ClientStatus::kDone || c.status == ClientStatus::kFailed)
       continue;
     if (a.holders_release_in_time && ClientClock(s, i) + 1 > c.valid_until) {
       if (why) {
@@ -389,9 +391,14 @@ void Model::Resume(WorldState& s, int i, const Input& input, StepEffects* effect
       c.ready_since = 0;
       break;
     case Request::Kind::kDone:
+      c.ready_since = 0;
+      if (!r.error.empty()) {
+        c.status = ClientStatus::kFailed;  // `local` keeps what it threw
+        if (effects) effects->events.push_back(names_[i] + "'s algorithm threw: " + r.error);
+        break;
+      }
       c.status = ClientStatus::kDone;
       c.local = 0;
-      c.ready_since = 0;
       if (effects) effects->events.push_back(names_[i] + " finishes");
       break;
   }

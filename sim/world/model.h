@@ -112,7 +112,10 @@ struct WorldConfig {
 // "horizon 8", or "all time (no horizon)".
 std::string HorizonText(const std::optional<Millis>& horizon);
 
-enum class ClientStatus : uint8_t { kReady, kSleeping, kDone, kCrashed };
+// kFailed: its algorithm threw an exception that is a finding about it (a
+// Redis error it did not handle, say: check::ClientError); it does nothing
+// more, and its automaton state is the one it threw in.
+enum class ClientStatus : uint8_t { kReady, kSleeping, kDone, kCrashed, kFailed };
 const char* StatusName(ClientStatus s);
 
 // No client that runs reads a reply that holds a token (each declares

@@ -21,13 +21,14 @@ using CommandAtClock = std::function<std::vector<std::string>(Millis clock)>;
 struct Request {
   enum class Kind { kCommand, kLeave, kSleep, kResource, kDone };
   Kind kind = Kind::kDone;
-  std::vector<Value> argv;  // kCommand
-  int instance = 0;         // kCommand, kLeave: the Redis instance it goes to
-  CommandAtClock make;      // kLeave: optionally a command sent in the same step
-  Millis sleep_ticks = 0;   // kSleep: the ticks it sleeps at least...
-  Millis sleep_most = 0;    // ...and at most (Client::SleepBetween; else the same)
-  int64_t token = 0;        // kResource: the fencing token sent with the write
-  std::string error;        // kDone: the algorithm threw this
+  std::vector<Value> argv;        // kCommand
+  int instance = 0;               // kCommand, kLeave: the Redis instance it goes to
+  CommandAtClock make;            // kLeave: optionally a command sent in the same step
+  Millis sleep_ticks = 0;         // kSleep: the ticks it sleeps at least...
+  Millis sleep_most = 0;          // ...and at most (Client::SleepBetween; else the same)
+  int64_t token = 0;              // kResource: the fencing token sent with the write
+  std::string error;              // kDone: the algorithm threw this...
+  bool error_is_finding = false;  // ...not a std::logic_error (world::RuleBroken)
   // Where the algorithm made it, "file.cc:12" or "script.lua:3" (a ghost:
   // for pictures, never part of a state).
   std::string source;

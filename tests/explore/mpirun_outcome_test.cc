@@ -34,27 +34,36 @@ TEST_CASE("under mpirun a refusal and a client's error reach stderr, with one pr
   CHECK(refused.exit_code == 2);
   CHECK(Has(refused.err, "no_orphaned_lock is a liveness property"));
   // Thrown by the algorithm of a state deep in the search: one rank meets
-  // it, every rank reports it.
-  const json scenario = {
-      {"name", "late-error"},
-      {"clients",
-       {{{"name", "C1"},
-         {"algorithm",
-          {{"lua_inline",
-            "for i = 1, 6 do redis.call('INCR', 'n') end\nerror('the sixth INCR was too "
-            "many')\n"}}}},
-        {{"name", "C2"}, {"algorithm", {{"lua_inline", "redis.call('INCR', 'n')\n"}}}}}},
-      {"lock", {{"key", "lock.foo"}}},
-      {"clock", {{"horizon", 3}}},
-      {"expect", "safe"}};
-  const std::string file = tmp.Write("late.json", scenario.dump());
-  const auto alone = testing::RunLockstep({"explore", file, "--strategy", "distributed"});
-  auto ranked = testing::RunOnRanks(2, {"explore", file, "--distributed"});
-  INFO(ranked.err);
-  CHECK(alone.exit_code == 2);
-  CHECK(ranked.exit_code == 2);
-  CHECK(Has(alone.err, "lua_inline:2: the sixth INCR was too many"));
-  CHECK(Has(ranked.err, "lua_inline:2: the sixth INCR was too many"));
+  // it. A rule broken (leaving a critical section never entered) is an
+  // error every rank reports; any other error is a finding, a violation
+  // of client_error that rank 0 reports.
+  for (const bool rule : {true, false}) {
+    INFO((rule ? "rule broken" : "finding"));
+    const std::string late = rule ? "lock.leave()" : "error('the sixth INCR was too many')";
+    const json scenario = {
+        {"name", "late-error"},
+        {"clients",
+         {{{"name", "C1"},
+           {"algorithm",
+            {{"lua_inline", "for i = 1, 6 do redis.call('INCR', 'n') end\n" + late + "\n"}}}},
+          {{"name", "C2"}, {"algorithm", {{"lua_inline", "redis.call('INCR', 'n')\n"}}}}}},
+        {"lock", {{"key", "lock.foo"}}},
+        {"clock", {{"horizon", 3}}},
+        {"expect", rule ? "safe" : "violation:client_error"}};
+    const std::string file = tmp.Write("late.json", scenario.dump());
+    const auto alone = testing::RunLockstep(
+        {"explore", file, "--strategy", "distributed", "--out", tmp.File("alone")});
+    auto ranked =
+        testing::RunOnRanks(2, {"explore", file, "--distributed", "--out", tmp.File("ranked")});
+    INFO(ranked.out << ranked.err);
+    const std::string says =
+        rule ? "lua_inline:2: leaves the critical section without having entered it"
+             : "lua_inline:2: the sixth INCR was too many";
+    CHECK(alone.exit_code == (rule ? 2 : 1));
+    CHECK(ranked.exit_code == (rule ? 2 : 1));
+    CHECK(Has(rule ? alone.err : alone.out, says));
+    CHECK(Has(rule ? ranked.err : ranked.out, says));
+  }
 }
 
 // The pids of lockstep's ranks that `mpirun` started.

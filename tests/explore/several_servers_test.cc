@@ -14,7 +14,7 @@ namespace {
 
 using nlohmann::json;
 
-scenario::Scenario Load(const std::string& file) {
+scenario::Scenario LoadShipped(const std::string& file) {
   return scenario::LoadScenarioFile(testing::ScenarioPath(file));
 }
 
@@ -49,7 +49,7 @@ const std::string kSetWithToken =
 using testing::Has;
 
 TEST_CASE("replica_failover: C1's lock dies with the master before it reaches the replica") {
-  scenario::Scenario s = Load("replica-failover.json");
+  scenario::Scenario s = LoadShipped("replica-failover.json");
   trace::Trace t = run::ReplaySchedule(s);
   // Oracle: hand derivation of the scenario's schedule (C1's SET is not yet
   // replicated when S1 fails; S2 grants C2 the same lock). The tokens are
@@ -67,7 +67,7 @@ TEST_CASE("replica_failover: C1's lock dies with the master before it reaches th
 }
 
 TEST_CASE("redlock_jump: a forward jump on one instance gives two majorities") {
-  scenario::Scenario s = Load("redlock-jump.json");
+  scenario::Scenario s = LoadShipped("redlock-jump.json");
   trace::Trace t = run::ReplaySchedule(s);
   // Oracle: hand derivation (Kleppmann's clock jump: B's jump expires C1's
   // key there, so C2 gets B and C); the tokens only guard against regressions.
@@ -93,7 +93,7 @@ TEST_CASE("redlock_jump: a forward jump on one instance gives two majorities") {
 
 TEST_CASE("redlock_restart: an instance that restarts without persistence forgets C1's lock",
           "[sweep]") {
-  scenario::Scenario s = Load("redlock-restart.json");
+  scenario::Scenario s = LoadShipped("redlock-restart.json");
   trace::Trace t = run::ReplaySchedule(s);
   // Oracle: hand derivation (B restarts without persistence and forgets
   // C1's key); the tokens only guard against regressions.
@@ -124,7 +124,7 @@ TEST_CASE("redlock_restart: an instance that restarts without persistence forget
   // C1's validity (TTL - drift = 2) has ended: safe. A delay of 2 is not:
   // C2, backing off a single tick, locks the restarted instance at clock 2,
   // the last tick of C1's validity.
-  scenario::Scenario shorter = Load("redlock-restart-delayed.json");
+  scenario::Scenario shorter = LoadShipped("redlock-restart-delayed.json");
   for (auto& server : shorter.world.servers) server.restart_delay = 3;
   CHECK(Search(shorter).verdict == explore::Verdict::kSafe);
   for (auto& server : shorter.world.servers) server.restart_delay = 2;
@@ -132,7 +132,7 @@ TEST_CASE("redlock_restart: an instance that restarts without persistence forget
 }
 
 TEST_CASE("redlock_stall: a client paused after its validity check still writes") {
-  scenario::Scenario s = Load("redlock-stall.json");
+  scenario::Scenario s = LoadShipped("redlock-stall.json");
   trace::Trace t = run::ReplaySchedule(s);
   // Regression guard: the trace of the scenario's schedule as recorded when
   // it was written, read by hand against the description (C1 holds all three
@@ -161,7 +161,7 @@ TEST_CASE("redlock_stall: a client paused after its validity check still writes"
 TEST_CASE(
     "redlock_instance_tokens_stall: per-instance counters give the paused holder the larger "
     "token") {
-  scenario::Scenario s = Load("redlock-instance-tokens-stall.json");
+  scenario::Scenario s = LoadShipped("redlock-instance-tokens-stall.json");
   trace::Trace t = run::ReplaySchedule(s);
   const std::string v1 = "e4bacea5c4b9b499", v2 = "3f4aa7cabeb88997";
   auto lock = [&](const std::string& c, const std::string& at, const std::string& reply) {
@@ -201,7 +201,7 @@ TEST_CASE(
                 {"servers", {{{"name", "A"}}, {{"name", "B"}}, {{"name", "C"}}, {{"name", "T"}}}},
                 {"lock", {{"token_server", "T"}}}})
           .document;
-  json shipped = Load("redlock-fenced-stall.json").document;
+  json shipped = LoadShipped("redlock-fenced-stall.json").document;
   for (const char* label : {"name", "description", "expect"}) {
     fenced.erase(label);
     shipped.erase(label);

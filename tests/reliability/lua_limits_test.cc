@@ -71,8 +71,9 @@ TEST_CASE(
       INFO(command[0] << " " << command.back());
       auto r = RunLockstep(command);
       INFO(r.out << r.err);
+      // Before the client's first step: an error in the scenario's code.
       CHECK(r.exit_code == 2);
-      CHECK(Has(r.err, file + "#/clients/0/algorithm/lua_inline:1: C stack overflow"));
+      CHECK(Has(r.err, file + ": the algorithm of C1 threw: lua_inline:1: C stack overflow"));
     }
   }
 }
@@ -205,10 +206,21 @@ TEST_CASE("a Lua error names the whole file and line, whatever it raised", "[lua
     const std::string file = (tmp.path() / folder / "e.json").string();
     tmp.Write(folder + "/e.json",
               LuaScenario("e", "redis.call('GET', 'x')\n" + raised + "\n").dump());
+    // After a step, an error is a finding about the algorithm: a violation
+    // of client_error, whose trace names the script as its steps do.
     auto r = RunLockstep({"run", file, "--seed", "1"});
-    CHECK(r.exit_code == 2);
-    CHECK(Has(r.err, file + "#/clients/0/algorithm/lua_inline:2: " + says));
+    CHECK(r.exit_code == 1);
+    CHECK(Has(r.out, "VIOLATION of client_error at step "));
+    CHECK(Has(r.out, ": C1's algorithm threw: lua_inline:2: " + says));
   }
+  // A rule broken is an error about the scenario: its message names the
+  // whole file.
+  const std::string file = (tmp.path() / folder / "r.json").string();
+  tmp.Write(folder + "/r.json",
+            LuaScenario("r", "redis.call('GET', 'x')\nlock.sleep(-1)\n").dump());
+  auto r = RunLockstep({"run", file, "--seed", "1"});
+  CHECK(r.exit_code == 2);
+  CHECK(Has(r.err, file + "#/clients/0/algorithm/lua_inline:2: lock.sleep: expected ticks >= 0"));
 }
 
 }  // namespace

@@ -51,6 +51,7 @@ using kv::Reply;             // a command's reply, as Redis gives it
 using world::Client;         // every command, the clock, the critical section
 using world::ClientStopped;  // let it pass through any catch (...)
 using world::Millis;         // virtual time, in ticks
+using world::RuleBroken;     // throw it for a misuse; any other exception is a finding
 using world::Value;          // a command argument (Value::ClockPlus for timestamps)
 
 // --- A scenario. ---
