@@ -131,7 +131,10 @@ void RunLua(world::Client& client, const LuaProgram& program, const json& settin
   if (self.pending) std::rethrow_exception(self.pending);
   // A limit of the sandbox, a misuse of the API or a broken promise is a
   // rule broken; any other error of the script is a finding about it.
-  if (!self.fatal.empty()) throw world::RuleBroken(base::Printable(self.fatal));
+  if (!self.fatal.empty()) {
+    if (self.read_token) throw world::TokenReadBack(base::Printable(self.fatal));
+    throw world::RuleBroken(base::Printable(self.fatal));
+  }
   if (std::string message = TopMessage(L); message == "not enough memory") {
     message +=
         " (a client's Lua state holds at most " + std::to_string(kLuaMemoryLimit >> 20) + " MiB)";

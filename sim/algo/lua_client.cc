@@ -101,6 +101,7 @@ bool BrokeRule(lua_State* L, LuaClient* self) noexcept {
   try {
     std::rethrow_exception(self->pending);
   } catch (const std::logic_error& e) {
+    self->read_token = dynamic_cast<const world::TokenReadBack*>(&e) != nullptr;
     try {
       self->fatal = Place(L, self) + ": " + e.what();
     } catch (...) {

@@ -49,7 +49,8 @@ struct LuaClient {
   int64_t instructions = 0;    // since the last step
   int64_t cpu_start_ns = 0;    // the thread's CPU clock at the first hook since the last step
   std::exception_ptr pending;  // thrown by a step, rethrown once Lua unwound
-  std::string fatal;           // an error pcall must not catch
+  std::string fatal;           // an error pcall must not catch...
+  bool read_token = false;     // ...a world::TokenReadBack
   std::vector<world::Value> argv;
   std::vector<int64_t> live;
   std::vector<world::Millis> live_times;

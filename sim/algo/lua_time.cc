@@ -170,10 +170,10 @@ int IsTime(lua_State* L) {
 
 void RegisterTime(lua_State* L) {
   luaL_newmetatable(L, kTimeType);
-  const luaL_Reg methods[] = {{"__add", Add},        {"__sub", Subtract},  {"__lt", Less},
-                              {"__le", LessEqual},   {"__eq", Equal},      {"__concat", Concat},
+  const luaL_Reg methods[] = {{"__add", Add},         {"__sub", Subtract}, {"__lt", Less},
+                              {"__le", LessEqual},    {"__eq", Equal},     {"__concat", Concat},
                               {"__tostring", ToText}, {"__unm", Refuse},   {"__mul", Refuse},
-                              {"__div", Refuse},     {"__mod", Refuse},    {"__pow", Refuse},
+                              {"__div", Refuse},      {"__mod", Refuse},   {"__pow", Refuse},
                               {nullptr, nullptr}};
   luaL_register(L, nullptr, methods);
   lua_pushliteral(L, "a time");

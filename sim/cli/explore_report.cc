@@ -32,6 +32,22 @@ struct SymmetryReport {
   std::vector<std::vector<std::string>> classes;
   bool tokens_renamed = false;
 };
+// What symmetry does with the interchangeable clients' random tokens.
+std::string TokensText(const SymmetryReport& symmetry, const run::ExploreResult& result) {
+  if (symmetry.tokens_renamed) {
+    return ", their random tokens renamed with them" +
+           std::string(result.tokens_inferred.empty()
+                           ? ""
+                           : " (no reply " + base::JoinWithAnd(result.tokens_inferred) +
+                                 " read held one, as their runs checked)");
+  }
+  if (!result.tokens_read_back.empty()) {
+    return "; their random tokens are not renamed, since " + result.tokens_reader +
+           " reads one back, so states that differ in them stay apart";
+  }
+  return "";
+}
+
 std::optional<SymmetryReport> SymmetryOf(const scenario::Scenario& s,
                                          const run::ExploreResult& result) {
   if (!result.request.search.reductions.symmetry || !result.exhaustive) return std::nullopt;
@@ -40,7 +56,7 @@ std::optional<SymmetryReport> SymmetryOf(const scenario::Scenario& s,
     report.classes.emplace_back();
     for (int i : cls) report.classes.back().push_back(s.world.clients[i].name);
   }
-  report.tokens_renamed = !report.classes.empty() && world::TokensRenamable(s.world);
+  report.tokens_renamed = !report.classes.empty() && result.tokens_renamed;
   return report;
 }
 
@@ -103,6 +119,12 @@ json MakeReport(const ExploreOptions& o, const scenario::Scenario& s,
       report["reductions"]["interchangeable"].push_back(names);
     }
     report["reductions"]["tokens_renamed"] = symmetry->tokens_renamed;
+    if (!result.tokens_inferred.empty()) {
+      report["reductions"]["tokens_never_read_inferred"] = result.tokens_inferred;
+    }
+    if (!result.tokens_read_back.empty()) {
+      report["reductions"]["tokens_read_back"] = result.tokens_read_back;
+    }
   }
   if (!exhaustive) report["executions_requested"] = o.executions;
   if (r.verdict == explore::Verdict::kIncomplete) report["incomplete"] = r.incomplete;
@@ -133,12 +155,10 @@ std::string SearchHeader(const ExploreOptions& o, const scenario::Scenario& s,
       for (size_t k = 0; k < members.size(); ++k) classes += (k == 0 ? "" : ",") + members[k];
     }
     text << "symmetry: "
-         << (classes.empty()
-                 ? "no two clients are interchangeable (that takes the same "
-                   "algorithm, settings and skew, and random values drawn "
-                   "only as tokens)"
-                 : classes + " interchangeable" +
-                       (symmetry->tokens_renamed ? ", their random tokens renamed with them" : ""))
+         << (classes.empty() ? "no two clients are interchangeable (that takes the same "
+                               "algorithm, settings and skew, and random values drawn "
+                               "only as tokens)"
+                             : classes + " interchangeable" + TokensText(*symmetry, result))
          << "\n";
   }
   return text.str();

@@ -10,6 +10,7 @@
 #include "sim/explore/liveness.h"
 #include "sim/explore/vacuity.h"
 #include "sim/run/runner.h"
+#include "sim/world/client.h"
 
 namespace lockstep::run {
 namespace {
@@ -68,9 +69,20 @@ void ShowStuck(const scenario::Scenario& s, const explore::SearchOptions& search
   result.stuck = std::move(c);
 }
 
-}  // namespace
+// The Lua clients whose scenario says nothing of never_reads_tokens.
+std::vector<int> TokensUnsaid(const scenario::Scenario& s) {
+  std::vector<int> unsaid;
+  const nlohmann::json& clients = s.document.at("clients");
+  for (size_t i = 0; i < s.world.clients.size(); ++i) {
+    const world::ClientSetup& c = s.world.clients[i];
+    if (c.crashed || c.never_reads_tokens || !c.algorithm.starts_with("lua:")) continue;
+    const nlohmann::json& a = clients.at(i).at("algorithm");
+    if (a.is_object() && !a.contains("never_reads_tokens")) unsaid.push_back(static_cast<int>(i));
+  }
+  return unsaid;
+}
 
-ExploreResult Explore(const scenario::Scenario& s, ExploreOptions options) {
+ExploreResult ExploreOnce(const scenario::Scenario& s, ExploreOptions options) {
   const explore::StrategyEntry* strategy = explore::FindStrategy(options.strategy);
   if (!strategy) {
     throw base::InputError(
@@ -91,6 +103,7 @@ ExploreResult Explore(const scenario::Scenario& s, ExploreOptions options) {
   const explore::Properties properties = explore::MakeProperties(s.properties);
   ExploreResult result;
   result.exhaustive = strategy->kind == explore::StrategyKind::kExhaustive;
+  result.tokens_renamed = world::TokensRenamable(s.world);
   result.request = request;
   // An exhaustive search also counts the runs that end stuck, unless the
   // scenario makes them violations.
@@ -153,6 +166,35 @@ ExploreResult Explore(const scenario::Scenario& s, ExploreOptions options) {
   result.search.violation = c.trace.violation;
   result.counterexample = std::move(c);
   return result;
+}
+
+}  // namespace
+
+ExploreResult Explore(const scenario::Scenario& s, ExploreOptions options) {
+  // Symmetry renames tokens with their clients only if no client reads one
+  // back. A Lua client that does not say is assumed not to, which its run
+  // checks (world::TokenReadBack); if one does, the search starts again
+  // without the assumption. Only an exhaustive search on one process uses
+  // symmetry, and can start again.
+  const std::vector<int> unsaid = TokensUnsaid(s);
+  const explore::StrategyEntry* strategy = explore::FindStrategy(options.strategy);
+  const explore::SearchOptions& search = options.request.search;
+  if (unsaid.empty() || !strategy || strategy->kind != explore::StrategyKind::kExhaustive ||
+      !search.reductions.symmetry || search.communicator) {
+    return ExploreOnce(s, options);
+  }
+  scenario::Scenario assumed = s;
+  for (int i : unsaid) assumed.world.clients[i].never_reads_tokens = true;
+  try {
+    ExploreResult result = ExploreOnce(assumed, options);
+    for (int i : unsaid) result.tokens_inferred.push_back(s.world.clients[i].name);
+    return result;
+  } catch (const world::TokenReadBack& e) {
+    ExploreResult result = ExploreOnce(s, options);
+    result.tokens_read_back = e.what();
+    result.tokens_reader = e.client;
+    return result;
+  }
 }
 
 }  // namespace lockstep::run

@@ -62,6 +62,16 @@ struct ExploreResult {
   // execution to one, when the breadth-first search finds it in its bounds.
   uint64_t stuck_states = 0;
   std::optional<Counterexample> stuck;
+  // Symmetry renamed the clients' random tokens with them
+  // (world::TokensRenamable of the world searched)...
+  bool tokens_renamed = false;
+  // ...because no reply these Lua clients read held a token, which their
+  // scenario left unsaid: assumed, and checked as they ran...
+  std::vector<std::string> tokens_inferred;
+  // ...or not, because one did (what it threw, and which client): searched
+  // again without.
+  std::string tokens_read_back;
+  std::string tokens_reader;
 
   bool safe() const { return search.verdict == explore::Verdict::kSafe; }
   // SAFE, but some client expected to enter never did.

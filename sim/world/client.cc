@@ -84,9 +84,7 @@ void Client::ObserveReply() {
   }
   // Observed first: the client that throws is in a state of its own.
   if (rules_.never_reads_tokens && ReplyHoldsToken(input_.reply, seed_)) {
-    throw std::logic_error(
-        "a reply it read holds a random token, but its algorithm declares that it never reads "
-        "one (never_reads_tokens in its AlgorithmInfo)");
+    throw TokenReadBack("a reply it read holds a random token, which never_reads_tokens rules out");
   }
 }
 
@@ -111,11 +109,12 @@ std::vector<GhostEvent> Client::Resume(const Input& input) {
   return std::move(events_);
 }
 
-void Client::Finish(std::string error, bool finding) {
+void Client::Finish(std::string error, bool finding, bool read_token) {
   request_ = Request{};
   request_.kind = Request::Kind::kDone;
   request_.error = std::move(error);
   request_.error_is_finding = finding && !request_.error.empty();
+  request_.error_read_token = read_token;
 }
 
 std::string Client::Source(const Where& where) {

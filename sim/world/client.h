@@ -64,6 +64,15 @@ struct RuleBroken : std::logic_error {
   using std::logic_error::logic_error;
 };
 
+// A reply held a random token, but the client's rules said none would
+// (never_reads_tokens: declared, or assumed by run::Explore, which then
+// searches again without it).
+struct TokenReadBack : RuleBroken {
+  explicit TokenReadBack(const std::string& what, std::string reader = "")
+      : RuleBroken(what), client(std::move(reader)) {}
+  std::string client;  // which client read it, once known (ClientAutomaton)
+};
+
 struct LockMisuse : std::logic_error {
   LockMisuse(std::string where, const std::string& what)
       : std::logic_error(what), place(std::move(where)) {}
@@ -218,7 +227,7 @@ class Client {
   void Prime(const Input& input) { input_ = input; }
   // The body returned, or threw `error` (a finding about the algorithm, or
   // a rule it broke).
-  void Finish(std::string error, bool finding);
+  void Finish(std::string error, bool finding, bool read_token);
   // Also enters it: the fiber runs from here.
   void set_fiber(boost::fibers::context* fiber, char* stack_bottom);
   void set_rules(const RandomRules& rules) { rules_ = rules; }

@@ -46,10 +46,15 @@ struct ClientAutomaton::Live {
                                    std::string error;
                                    bool stopped = false;
                                    bool finding = true;
+                                   bool read_token = false;
                                    try {
                                      body(client);
                                    } catch (const ClientStopped&) {
                                      stopped = true;  // abandoned: unwind quietly
+                                   } catch (const TokenReadBack& e) {
+                                     error = e.what();
+                                     finding = false;
+                                     read_token = true;
                                    } catch (const LockMisuse& e) {
                                      error = e.place + ": " + e.what();
                                      finding = false;
@@ -62,7 +67,9 @@ struct ClientAutomaton::Live {
                                      error = "an exception that is not a std::exception";
                                    }
                                    ForgetUnwoundFrames();
-                                   if (!stopped) client.Finish(std::move(error), finding);
+                                   if (!stopped) {
+                                     client.Finish(std::move(error), finding, read_token);
+                                   }
                                  });
   }
   ~Live() {
@@ -169,14 +176,17 @@ LocalState ClientAutomaton::Start(const Input& initial) {
     std::unique_ptr<Live> live = Spawn();
     start_ = Id(live->client);
     Record(start_, live->client, 0, Input{}, true);
-    if (!live->client.request().error.empty()) {
-      throw std::runtime_error("the algorithm of " + name_ +
-                               " threw: " + live->client.request().error);
-    }
+    if (!live->client.request().error.empty()) Throw(live->client.request());
     Keep(start_, std::move(live));
     started_ = true;
   }
   return start_;
+}
+
+void ClientAutomaton::Throw(const Request& r) const {
+  const std::string message = "the algorithm of " + name_ + " threw: " + r.error;
+  if (r.error_read_token) throw TokenReadBack(message, name_);  // run::Explore may search again
+  throw std::runtime_error(message);
 }
 
 const Request& ClientAutomaton::RequestAt(LocalState s) const { return nodes_.at(s).request; }
@@ -244,9 +254,7 @@ const Transition& ClientAutomaton::Resume(LocalState s, const Input& input) {
   // A rule broken ends the search; a finding is a transition like any
   // other, to a state where the client has failed (check::ClientError).
   const Request& done = live->client.request();
-  if (!done.error.empty() && !done.error_is_finding) {
-    throw std::runtime_error("the algorithm of " + name_ + " threw: " + done.error);
-  }
+  if (!done.error.empty() && !done.error_is_finding) Throw(done);
   ++learned_;
   Keep(t.next, std::move(live));
   memos_.push_back(Memo{key, input, std::move(t)});

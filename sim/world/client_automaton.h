@@ -106,6 +106,9 @@ class ClientAutomaton {
   LocalState Id(const Client& c) const;
   void Record(LocalState s, const Client& c, LocalState parent, const Input& via, bool start);
   void Keep(LocalState s, std::unique_ptr<Live> live);
+  // Ends the search for the rule `r`'s error broke (a runtime_error, or a
+  // world::TokenReadBack).
+  [[noreturn]] void Throw(const Request& r) const;
 
   std::string name_;
   int index_;

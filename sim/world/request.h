@@ -28,7 +28,8 @@ struct Request {
   Millis sleep_most = 0;          // ...and at most (Client::SleepBetween; else the same)
   int64_t token = 0;              // kResource: the fencing token sent with the write
   std::string error;              // kDone: the algorithm threw this...
-  bool error_is_finding = false;  // ...not a std::logic_error (world::RuleBroken)
+  bool error_is_finding = false;  // ...not a std::logic_error (world::RuleBroken)...
+  bool error_read_token = false;  // ...a world::TokenReadBack
   // Where the algorithm made it, "file.cc:12" or "script.lua:3" (a ghost:
   // for pictures, never part of a state).
   std::string source;

@@ -31,29 +31,30 @@ lock.enter(until_)
 lock.leave()
 redis.pcall("EVAL", "if redis.call('get',KEYS[1]) == ARGV[1] then return redis.call('del',KEYS[1]) else return 0 end", "1", s.key, token)
 lock.forget()
-)" + extra + "\n";
+)" + extra +
+         "\n";
 }
 
 json Scenario(const std::string& source, bool relative = true) {
   json algorithm = {{"lua_inline", source}, {"never_reads_tokens", true}};
   if (relative) algorithm["relative_time"] = true;
-  return {{"name", "lua-time"},
-          {"clients",
-           {{{"name", "C1"}, {"algorithm", algorithm}}, {{"name", "C2"}, {"algorithm", algorithm}}}},
-          {"lock", {{"key", "lock"}, {"ttl", 3}, {"retry_delay", 1}}},
-          {"clock", {{"start", 0}, {"horizon", nullptr}}},
-          {"assumptions", {{"max_arg_delay", 0}, {"holders_release_in_time", true}}},
-          {"properties", {"mutual_exclusion", "deadlock_free"}},
-          {"expect", "safe"}};
+  return {
+      {"name", "lua-time"},
+      {"clients",
+       {{{"name", "C1"}, {"algorithm", algorithm}}, {{"name", "C2"}, {"algorithm", algorithm}}}},
+      {"lock", {{"key", "lock"}, {"ttl", 3}, {"retry_delay", 1}}},
+      {"clock", {{"start", 0}, {"horizon", nullptr}}},
+      {"assumptions", {{"max_arg_delay", 0}, {"holders_release_in_time", true}}},
+      {"properties", {"mutual_exclusion", "deadlock_free"}},
+      {"expect", "safe"}};
 }
 
 testing::ProcessResult Explore(const testing::TempDir& tmp, const json& doc) {
-  return testing::RunLockstep({"explore", tmp.Write("s.json", doc.dump()), "--out",
-                               tmp.path().string(), "--json"});
+  return testing::RunLockstep(
+      {"explore", tmp.Write("s.json", doc.dump()), "--out", tmp.path().string(), "--json"});
 }
 
-TEST_CASE("a Lua lock that declares relative_time is searched for all time",
-          "[lua][all-time]") {
+TEST_CASE("a Lua lock that declares relative_time is searched for all time", "[lua][all-time]") {
   testing::TempDir tmp;
   const testing::ProcessResult r = Explore(tmp, Scenario(Lock("")));
   INFO(r.out << r.err);
@@ -82,7 +83,8 @@ TEST_CASE("a Lua time is offset, subtracted and compared, and nothing else", "[l
       {"local x = lock.now() + 1000", "beyond the integers of lock.settings"},
       {"lock.enter(7)", "lock.enter: expected a time"},
       {"lock.forget_history('x', {lock.now()})", "is a time: keep it among the live times"},
-      {"lock.forget_history('again')\nlocal x = until_ + 1", "read before lock.forget_history(\"again\")"},
+      {"lock.forget_history('again')\nlocal x = until_ + 1",
+       "read before lock.forget_history(\"again\")"},
   };
   for (const auto& [line, message] : broken) {
     INFO(line);

@@ -26,7 +26,8 @@ local token = lock.random_token()
 while true do
   local reply = redis.pcall("SET", s.key, token, "NX", "PX", s.ttl)
   if type(reply) == "table" and reply.ok then break end
-  redis.)") + call + R"(("INCR", s.key)
+  redis.)") +
+         call + R"(("INCR", s.key)
   lock.sleep(1)
 end
 lock.enter(lock.now() + s.ttl)
@@ -38,13 +39,14 @@ lock.forget()
 
 json Scenario(const char* call) {
   const json algorithm = {{"lua_inline", Lock(call)}};
-  return {{"name", "client-error"},
-          {"clients",
-           {{{"name", "C1"}, {"algorithm", algorithm}}, {{"name", "C2"}, {"algorithm", algorithm}}}},
-          {"lock", {{"key", "lock"}, {"ttl", 3}}},
-          {"clock", {{"start", 0}, {"horizon", 6}}},
-          {"assumptions", {{"max_arg_delay", 0}, {"holders_release_in_time", true}}},
-          {"expect", "violation:client_error"}};
+  return {
+      {"name", "client-error"},
+      {"clients",
+       {{{"name", "C1"}, {"algorithm", algorithm}}, {{"name", "C2"}, {"algorithm", algorithm}}}},
+      {"lock", {{"key", "lock"}, {"ttl", 3}}},
+      {"clock", {{"start", 0}, {"horizon", 6}}},
+      {"assumptions", {{"max_arg_delay", 0}, {"holders_release_in_time", true}}},
+      {"expect", "violation:client_error"}};
 }
 
 TEST_CASE("a Redis error a Lua lock does not handle is a violation of client_error",
@@ -67,9 +69,10 @@ TEST_CASE("a Redis error a Lua lock does not handle is a violation of client_err
   CHECK(t.schedule.size() == 3);
 }
 
-TEST_CASE("explore reports a client's error with exit 1, a trace that replays, and goes on "
-          "when the code handles it",
-          "[check][client_error]") {
+TEST_CASE(
+    "explore reports a client's error with exit 1, a trace that replays, and goes on "
+    "when the code handles it",
+    "[check][client_error]") {
   testing::TempDir tmp;
   const std::string file = tmp.Write("e.json", Scenario("call").dump());
   const testing::ProcessResult r =
@@ -101,11 +104,11 @@ TEST_CASE("a rule broken after the first step still ends the run with exit 2",
   // Leaving the critical section without having entered it is a misuse of
   // the API, not a finding about the lock.
   json doc = Scenario("pcall");
-  doc["clients"][0]["algorithm"]["lua_inline"] =
-      "redis.call('GET', 'x')\nlock.leave()\n";
+  doc["clients"][0]["algorithm"]["lua_inline"] = "redis.call('GET', 'x')\nlock.leave()\n";
   doc["clients"].erase(1);
   testing::TempDir tmp;
-  const testing::ProcessResult r = testing::RunLockstep({"explore", tmp.Write("m.json", doc.dump())});
+  const testing::ProcessResult r =
+      testing::RunLockstep({"explore", tmp.Write("m.json", doc.dump())});
   CHECK(r.exit_code == 2);
   CHECK(Has(r.err, "leaves the critical section without having entered it"));
 }
