@@ -39,9 +39,7 @@ std::vector<Orphan> Orphans(const world::Model& m, const world::WorldState& s) {
       bool gone = g.writer >= n;
       if (!gone) {
         const world::ClientSlot& c = s.clients[g.writer];
-        gone = c.status == world::ClientStatus::kCrashed ||
-               c.status == world::ClientStatus::kDone || c.status == world::ClientStatus::kFailed ||
-               !c.holding;
+        gone = !world::Runs(c.status) || !c.holding;
       }
       if (gone) out.push_back({server, key, g.writer});
     }

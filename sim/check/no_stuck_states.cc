@@ -10,9 +10,7 @@ std::vector<int> StuckClients(const world::Model& m, const world::WorldState& s)
   if (horizon && s.now >= *horizon) return {};
   std::vector<int> stuck;
   for (int i = 0; i < m.client_count(); ++i) {
-    const world::ClientStatus st = s.clients[i].status;
-    if (st == world::ClientStatus::kReady || st == world::ClientStatus::kSleeping)
-      stuck.push_back(i);
+    if (world::Runs(s.clients[i].status)) stuck.push_back(i);
   }
   return stuck;
 }

@@ -69,16 +69,20 @@ void Client::ObserveTime(uint64_t tag, Millis t) {
   times_.push_back(t);
 }
 
-bool Client::LastReplyIsTime() const {
+std::optional<Millis> Client::ReplyTime() const {
   int64_t t = 0;
-  return input_.reply_is_time && input_.reply.type == kv::Reply::Type::kBulk &&
-         kv::ParseInt64(input_.reply.text, &t);
+  if (!input_.reply_is_time || input_.reply.type != kv::Reply::Type::kBulk ||
+      !kv::ParseInt64(input_.reply.text, &t)) {
+    return std::nullopt;
+  }
+  return t;
 }
 
+bool Client::LastReplyIsTime() const { return ReplyTime().has_value(); }
+
 void Client::ObserveReply() {
-  int64_t t = 0;
-  if (LastReplyIsTime() && kv::ParseInt64(input_.reply.text, &t)) {
-    ObserveTime(kReplyTime, t);
+  if (const std::optional<Millis> t = ReplyTime()) {
+    ObserveTime(kReplyTime, *t);
   } else {
     Observe(base::HashCombine(kReply, HashReply(input_.reply)));
   }

@@ -51,11 +51,6 @@ struct RandomRules {
 // let it pass (a `catch (...)` in an algorithm must rethrow).
 struct ClientStopped {};
 
-// Thrown by a critical-section call that makes no sense where it is made:
-// entering before the client's first step (entering is part of the step
-// whose reply gave the lock), entering again while inside, leaving while
-// outside. A bug of the algorithm, not a finding about the lock: a Lua
-// pcall does not catch it.
 // The algorithm broke a rule of lockstep's API, of its sandbox or of its own
 // declarations: the scenario is wrong (exit 2), whatever the lock does.
 // Every std::logic_error an algorithm throws is taken as one; any other
@@ -73,6 +68,11 @@ struct TokenReadBack : RuleBroken {
   std::string client;  // which client read it, once known (ClientAutomaton)
 };
 
+// Thrown by a critical-section call that makes no sense where it is made:
+// entering before the client's first step (entering is part of the step
+// whose reply gave the lock), entering again while inside, leaving while
+// outside. A bug of the algorithm, not a finding about the lock: a Lua
+// pcall does not catch it.
 struct LockMisuse : std::logic_error {
   LockMisuse(std::string where, const std::string& what)
       : std::logic_error(what), place(std::move(where)) {}
@@ -241,6 +241,8 @@ class Client {
   void Observe(uint64_t v);
   void ObserveTime(uint64_t tag, Millis t);
   void ObserveReply();
+  // The last reply as a time, if it is one (LastReplyIsTime).
+  std::optional<Millis> ReplyTime() const;
 
   int index_;
   uint64_t seed_;

@@ -141,9 +141,8 @@ bool Model::TickAllowed(const WorldState& s, std::string* why, int exempt) const
     if (why) *why = "the clock is at the horizon (" + std::to_string(*config_.horizon) + ")";
     return false;
   }
-  if (!config_.horizon && std::none_of(s.clients.begin(), s.clients.end(), [](const auto& c) {
-        return c.status == ClientStatus::kReady || c.status == ClientStatus::kSleeping;
-      })) {
+  if (!config_.horizon && std::none_of(s.clients.begin(), s.clients.end(),
+                                       [](const auto& c) { return Runs(c.status); })) {
     // Nothing is left that time could change: without a horizon, this is
     // where executions end.
     if (why) *why = "every client has finished or crashed, and the clock has no horizon";
@@ -153,11 +152,8 @@ bool Model::TickAllowed(const WorldState& s, std::string* why, int exempt) const
   if (!a.holders_release_in_time && !a.max_hold_ticks) return true;
   for (int i = 0; i < client_count(); ++i) {
     const ClientSlot& c = s.clients[i];
-    // A client that crashed, finished or failed does nothing more: what it
-    // still believes holds no clock.
-    if (!c.holding || c.stalled || i == exempt || c.status == ClientStatus::kCrashed ||
-        c.status == ClientStatus::kDone || c.status == ClientStatus::kFailed)
-      continue;
+    // A client that no longer runs holds no clock, whatever it believes.
+    if (!c.holding || c.stalled || i == exempt || !Runs(c.status)) continue;
     if (a.holders_release_in_time && ClientClock(s, i) + 1 > c.valid_until) {
       if (why) {
         *why = names_[i] + " still holds the lock and must release it before its clock passes " +

@@ -117,6 +117,11 @@ std::string HorizonText(const std::optional<Millis>& horizon);
 // more, and its automaton state is the one it threw in.
 enum class ClientStatus : uint8_t { kReady, kSleeping, kDone, kCrashed, kFailed };
 const char* StatusName(ClientStatus s);
+// It still runs: ready or sleeping. A client that finished, crashed or
+// failed does nothing more.
+inline bool Runs(ClientStatus s) {
+  return s == ClientStatus::kReady || s == ClientStatus::kSleeping;
+}
 
 // No client that runs reads a reply that holds a token (each declares
 // never_reads_tokens): symmetry may rename tokens with their clients.
