@@ -37,6 +37,10 @@ call marked "step" is one atomic step and one scheduling point):
   lock.enter(valid_until)        enter the critical section, believing the lock
                                  valid until that clock reading (right after
                                  the reply that gave the lock)
+  lock.renew(valid_until)        the lease was renewed: believe the lock valid
+                                 until that clock reading from here on (right
+                                 after the reply that renewed it; while
+                                 holding, inside the critical section or not)
   lock.leave([cmd [, {unless_expired = t}]])
                                  step: leave the critical section; with cmd
                                  (a table), send it in the same step, unless

@@ -104,6 +104,13 @@ int LockEnter(lua_State* L) {
   return 0;
 }
 
+int LockRenew(lua_State* L) {
+  const world::Millis valid_until = CheckTime(L, 1, "lock.renew");
+  LuaClient* self = Self(L);
+  if (!Guard(self, [&] { self->client->Renew(valid_until); })) return Failed(L);
+  return 0;
+}
+
 int LockLeave(lua_State* L) {
   LuaClient* self = Self(L);
   bool conditional = false;
@@ -252,6 +259,7 @@ void RegisterApi(lua_State* L) {
                            {"sleep", LockSleep},
                            {"because", LockBecause},
                            {"enter", LockEnter},
+                           {"renew", LockRenew},
                            {"leave", LockLeave},
                            {"forget", LockForget},
                            {"write_resource", LockWriteResource},

@@ -361,6 +361,7 @@ int Search(const ExploreOptions& o, explore::Communicator* ranks) {
   // non-zero code, and calls every non-zero rank a failure.
   if (!reports) return kExitSafe;
   json report = MakeReport(o, s, result);
+  run::Warn(o.file, r.warnings);
   std::ostringstream text;
   text << SearchHeader(o, s, result) << StorageText(options.request.search.storage, r.stats);
   if (ranks) {

@@ -128,6 +128,7 @@ json MakeReport(const ExploreOptions& o, const scenario::Scenario& s,
   }
   if (!exhaustive) report["executions_requested"] = o.executions;
   if (r.verdict == explore::Verdict::kIncomplete) report["incomplete"] = r.incomplete;
+  if (!r.warnings.empty()) report["warnings"] = r.warnings;
   if (result.vacuity) {
     report["vacuous"] = result.vacuous();
     report["entered"] = result.entered;

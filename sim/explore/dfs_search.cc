@@ -21,6 +21,7 @@
 #include "sim/base/limits.h"
 #include "sim/explore/dependence.h"
 #include "sim/explore/search.h"
+#include "sim/explore/sleep_set.h"
 #include "sim/explore/state_store.h"
 
 namespace lockstep::explore {
@@ -28,30 +29,6 @@ namespace {
 
 using world::Action;
 using Clock = std::chrono::steady_clock;
-
-// A sleep set holds client steps (every client, age < 4) as bits; anything
-// else is never put to sleep, which is always sound.
-constexpr int kAgeBits = 4;
-static_assert(base::kMaxClients * kAgeBits <= 32, "a sleep set is 32 bits");
-std::optional<uint32_t> SleepBit(const Action& a) {
-  if (a.kind != Action::Kind::kStep || a.arg_age >= kAgeBits) return std::nullopt;
-  return uint32_t{1} << (a.client * kAgeBits + a.arg_age);
-}
-
-// Re-numbers a sleep set between a state's client numbering and the
-// canonical one (to_canonical[i] is client i's canonical number).
-uint32_t Renumber(uint32_t mask, const std::vector<int>& to_canonical, bool to) {
-  if (mask == 0) return mask;
-  uint32_t out = 0;
-  const int n = static_cast<int>(to_canonical.size());
-  for (int i = 0; i < n; ++i) {
-    int canon = to_canonical[i];
-    int src = to ? i : canon, dst = to ? canon : i;
-    uint32_t bits = (mask >> (src * kAgeBits)) & ((1u << kAgeBits) - 1);
-    out |= bits << (dst * kAgeBits);
-  }
-  return out;
-}
 
 // Work left at the split depth for the jobs.
 struct FrontierItem {
@@ -90,6 +67,16 @@ struct Shared {
     std::lock_guard<std::mutex> lock(mu);
     if (incomplete.empty()) incomplete = "stopped at " + what;
   }
+  void StopIncomplete(const std::string& why) {
+    std::lock_guard<std::mutex> lock(mu);
+    if (incomplete.empty()) incomplete = why;
+    stop.store(true);
+  }
+  void NoteGrowth(const world::Model& model) {
+    std::lock_guard<std::mutex> lock(mu);
+    AddGrowthWarnings(model, &warnings);
+  }
+  std::vector<std::string> warnings;  // guarded by mu
 };
 
 class Dfs {
@@ -133,6 +120,7 @@ class Dfs {
   }
 
   size_t plain_states() const { return seen_.size(); }
+  const world::Model& model() const { return model_; }
   std::vector<Fingerprint> plain_state_list() const { return {seen_.begin(), seen_.end()}; }
 
  private:
@@ -262,6 +250,11 @@ class Dfs {
       ++executions_;
       sh_.NoteBound("max-steps " + std::to_string(*o_.bounds.max_steps));
       return Next::kBack;
+    }
+    if (o_.bounds.runaway_steps && depth >= *o_.bounds.runaway_steps) {
+      ++executions_;
+      sh_.StopIncomplete(RunawayText(*o_.bounds.runaway_steps));
+      return Next::kStop;
     }
     if (split_depth_ && depth >= *split_depth_) {
       frontier_->push_back({path_, todo, sleep, preempted, last});
@@ -440,18 +433,6 @@ class Dfs {
 
 }  // namespace
 
-const char* VerdictText(Verdict v) {
-  switch (v) {
-    case Verdict::kSafe:
-      return "safe";
-    case Verdict::kViolation:
-      return "violation";
-    case Verdict::kIncomplete:
-      return "incomplete";
-  }
-  return "?";
-}
-
 SearchResult DepthFirstSearch(const world::WorldConfig& config, const Properties& properties,
                               const SearchOptions& options) {
   Shared shared(options);
@@ -471,6 +452,7 @@ SearchResult DepthFirstSearch(const world::WorldConfig& config, const Properties
         Dfs dfs(config, properties, shared);
         for (size_t i; !shared.stop.load() && (i = next++) < frontier.size();)
           dfs.Item(frontier[i]);
+        shared.NoteGrowth(dfs.model());
       } catch (...) {
         std::lock_guard<std::mutex> lock(shared.mu);
         if (!failure) failure = std::current_exception();
@@ -483,6 +465,8 @@ SearchResult DepthFirstSearch(const world::WorldConfig& config, const Properties
     for (auto& t : threads) t.join();
     if (failure) std::rethrow_exception(failure);
   }
+  shared.NoteGrowth(first.model());
+  result.warnings = shared.warnings;
   SearchStats& st = result.stats;
   st.executions = shared.executions;
   st.transitions = shared.transitions;

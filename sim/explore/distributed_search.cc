@@ -235,6 +235,12 @@ class Rank {
         next_.clear();
         at_ = 0;
         ++depth_;
+        // Every rank is at the same level: all stop together.
+        if (!o_.bounds.max_steps && o_.bounds.runaway_steps && depth_ >= *o_.bounds.runaway_steps) {
+          result.verdict = Verdict::kIncomplete;
+          result.incomplete = RunawayText(*o_.bounds.runaway_steps);
+          break;
+        }
       }
       if (o_.progress && Clock::now() - last_report > std::chrono::milliseconds(250)) {
         last_report = Clock::now();
@@ -426,6 +432,7 @@ class Rank {
                            : depth_;
     stats_.elapsed_s = Elapsed();
     result.stats = stats_;
+    AddGrowthWarnings(model_, &result.warnings);
     if (o_.collect_states) {
       // Every rank learns every state: each sends its own to all.
       std::string mine;

@@ -36,7 +36,17 @@ struct Reductions {
 struct Bounds {
   std::optional<int> max_steps;    // depth of an execution
   std::optional<int> preemptions;  // switches away from a client that could go on
+  // Without max_steps: an execution this long stops the whole search,
+  // incomplete (RunawayText). A client that loops for ever without the
+  // clock moving, or remembers every reply it saw, would never let the
+  // search end; a state space's executions are rarely this long otherwise.
+  std::optional<int> runaway_steps;
 };
+
+// Why a search stopped at Bounds::runaway_steps.
+std::string RunawayText(int steps);
+// Adds the model's clients' GrowthWarning()s that are not in *warnings yet.
+void AddGrowthWarnings(const world::Model& model, std::vector<std::string>* warnings);
 
 struct SearchStats {
   uint64_t executions = 0;   // maximal paths explored (ends, revisits, cut-offs)
@@ -64,6 +74,9 @@ struct SearchResult {
   std::optional<check::Violation> violation;
   std::string incomplete;           // kIncomplete: which bound, why
   std::vector<Fingerprint> states;  // if SearchOptions::collect_states
+  // Clients whose learned states grow at one line
+  // (world::ClientAutomaton::GrowthWarning), this rank's.
+  std::vector<std::string> warnings;
 };
 
 struct SearchOptions {

@@ -98,6 +98,10 @@ ExploreResult ExploreOnce(const scenario::Scenario& s, ExploreOptions options) {
   // without the clock moving: bound the executions by the scenario's
   // max_steps, as a run is.
   if (!search.reductions.cache && !search.bounds.max_steps) search.bounds.max_steps = s.max_steps;
+  // With it, an execution that long ends the search as incomplete: a
+  // client that never stops, each pass a new state, would otherwise let
+  // it run until memory runs out.
+  if (!search.bounds.max_steps) search.bounds.runaway_steps = s.max_steps;
   if (request.max_steps == 0) request.max_steps = s.max_steps;
 
   const explore::Properties properties = explore::MakeProperties(s.properties);

@@ -825,7 +825,8 @@ const char* const kLockWorldFields =
 const char* const kJumpFields =
     R"(    jump_by       array        sizes of the jumps, integers 1..10000000 (needed with jump)
     stall_where   string       holding (default: anywhere while holding the lock) or
-                               releasing (between leaving the critical section and releasing)
+                               releasing (holding the lock outside the critical section:
+                               releasing it, or renewing it between two jobs)
 )";
 
 const char* const kFieldsAfterFaults =
@@ -859,7 +860,8 @@ const char* const kFieldsAfterFaults =
                                "replicate A" (A's oldest unreplicated write reaches its
                                replica), "failover A"
   seed            integer      0..2^63-1, for random values (default 0)
-  max_steps       integer      1..10000000 (default 10000)
+  max_steps       integer      1..10000000 (default 10000): the steps of a run; an
+                               execution this long ends a search, incomplete
 
 Trace fields (what --trace-out and explore write; `lockstep replay` reads them
 with the same limits and refuses, at its JSON location, the first field that

@@ -133,6 +133,7 @@ std::string Client::Source(const Where& where) {
 
 Request& Client::NewRequest(Request::Kind kind, const Where& where) {
   stepped_ = true;
+  ++requests_since_forget_;
   request_ = Request{};
   request_.kind = kind;
   request_.source = Source(where);
@@ -250,6 +251,7 @@ void Client::EnterCriticalSection(Millis valid_until, Where where) {
     throw LockMisuse(Source(where), "enters the critical section again without leaving it");
   }
   inside_ = true;
+  holding_ = true;
   events_.push_back({GhostEvent::Kind::kEnter, valid_until});
 }
 
@@ -265,7 +267,19 @@ kv::Reply Client::LeaveCriticalSection(CommandAtClock release, Where where) {
   return input_.reply;
 }
 
-void Client::ForgetLock() { events_.push_back({GhostEvent::Kind::kForget, 0}); }
+void Client::Renew(Millis valid_until, Where where) {
+  if (!holding_) {
+    throw LockMisuse(Source(where),
+                     "renews a lock it does not hold (renew after entering the critical section "
+                     "and before forgetting the lock)");
+  }
+  events_.push_back({GhostEvent::Kind::kRenew, valid_until});
+}
+
+void Client::ForgetLock() {
+  holding_ = false;
+  events_.push_back({GhostEvent::Kind::kForget, 0});
+}
 
 void Client::ForgetHistory(std::string_view label, std::span<const int64_t> live) {
   ForgetHistory(label, live, {});
@@ -289,6 +303,7 @@ void Client::ForgetHistory(std::string_view label, std::span<const int64_t> live
     shape_ = base::HashCombine(shape_, kTime | kLiveTime);
   }
   times_.assign(live_times.begin(), live_times.end());
+  requests_since_forget_ = 0;
   abstract_ = h;
   concrete_ = base::HashCombine(concrete_, h);
 }

@@ -180,6 +180,13 @@ class Client {
   // arguments) is sent in the same step, and its reply returned. Throws
   // LockMisuse when not inside.
   kv::Reply LeaveCriticalSection(CommandAtClock release = nullptr, Where where = Where::current());
+  // The holder's lease moved (a watchdog's renewal succeeded): from here on
+  // it believes the lock valid until its clock passes `valid_until`, and
+  // the assumptions bound the clock by this validity instead. Call it in
+  // the local code right after the reply that renewed the lock, inside the
+  // critical section or out of it. Throws LockMisuse unless it holds the
+  // lock (entered, and not forgotten since).
+  void Renew(Millis valid_until, Where where = Where::current());
   // The client no longer believes it holds the lock (after its release).
   void ForgetLock();
 
@@ -216,6 +223,9 @@ class Client {
   // but the times, which times() lists in the order observed.
   uint64_t shape() const { return shape_; }
   const std::vector<Millis>& times() const { return times_; }
+  // Requests made since the last ForgetHistory (or the start): all of them
+  // are remembered in the state's name.
+  uint64_t requests_since_forget() const { return requests_since_forget_; }
   // Gives `input` to the parked client and runs it to its next scheduling
   // point. Returns the ghost events of that stretch of local code; its
   // reasons are in reasons().
@@ -260,11 +270,13 @@ class Client {
   bool read_clock_ = false;
   bool stepped_ = false;  // it made a request
   bool inside_ = false;   // in the critical section, as its own calls say
+  bool holding_ = false;  // entered, and not forgotten since
 
   uint64_t concrete_;          // hash of everything observed since the start
   uint64_t abstract_;          // the same since the last ForgetHistory
   uint64_t shape_;             // abstract_ without the times...
   std::vector<Millis> times_;  // ...which are these
+  uint64_t requests_since_forget_ = 0;
   uint64_t random_count_ = 0;
   bool drew_number_ = false;  // Random() was called: the stream is this client's own
   RandomRules rules_;

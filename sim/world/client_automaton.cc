@@ -160,12 +160,24 @@ void ClientAutomaton::Record(LocalState s, const Client& c, LocalState parent, c
     return;
   }
   it->second.request = c.request();
+  if (growing_.empty() && c.requests_since_forget() >= kRememberedRequests) {
+    growing_ = c.request().source;
+  }
   it->second.abstract = c.abstract_history();
   it->second.shape = c.shape();
   it->second.times = c.times();
   it->second.parent = parent;
   it->second.via = via;
   it->second.is_start = start;
+}
+
+std::string ClientAutomaton::GrowthWarning() const {
+  if (growing_.empty()) return "";
+  return name_ + "'s algorithm made " + std::to_string(kRememberedRequests) +
+         " requests without forgetting its history, the last at " + growing_ +
+         ": a loop that remembers every reply it saw is in a new state on every pass, and the "
+         "search never ends. If what the loop does next depends on a few values only, say so "
+         "at its head (lock.forget_history, Client::ForgetHistory)";
 }
 
 LocalState ClientAutomaton::Start(const Input& initial) {

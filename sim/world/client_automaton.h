@@ -77,6 +77,14 @@ class ClientAutomaton {
   uint64_t learned() const { return learned_; }
   size_t states() const { return nodes_.size(); }
 
+  // Requests a client may make without a ForgetHistory before it is taken
+  // for a loop that remembers everything it saw: its every pass is a new
+  // state, and the space never ends.
+  static constexpr uint64_t kRememberedRequests = 1'000;
+  // A warning naming the client and the line of its first request past
+  // kRememberedRequests, or "" if none is.
+  std::string GrowthWarning() const;
+
  private:
   struct Live;  // a fiber parked in some state
   struct Node {
@@ -126,6 +134,7 @@ class ClientAutomaton {
   size_t memo_keys_ = 0;
   std::unordered_map<LocalState, std::unique_ptr<Live>> parked_;
   std::vector<LocalState> parked_order_;
+  std::string growing_;  // where a request first reached kRememberedRequests
   LocalState start_ = 0;
   Input start_input_;
   bool started_ = false;

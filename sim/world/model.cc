@@ -361,6 +361,15 @@ void Model::Resume(WorldState& s, int i, const Input& input, StepEffects* effect
         }
       }
       if (effects) effects->events.push_back(names_[i] + " enters the critical section");
+    } else if (g.kind == GhostEvent::Kind::kRenew) {
+      // Only the validity moves: the lock is the one it entered with. A
+      // stall spent before the renewal does not outlive it.
+      c.valid_until = g.valid_until;
+      c.stalled = false;
+      if (effects) {
+        effects->events.push_back(names_[i] + " renews its lease: valid until " +
+                                  std::to_string(g.valid_until) + " on its clock");
+      }
     } else {
       s.step.forgot = true;
       c.holding = false;

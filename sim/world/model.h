@@ -57,7 +57,8 @@ struct Assumptions {
   // bound (any time since the client's previous step).
   std::optional<Millis> max_arg_delay = 0;
   // The clock never passes a holder's own validity (the `valid_until` it
-  // gave EnterCriticalSection) while that client still holds the lock.
+  // last gave EnterCriticalSection or Renew) while that client still holds
+  // the lock.
   bool holders_release_in_time = false;
   // The clock never moves more than this many ticks past a holder's
   // acquisition while it still holds the lock.

@@ -62,9 +62,9 @@ struct Reason {
 
 // Ghost effects of the client's local code during one step.
 struct GhostEvent {
-  enum class Kind { kEnter, kForget };
+  enum class Kind { kEnter, kRenew, kForget };
   Kind kind;
-  Millis valid_until = 0;  // kEnter
+  Millis valid_until = 0;  // kEnter, kRenew
 };
 
 }  // namespace lockstep::world

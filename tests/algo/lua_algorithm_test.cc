@@ -167,6 +167,12 @@ TEST_CASE("bad Lua and rules broken are errors naming the file and the line, wit
        "enter-twice.lua:3: enters the critical section again without leaving it"},
       {"leave-outside", "redis.call('GET', 'k')\npcall(lock.leave)\n",
        "leave-outside.lua:2: leaves the critical section without having entered it"},
+      {"renew-unheld", "redis.call('GET', 'k')\nlock.renew(5)\n",
+       "renew-unheld.lua:2: renews a lock it does not hold"},
+      {"renew-forgotten",
+       "if redis.call('SETNX', 'k', 1) == 0 then return end\nlock.enter(5)\nlock.leave()\n"
+       "lock.forget()\nlock.renew(5)\n",
+       "renew-forgotten.lua:5: renews a lock it does not hold"},
   };
   for (const Case& c : cases) {
     INFO(c.name);

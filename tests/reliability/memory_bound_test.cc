@@ -35,8 +35,11 @@ TEST_CASE("a run that outgrows --max-memory stops with exit 3 and its counts", "
 
 TEST_CASE("a search that outgrows --max-memory stops with exit 3 and its counts", "[memory]") {
   testing::TempDir tmp;
+  // Executions that long would end the search at the scenario's max_steps:
+  // a step bound as large leaves it to the memory bound.
   auto r = RunLockstep({"explore", testing::ScenarioPath("getset-bounded.json"), "--horizon",
-                        "10000000", "--max-memory", "96M", "--json", "--out", tmp.File("ce")});
+                        "10000000", "--max-steps", "10000000", "--max-memory", "96M", "--json",
+                        "--out", tmp.File("ce")});
   CHECK(r.exit_code == 3);
   json report = json::parse(r.out);
   CHECK(report["verdict"] == "incomplete");

@@ -1,0 +1,35 @@
+#include "sim/explore/search.h"
+
+#include <algorithm>
+
+namespace lockstep::explore {
+
+const char* VerdictText(Verdict v) {
+  switch (v) {
+    case Verdict::kSafe:
+      return "safe";
+    case Verdict::kViolation:
+      return "violation";
+    case Verdict::kIncomplete:
+      return "incomplete";
+  }
+  return "?";
+}
+
+std::string RunawayText(int steps) {
+  return "an execution reached " + std::to_string(steps) +
+         " steps (max_steps), and the search stopped there: a client may loop for ever without "
+         "the clock moving, or remember every reply it saw; give a larger "
+         "max_steps (or --max-steps) for executions that long";
+}
+
+void AddGrowthWarnings(const world::Model& model, std::vector<std::string>* warnings) {
+  for (int i = 0; i < model.client_count(); ++i) {
+    std::string w = model.automaton(i).GrowthWarning();
+    if (!w.empty() && std::find(warnings->begin(), warnings->end(), w) == warnings->end()) {
+      warnings->push_back(std::move(w));
+    }
+  }
+}
+
+}  // namespace lockstep::explore
