@@ -53,6 +53,7 @@ struct Shared {
   StateStore visited;
   std::atomic<bool> stop{false};
   std::atomic<uint64_t> transitions{0}, executions{0};
+  std::atomic<uint64_t> fresh{0};  // states first visited, under Bounds::max_states
   std::atomic<int> max_depth{0};
   std::mutex mu;  // guards what follows
   std::optional<check::Violation> violation;
@@ -214,6 +215,10 @@ class Dfs {
       if (fresh && o_.collect_states) {
         std::lock_guard<std::mutex> lock(sh_.mu);
         sh_.all_states.insert(f);
+      }
+      if (fresh && o_.bounds.max_states && sh_.fresh.fetch_add(1) >= *o_.bounds.max_states) {
+        sh_.StopIncomplete("stopped after " + std::to_string(*o_.bounds.max_states) + " states");
+        return Next::kStop;
       }
       all = fresh || again;
       if (!all && awake == 0) {

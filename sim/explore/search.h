@@ -41,6 +41,10 @@ struct Bounds {
   // clock moving, or remembers every reply it saw, would never let the
   // search end; a state space's executions are rarely this long otherwise.
   std::optional<int> runaway_steps;
+  // Distinct states the depth-first and breadth-first searches may visit:
+  // past it they stop, incomplete. Work, counted exactly on one thread, so
+  // that a test cuts a search by what it does, never by the time it takes.
+  std::optional<uint64_t> max_states;
 };
 
 // Why a search stopped at Bounds::runaway_steps.

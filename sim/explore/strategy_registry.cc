@@ -26,7 +26,8 @@ SearchResult RunBreadthFirst(const world::WorldConfig& config, const Properties&
   const SearchOptions& o = request.search;
   Continuation c = ShortestContinuation(
       config, properties, {}, o.bounds.max_steps.value_or(std::numeric_limits<int>::max()),
-      std::numeric_limits<uint64_t>::max(), o.interrupted, o.progress);
+      o.bounds.max_states.value_or(std::numeric_limits<uint64_t>::max()), o.interrupted,
+      o.progress);
   SearchResult r;
   r.stats = c.stats;
   r.stats.executions = 1;

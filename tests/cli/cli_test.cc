@@ -78,10 +78,11 @@ TEST_CASE("list names the algorithms and every scenario with its expectation") {
   auto r = RunLockstep({"list", "--json", "--dir", testing::SourceDir() + "/scenarios"});
   CHECK(r.exit_code == 0);
   json j = json::parse(r.out);
-  // By name, every one.
-  CHECK(j["algorithms"].size() == 10);
+  // By name, every built-in, then the Lua algorithms the scenarios hold.
+  CHECK(j["algorithms"].size() == 11);
   CHECK(j["algorithms"][0]["name"] == "fenced-set-px");
   CHECK(j["algorithms"][9]["name"] == "setnx-naive");
+  CHECK(j["algorithms"][10]["name"] == "lua:inline");
   bool found = false;
   for (const auto& s : j["scenarios"]) {
     CHECK_FALSE(s.contains("error"));

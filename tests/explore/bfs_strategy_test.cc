@@ -2,10 +2,6 @@
 // scenario small enough, the same verdict and the same property, and its
 // counterexample as short as DFS's shrunk one (which a breadth-first search
 // found too), with no shrinking of its own.
-#include <atomic>
-#include <chrono>
-#include <thread>
-
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -22,22 +18,11 @@ TEST_CASE("bfs gives DFS's verdicts and shortest counterexamples on the shipped 
     INFO(file);
     const scenario::Scenario s = scenario::LoadScenarioFile(file);
     // The large spaces (Redlock's, getset-delay-2) are left to the verdict
-    // tests: a search stopped after a second is not compared.
-    std::atomic<bool> stop = false;
-    std::thread watchdog([&stop, started = std::chrono::steady_clock::now()] {
-      while (!stop && std::chrono::steady_clock::now() - started < std::chrono::seconds(1)) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
-      }
-      stop = true;
-    });
+    // tests: a search cut after 5,000 states is not compared.
     run::ExploreOptions d;
-    d.request.search.interrupted = &stop;
+    d.request.search.bounds.max_states = 5'000;
     const run::ExploreResult dfs = run::Explore(s, d);
-    stop = true;
-    watchdog.join();
-    if (dfs.search.verdict == explore::Verdict::kIncomplete || dfs.search.stats.states > 5'000) {
-      continue;
-    }
+    if (dfs.search.verdict == explore::Verdict::kIncomplete) continue;
     run::ExploreOptions o;
     o.strategy = "bfs";
     bool asked_to_shrink = false;
@@ -56,6 +41,21 @@ TEST_CASE("bfs gives DFS's verdicts and shortest counterexamples on the shipped 
     ++compared;
   }
   CHECK(compared >= 20);
+}
+
+TEST_CASE("a state budget cuts depth-first and breadth-first searches by the states they visit") {
+  const scenario::Scenario s =
+      scenario::LoadScenarioFile(testing::ScenarioPath("getset-delay-2.json"));
+  for (const char* strategy : {"dfs", "bfs"}) {
+    INFO(strategy);
+    run::ExploreOptions o;
+    o.strategy = strategy;
+    o.request.search.bounds.max_states = 1'000;
+    const run::ExploreResult r = run::Explore(s, o);
+    REQUIRE(r.search.verdict == explore::Verdict::kIncomplete);
+    CHECK(r.search.incomplete == "stopped after 1000 states");
+    CHECK(r.search.stats.states == 1'001);  // the one past the budget stops it
+  }
 }
 
 TEST_CASE(

@@ -193,7 +193,8 @@ TEST_CASE("every reduction agrees with its oracle on the setnx scenarios", "[swe
   CheckScenarios("setnx-");
 }
 TEST_CASE("every reduction agrees with its oracle on the other scenarios", "[scaled]") {
-  for (const char* prefix : {"clock-", "fenced-", "replica-", "restart-", "unfenced-"}) {
+  for (const char* prefix :
+       {"clock-", "fenced-", "greedy-", "holder-", "replica-", "restart-", "unfenced-"}) {
     CheckScenarios(prefix);
   }
 }
@@ -201,7 +202,7 @@ TEST_CASE("every reduction agrees with its oracle on the other scenarios", "[sca
 TEST_CASE("the scenario groups above cover every shipped scenario") {
   size_t grouped = 0;
   for (const char* prefix : {"getset-", "redlock-", "set-px-", "setnx-", "clock-", "fenced-",
-                             "replica-", "restart-", "unfenced-"}) {
+                             "greedy-", "holder-", "replica-", "restart-", "unfenced-"}) {
     grouped += Scenarios(prefix).size();
   }
   CHECK(grouped == Scenarios("").size());
