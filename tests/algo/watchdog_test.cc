@@ -84,7 +84,7 @@ void RunWatchdog(world::Client& c, bool pexpire) {
 TEST_CASE(
     "a watchdog renewing by compare-and-extend survives a stall between jobs for all time, and "
     "one renewing by plain PEXPIRE lets two clients in",
-    "[watchdog]") {
+    "[watchdog][sweep]") {
   const run::ExploreResult script =
       run::Explore(scenario::LoadScenarioFile(Example("watchdog-script-stall.json")));
   CHECK(script.search.verdict == explore::Verdict::kSafe);
