@@ -185,7 +185,7 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
       if (c.status == world::ClientStatus::kSleeping) {
         times.Add(WakeFrom(c, s.now));
         times.Add(c.wake_by);
-        if (c.timing_out) times.Add(c.sent_timestamp);
+        if (c.timing_out && c.sent_clock) times.Add(c.sent_timestamp);
       }
       if (c.holding) times.Add(c.valid_until);
       if (c.holding && use_acquired_at_) times.Add(c.acquired_at);
@@ -263,11 +263,12 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
     w[0] = local_word(i, c.local);
     w[1] = static_cast<uint64_t>(c.status) | (uint64_t{c.in_critical_section} << 8) |
            (uint64_t{c.holding} << 9) | (uint64_t{c.stalled} << 10) |
-           (uint64_t{c.timing_out} << 30) | (use_latest_ ? uint64_t{c.superseded} << 11 : 0);
+           (uint64_t{c.timing_out} << 30) | (uint64_t{c.sent_clock} << 31) |
+           (use_latest_ ? uint64_t{c.superseded} << 11 : 0);
     w[2] = ready_since && c.status == world::ClientStatus::kReady ? times.Of(c.ready_since) : 0;
     w[3] = c.status == world::ClientStatus::kSleeping
                ? base::HashCombine(times.Of(WakeFrom(c, s.now)), times.Of(c.wake_by)) ^
-                     (c.timing_out ? times.Of(c.sent_timestamp) << 32 : 0)
+                     (c.timing_out && c.sent_clock ? times.Of(c.sent_timestamp) << 32 : 0)
                : 0;
     w[4] = c.holding ? times.Of(c.valid_until) : 0;
     w[5] = c.holding && use_acquired_at_ ? times.Of(c.acquired_at) : 0;

@@ -183,7 +183,12 @@ Millis Client::Now() {
   return input_.clock;
 }
 
-Millis Client::SentTimestamp() {
+Millis Client::SentTimestamp(Where where) {
+  if (!input_.sent_clock) {
+    throw LockMisuse(Source(where),
+                     "asks for the time its last command sent, but that command had no clock "
+                     "argument (lock.clock_plus / Client::ClockPlus)");
+  }
   ObserveTime(kStamp, input_.sent_timestamp);
   return input_.sent_timestamp;
 }

@@ -135,8 +135,9 @@ class Client {
   // An argument "my clock + offset", read when the command's arguments are
   // computed (see value.h).
   static Value ClockPlus(Millis offset) { return Value::ClockPlus(offset); }
-  // The value the last ClockPlus argument took.
-  Millis SentTimestamp();
+  // The value the ClockPlus argument of its last command took. A command
+  // without one sent no time: asking is LockMisuse.
+  Millis SentTimestamp(Where where = Where::current());
   // The last reply is a value written as a time (docs/design.md, "Which
   // data are times"): an integer the search keeps relative to the clock.
   bool LastReplyIsTime() const;

@@ -29,7 +29,7 @@ uint64_t HashInput(const Input& in) {
   uint64_t h = HashReplyValue(0x696e707574ULL, in.reply);
   h = base::Mum(h ^ static_cast<uint64_t>(in.clock),
                 static_cast<uint64_t>(in.sent_timestamp) ^ base::kGoldenGamma);
-  return base::HashCombine(h, uint64_t{in.reply_is_time});
+  return base::HashCombine(h, uint64_t{in.reply_is_time} | uint64_t{in.sent_clock} << 1);
 }
 
 // A client fiber and the Client object it runs against.

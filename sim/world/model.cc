@@ -435,12 +435,14 @@ void Model::Wake(WorldState& s, int i, StepEffects* effects) {
   if (c.timing_out) {
     input.reply = kv::Reply::Error(kTimeoutError);
     input.sent_timestamp = c.sent_timestamp;
+    input.sent_clock = c.sent_clock;
     if (effects) effects->events.push_back(names_[i] + " times out");
   } else if (effects) {
     effects->events.push_back(names_[i] + " wakes");
   }
   c.wake_at = c.wake_by = 0;
   c.timing_out = false;
+  c.sent_clock = false;
   c.sent_timestamp = 0;
   Resume(s, i, input, effects);
 }
@@ -500,6 +502,7 @@ void Model::Step(WorldState& s, const Action& a, StepEffects* effects) {
       const Value& v = r.argv[k];
       if (v.is_clock()) {
         input.sent_timestamp = read_clock + v.offset();
+        input.sent_clock = true;
         char digits[24];
         const auto end = std::to_chars(digits, digits + sizeof(digits), input.sent_timestamp).ptr;
         argv[k].assign(digits, end);
@@ -518,6 +521,7 @@ void Model::Step(WorldState& s, const Action& a, StepEffects* effects) {
     c.status = ClientStatus::kSleeping;
     c.wake_at = c.wake_by = s.now + timeout;
     c.timing_out = true;
+    c.sent_clock = input.sent_clock;
     c.sent_timestamp = input.sent_timestamp;
     c.ready_since = 0;
     return;

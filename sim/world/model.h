@@ -141,7 +141,8 @@ struct ClientSlot {
   Millis acquired_at = 0;      // global time it entered the critical section
   bool stalled = false;        // a stall fault exempts it from the holder's bounds
   bool timing_out = false;     // kSleeping: it wakes with a timeout as its reply
-  Millis sent_timestamp = 0;   // timing_out: its command's clock argument
+  bool sent_clock = false;     // timing_out: its command had a clock argument...
+  Millis sent_timestamp = 0;   // ...which took this value
   uint8_t acquired_after = 0;  // clients (bits) that acquired after its acquisition
   bool superseded = false;     // one of them has written the resource since
   int superseded_by = -1;      // which one first

@@ -45,7 +45,8 @@ inline constexpr const char* kTimeoutError = "TIMEOUT no reply within the client
 struct Input {
   kv::Reply reply;            // of its command; nil when none was sent
   Millis clock = 0;           // the client's clock at this step
-  Millis sent_timestamp = 0;  // the value its last ClockPlus argument took
+  Millis sent_timestamp = 0;  // the value its command's ClockPlus argument took...
+  bool sent_clock = false;    // ...if it had one
   // The reply is a value a client wrote as a time (kv::Entry::timestamp).
   bool reply_is_time = false;
 

@@ -173,6 +173,9 @@ TEST_CASE("bad Lua and rules broken are errors naming the file and the line, wit
        "if redis.call('SETNX', 'k', 1) == 0 then return end\nlock.enter(5)\nlock.leave()\n"
        "lock.forget()\nlock.renew(5)\n",
        "renew-forgotten.lua:5: renews a lock it does not hold"},
+      // Its command sent no time: 0 would have been a time no one sent.
+      {"stamp-unsent", "redis.call('GET', 'k')\nlocal t = lock.sent_timestamp()\n",
+       "stamp-unsent.lua:2: asks for the time its last command sent"},
   };
   for (const Case& c : cases) {
     INFO(c.name);

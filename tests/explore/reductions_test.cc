@@ -194,7 +194,7 @@ TEST_CASE("every reduction agrees with its oracle on the setnx scenarios", "[swe
 }
 TEST_CASE("every reduction agrees with its oracle on the other scenarios", "[scaled]") {
   for (const char* prefix :
-       {"clock-", "fenced-", "greedy-", "holder-", "replica-", "restart-", "unfenced-"}) {
+       {"clock-", "fenced-", "greedy-", "holder-", "lost-", "replica-", "restart-", "unfenced-"}) {
     CheckScenarios(prefix);
   }
 }
@@ -202,7 +202,7 @@ TEST_CASE("every reduction agrees with its oracle on the other scenarios", "[sca
 TEST_CASE("the scenario groups above cover every shipped scenario") {
   size_t grouped = 0;
   for (const char* prefix : {"getset-", "redlock-", "set-px-", "setnx-", "clock-", "fenced-",
-                             "greedy-", "holder-", "replica-", "restart-", "unfenced-"}) {
+                             "greedy-", "holder-", "lost-", "replica-", "restart-", "unfenced-"}) {
     grouped += Scenarios(prefix).size();
   }
   CHECK(grouped == Scenarios("").size());

@@ -68,8 +68,9 @@ int CompareOne(const std::string& file, std::optional<int> max_steps,
               << " transitions a search (" << s << " s)\n";
     return 2;
   }
-  std::cout << file << ": plain enumeration " << c.plain_verdict << ", " << c.disagreements.size()
-            << " disagreements, " << s << " s\n";
+  std::cout << file << ": plain enumeration " << c.plain_verdict
+            << (c.all_time_compared ? ", compared for all time" : "") << ", "
+            << c.disagreements.size() << " disagreements, " << s << " s\n";
   for (const Disagreement& d : c.disagreements) std::cout << "  " << d.Text() << "\n";
   return c.disagreements.empty() ? 0 : 1;
 }
@@ -118,7 +119,7 @@ int main(int argc, char** argv) {
   const auto deadline =
       start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
   auto last_report = start;
-  uint64_t compared = 0, refused = 0, too_large = 0, disagreeing = 0;
+  uint64_t compared = 0, refused = 0, too_large = 0, disagreeing = 0, all_time = 0;
   std::cout << "soundness: seeds from " << seed << " for " << seconds << " s\n" << std::flush;
   for (uint64_t s = seed; Clock::now() < deadline; ++s) {
     const json doc = lockstep::soundness::RandomScenario(s);
@@ -138,6 +139,7 @@ int main(int argc, char** argv) {
       ++too_large;
     } else {
       ++compared;
+      all_time += c.all_time_compared;
     }
     if (!c.disagreements.empty()) {
       ++disagreeing;
@@ -160,13 +162,15 @@ int main(int argc, char** argv) {
     const auto now = Clock::now();
     if (now - last_report > std::chrono::seconds(10)) {
       last_report = now;
-      std::cout << "  " << compared << " compared, " << disagreeing << " disagreements, "
-                << too_large << " too large, " << refused << " refused by the loader, "
-                << std::chrono::duration<double>(now - start).count() << " s\n"
+      std::cout << "  " << compared << " compared (" << all_time << " also for all time), "
+                << disagreeing << " disagreements, " << too_large << " too large, " << refused
+                << " refused by the loader, " << std::chrono::duration<double>(now - start).count()
+                << " s\n"
                 << std::flush;
     }
   }
-  std::cout << compared << " scenarios compared, " << disagreeing << " disagreements (" << too_large
-            << " too large to enumerate, " << refused << " refused by the loader)\n";
+  std::cout << compared << " scenarios compared (" << all_time << " also for all time), "
+            << disagreeing << " disagreements (" << too_large << " too large to enumerate, "
+            << refused << " refused by the loader)\n";
   return disagreeing == 0 ? 0 : 1;
 }

@@ -8,164 +8,16 @@
 #include <optional>
 #include <thread>
 
-#include "sim/algo/algorithm.h"
 #include "sim/base/hash.h"
 #include "sim/explore/communicator.h"
 #include "sim/scenario/scenario.h"
 
 namespace lockstep::soundness {
-namespace {
 
 using nlohmann::json;
 
-// A small deterministic generator (SplitMix64): the same draws on every
-// machine and standard library.
-class Rng {
- public:
-  explicit Rng(uint64_t seed) : gen_(seed) {}
-  uint64_t Next() { return gen_.Next(); }
-  int Uniform(int lo, int hi) {  // lo..hi inclusive
-    return lo + static_cast<int>(Next() % static_cast<uint64_t>(hi - lo + 1));
-  }
-  bool Chance(int percent) { return Uniform(1, 100) <= percent; }
-  template <typename T>
-  const T& Pick(const std::vector<T>& v) {
-    return v[static_cast<size_t>(Uniform(0, static_cast<int>(v.size()) - 1))];
-  }
-
- private:
-  base::SplitMix64 gen_;
-};
-
-json RandomLock(Rng& rng, bool top_level) {
-  json l = json::object();
-  if (rng.Chance(60)) l["ttl"] = rng.Uniform(1, 5);
-  if (rng.Chance(50)) l["timeout"] = rng.Uniform(0, 3);
-  if (rng.Chance(40)) l["retry_delay"] = rng.Uniform(0, 2);
-  if (rng.Chance(30)) l["request_timeout"] = rng.Uniform(0, 1);
-  if (rng.Chance(15)) l["release_with_leave"] = true;
-  if (top_level && rng.Chance(15)) l["rounds"] = 2;
-  return l;
-}
-
-// A server's own settings: skew, persistence, restart delay.
-void RandomServerSettings(Rng& rng, json& sv) {
-  if (rng.Chance(15)) sv["skew"] = rng.Uniform(-1, 1);
-  if (rng.Chance(30)) {
-    sv["persistence"] = rng.Pick<std::string>({"always", "everysec", "none"});
-    if (sv["persistence"] == "everysec") sv["sync_every"] = rng.Uniform(1, 2);
-  }
-  if (rng.Chance(20)) sv["restart_delay"] = rng.Uniform(0, 2);
-}
-
-}  // namespace
-
-json RandomScenario(uint64_t seed) {
-  Rng rng(seed);
-  json doc = {{"name", "random-" + std::to_string(seed)}};
-
-  // Servers first: which algorithms fit depends on them.
-  const bool several = rng.Chance(40);
-  int masters = 1;
-  std::string token_server;
-  if (several) {
-    masters = rng.Uniform(1, 3);
-    json servers = json::array();
-    const char* names[] = {"A", "B", "C"};
-    for (int i = 0; i < masters; ++i) {
-      json sv = {{"name", names[i]}};
-      RandomServerSettings(rng, sv);
-      servers.push_back(sv);
-    }
-    if (rng.Chance(40)) {
-      json replica = {{"name", "R"}, {"replica_of", names[rng.Uniform(0, masters - 1)]}};
-      servers.push_back(replica);
-    }
-    doc["servers"] = servers;
-    if (masters >= 2) token_server = names[masters - 1];
-  } else if (rng.Chance(30)) {
-    json sv = json::object();
-    RandomServerSettings(rng, sv);
-    doc["server"] = sv;
-  }
-
-  std::vector<std::string> algorithms;
-  for (const auto& a : algo::Algorithms()) {
-    if (!a.needs_token_server || !token_server.empty()) algorithms.emplace_back(a.name);
-  }
-  json lock = RandomLock(rng, true);
-  const int contenders = rng.Uniform(1, 3);
-  const bool mixed = rng.Chance(35);
-  const std::string shared_algorithm = rng.Pick(algorithms);
-  json clients = json::array();
-  bool fenced_by_service = false;
-  for (int i = 0; i < contenders; ++i) {
-    json c = {{"name", "C" + std::to_string(i + 1)},
-              {"algorithm", mixed ? rng.Pick(algorithms) : shared_algorithm}};
-    if (rng.Chance(15)) c["skew"] = rng.Uniform(-2, 2);
-    if (rng.Chance(20)) c["lock"] = RandomLock(rng, false);
-    fenced_by_service = fenced_by_service || c["algorithm"] == "redlock-fenced";
-    clients.push_back(c);
-  }
-  if (rng.Chance(15)) {
-    json crashed = {{"name", "C" + std::to_string(contenders + 1)}, {"crashed", true}};
-    if (rng.Chance(50)) crashed["algorithm"] = shared_algorithm;
-    clients.push_back(crashed);
-  }
-  if (fenced_by_service) lock["token_server"] = token_server;
-  doc["clients"] = clients;
-  if (!lock.empty()) doc["lock"] = lock;
-
-  const int start = rng.Chance(20) ? rng.Uniform(1, 2) : 0;
-  doc["clock"] = {{"start", start}, {"horizon", start + rng.Uniform(0, 4)}};
-
-  if (rng.Chance(25)) {
-    json key = {{"key", "lock.foo"}, {"value", rng.Pick<std::string>({"0", "3", "x"})}};
-    if (rng.Chance(70)) key["deadline"] = rng.Uniform(0, start + 3);
-    if (rng.Chance(30)) key["writer"] = "C9";
-    json keys = json::array({key});
-    if (rng.Chance(30)) keys.push_back({{"key", "other"}, {"value", "1"}});
-    doc["keyspace"] = keys;
-  }
-
-  json assumptions = json::object();
-  if (rng.Chance(30)) {
-    assumptions["max_arg_delay"] = rng.Chance(50) ? json(nullptr) : json(rng.Uniform(0, 1));
-  }
-  if (rng.Chance(40)) assumptions["holders_release_in_time"] = rng.Chance(50);
-  if (rng.Chance(20)) {
-    assumptions["max_hold_ticks"] = rng.Chance(30) ? json(nullptr) : json(rng.Uniform(0, 2));
-  }
-  if (!assumptions.empty()) doc["assumptions"] = assumptions;
-
-  json faults = json::object();
-  for (const char* kind : {"crash", "stall", "jump", "restart", "lose", "failover"}) {
-    if (rng.Chance(18)) faults[kind] = rng.Chance(85) ? 1 : 2;
-  }
-  if (faults.contains("jump")) {
-    json sizes = json::array({rng.Uniform(1, 5)});
-    if (rng.Chance(30)) sizes.push_back(rng.Uniform(1, 5));
-    faults["jump_by"] = sizes;
-  }
-  if (faults.contains("stall") && rng.Chance(40)) {
-    faults["stall_where"] = rng.Pick<std::string>({"holding", "releasing"});
-  }
-  if (!faults.empty()) doc["faults"] = faults;
-
-  if (rng.Chance(45)) doc["resource"] = {{"fenced", rng.Chance(50)}};
-  json properties = json::array();
-  for (const char* p : {"mutual_exclusion", "foreign_release", "stale_write", "no_stuck_states"}) {
-    if (rng.Chance(45)) properties.push_back(p);
-  }
-  if (properties.empty()) properties.push_back("mutual_exclusion");
-  doc["properties"] = properties;
-  doc["expect"] = "safe";  // a placeholder: the harness compares searches, not this
-  doc["max_steps"] = rng.Uniform(8, 14);
-  if (rng.Chance(20)) doc["seed"] = rng.Uniform(0, 1000);
-  return doc;
-}
-
 std::string Disagreement::Text() const {
+  if (check == "all time") return check + ": expected " + expected + ", " + mode + " " + got;
   return check + ": plain enumeration " + expected + ", " + mode + " " + got;
 }
 
@@ -281,7 +133,11 @@ Outcome Search(const scenario::Scenario& s, const explore::Properties& propertie
   o.reductions = mode.reductions;
   o.jobs = mode.jobs;
   o.storage = mode.storage;
-  o.bounds.max_steps = s.max_steps;  // the same bound in every mode: `explore --max-steps`
+  // The same bound in every mode: `explore --max-steps`.
+  if (mode.step_bound) o.bounds.max_steps = s.max_steps;
+  // Without one, an execution this long stops the search, incomplete, as
+  // `explore` stops one that runs away (a client that never forgets).
+  if (!mode.step_bound) o.bounds.runaway_steps = 500;
   o.collect_states = collect_states;
   o.interrupted = &stop;
   const uint64_t limit = limits.max_transitions;
@@ -420,6 +276,11 @@ Comparison CompareLoaded(const scenario::Scenario& s, Comparison c, const Limits
       }
     }
   }
+  if (!s.world.horizon) {
+    for (Disagreement& d : CompareAllTime(s, c.plain_verdict, limits, &c.all_time_compared)) {
+      c.disagreements.push_back(std::move(d));
+    }
+  }
   c.finished = true;
   return c;
 }
@@ -493,7 +354,8 @@ std::vector<json> SmallerVariants(const json& doc) {
     }
   }
   const json& clock = doc["clock"];
-  if (clock["horizon"].get<int>() > clock.value("start", 0)) {
+  const bool horizon = clock["horizon"].is_number_integer();  // else all time
+  if (horizon && clock["horizon"].get<int>() > clock.value("start", 0)) {
     json d = doc;
     d["clock"]["horizon"] = clock["horizon"].get<int>() - 1;
     out.push_back(d);
@@ -501,7 +363,7 @@ std::vector<json> SmallerVariants(const json& doc) {
   if (clock.value("start", 0) > 0) {
     json d = doc;
     d["clock"]["start"] = clock["start"].get<int>() - 1;
-    d["clock"]["horizon"] = clock["horizon"].get<int>() - 1;
+    if (horizon) d["clock"]["horizon"] = clock["horizon"].get<int>() - 1;
     out.push_back(d);
   }
   if (doc["max_steps"].get<int>() > 1) {

@@ -35,6 +35,9 @@ struct Mode {
   // The distributed search on this many ranks (threads of this process),
   // instead of the depth-first search; 0: depth-first.
   int ranks = 0;
+  // Under the scenario's max_steps; false: no step bound (a verdict for
+  // all time, or up to the horizon).
+  bool step_bound = true;
 };
 // Every combination of the explore command's switches, normalised as the
 // command does (without caching: no sleep sets, one job), and hash
@@ -47,9 +50,9 @@ std::vector<Mode> ExploreModes();
 Mode PlainEnumeration();
 
 struct Disagreement {
-  std::string check;     // "verdict" or "states"
+  std::string check;     // "verdict", "states", "error" or "all time"
   std::string mode;      // the mode that disagrees with plain enumeration
-  std::string expected;  // plain enumeration's
+  std::string expected;  // plain enumeration's (all time: what the oracle expects)
   std::string got;
   std::string Text() const;
 };
@@ -59,6 +62,9 @@ struct Comparison {
   bool finished = false;      // false: a search ran out of time (nothing compared)
   std::string plain_verdict;  // "safe", "incomplete" or "violation:PROPERTY"
   std::vector<Disagreement> disagreements;
+  // Without a horizon: the all-time verdict was compared with
+  // horizon-bounded ones (CompareAllTime).
+  bool all_time_compared = false;
 };
 
 struct Limits {
@@ -88,6 +94,16 @@ Outcome Search(const scenario::Scenario& s, const explore::Properties& propertie
 // them collects every reachable state, ghost data in its fingerprint, and
 // no violation cuts it short.
 explore::Properties GhostProperties(const std::vector<std::string>& names);
+
+// For a scenario without a horizon: searches it for all time (default
+// reductions, no step bound) and compares. A violation plain enumeration
+// found within max_steps (`plain_verdict`) must be found; a SAFE for all
+// time must be SAFE at the first horizons; a violation must be found at
+// a horizon past its counterexample's end. Sets `*compared` unless a search
+// ran out of budget or the all-time search was incomplete.
+std::vector<Disagreement> CompareAllTime(const scenario::Scenario& s,
+                                         const std::string& plain_verdict, const Limits& limits,
+                                         bool* compared);
 
 // Searches `document` in every mode and compares with plain enumeration.
 Comparison Compare(const nlohmann::json& document, const Limits& limits);
