@@ -13,6 +13,9 @@ namespace lockstep::world {
 namespace {
 
 constexpr size_t kMaxParked = 64;  // fibers kept parked for later learning
+// A fiber's stack is two mappings (the stack and its guard page) until the
+// dispatcher releases it; a process may hold 65,530 (vm.max_map_count).
+constexpr int kReleaseEvery = 64;
 
 // For memo keys only, which live in this process: the fast string hash.
 uint64_t HashReplyValue(uint64_t h, const kv::Reply& r) {
@@ -204,13 +207,25 @@ void ClientAutomaton::Throw(const Request& r) const {
 const Request& ClientAutomaton::RequestAt(LocalState s) const { return nodes_.at(s).request; }
 
 void ClientAutomaton::Keep(LocalState s, std::unique_ptr<Live> live) {
-  if (live->client.request().kind == Request::Kind::kDone) return;  // nothing left to learn
-  auto [it, fresh] = parked_.try_emplace(s);
-  it->second = std::move(live);
-  if (fresh) parked_order_.push_back(s);
-  while (parked_.size() > kMaxParked) {
-    parked_.erase(parked_order_.front());
-    parked_order_.erase(parked_order_.begin());
+  if (live->client.request().kind == Request::Kind::kDone) {
+    live.reset();  // nothing left to learn
+    ++finished_;
+  } else {
+    auto [it, fresh] = parked_.try_emplace(s);
+    finished_ += !fresh;
+    it->second = std::move(live);
+    if (fresh) parked_order_.push_back(s);
+    while (parked_.size() > kMaxParked) {
+      parked_.erase(parked_order_.front());
+      parked_order_.erase(parked_order_.begin());
+      ++finished_;
+    }
+  }
+  // An ended fiber keeps its stack until Boost's dispatcher runs: without
+  // this, a long search that keeps learning ran out of mappings.
+  if (finished_ >= kReleaseEvery) {
+    ThisThreadFiberScheduler().ReleaseFinishedFibers();
+    finished_ = 0;
   }
 }
 

@@ -134,6 +134,7 @@ class ClientAutomaton {
   size_t memo_keys_ = 0;
   std::unordered_map<LocalState, std::unique_ptr<Live>> parked_;
   std::vector<LocalState> parked_order_;
+  int finished_ = 0;     // fibers ended since their stacks were last released
   std::string growing_;  // where a request first reached kRememberedRequests
   LocalState start_ = 0;
   Input start_input_;
