@@ -120,7 +120,7 @@ Continuation ShortestContinuation(const world::WorldConfig& config, const Proper
       const int64_t id = static_cast<int64_t>(nodes.size()) - 1;
       if (seen.size() > max_states) {
         result.stats.states = seen.size();
-        result.why = "stopped after " + std::to_string(max_states) + " states";
+        result.why = StateBudgetText(max_states);
         return finish(Continuation::Outcome::kGaveUp);
       }
       queue.emplace_back(std::move(next), id);

@@ -217,7 +217,7 @@ class Dfs {
         sh_.all_states.insert(f);
       }
       if (fresh && o_.bounds.max_states && sh_.fresh.fetch_add(1) >= *o_.bounds.max_states) {
-        sh_.StopIncomplete("stopped after " + std::to_string(*o_.bounds.max_states) + " states");
+        sh_.StopIncomplete(StateBudgetText(*o_.bounds.max_states));
         return Next::kStop;
       }
       all = fresh || again;

@@ -23,6 +23,10 @@ std::string RunawayText(int steps) {
          "max_steps (or --max-steps) for executions that long";
 }
 
+std::string StateBudgetText(uint64_t states) {
+  return "stopped after " + std::to_string(states) + " states";
+}
+
 void AddGrowthWarnings(const world::Model& model, std::vector<std::string>* warnings) {
   for (int i = 0; i < model.client_count(); ++i) {
     std::string w = model.automaton(i).GrowthWarning();

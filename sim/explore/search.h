@@ -49,6 +49,8 @@ struct Bounds {
 
 // Why a search stopped at Bounds::runaway_steps.
 std::string RunawayText(int steps);
+// Why a search stopped at a budget of distinct states (Bounds::max_states).
+std::string StateBudgetText(uint64_t states);
 // Adds the model's clients' GrowthWarning()s that are not in *warnings yet.
 void AddGrowthWarnings(const world::Model& model, std::vector<std::string>* warnings);
 

@@ -109,7 +109,7 @@ int main(int argc, char** argv) {
   } catch (const std::exception&) {
     return Usage();
   }
-  const lockstep::soundness::Limits limits{.max_transitions = max_transitions};
+  const lockstep::soundness::Limits limits{.max_transitions = max_transitions, .max_states = {}};
   if (!scenario.empty()) return CompareOne(scenario, max_steps, limits);
   if (seconds < 0) return Usage();
 

@@ -138,6 +138,7 @@ Outcome Search(const scenario::Scenario& s, const explore::Properties& propertie
   // Without one, an execution this long stops the search, incomplete, as
   // `explore` stops one that runs away (a client that never forgets).
   if (!mode.step_bound) o.bounds.runaway_steps = 500;
+  o.bounds.max_states = limits.max_states;
   o.collect_states = collect_states;
   o.interrupted = &stop;
   const uint64_t limit = limits.max_transitions;
@@ -147,7 +148,9 @@ Outcome Search(const scenario::Scenario& s, const explore::Properties& propertie
   Outcome out;
   out.result = mode.ranks > 0 ? DistributedOnThreads(s.world, properties, o, mode.ranks)
                               : explore::DepthFirstSearch(s.world, properties, o);
-  out.out_of_time = stop.load();
+  out.out_of_time =
+      stop.load() || (limits.max_states && out.result.verdict == explore::Verdict::kIncomplete &&
+                      out.result.incomplete == explore::StateBudgetText(*limits.max_states));
   std::sort(out.result.states.begin(), out.result.states.end(),
             [](const explore::Fingerprint& x, const explore::Fingerprint& y) {
               return std::tie(x.a, x.b) < std::tie(y.a, y.b);

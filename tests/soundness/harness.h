@@ -72,6 +72,9 @@ struct Limits {
   // a few times a second, so the same scenario is skipped on any machine
   // (except within a quarter second's transitions of the limit).
   uint64_t max_transitions = 300'000;
+  // Distinct states a cached depth-first search may visit, counted exactly
+  // (Bounds::max_states): a budget every machine meets at the same place.
+  std::optional<uint64_t> max_states;
 };
 
 // One search of `s` in `mode` under the scenario's max_steps, stopped past
