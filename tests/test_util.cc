@@ -147,7 +147,8 @@ long CpuTicks(pid_t pid) {
 }
 
 #ifdef LOCKSTEP_MPIEXEC
-std::vector<std::string> MpirunArgv(int ranks, const std::vector<std::string>& args) {
+std::vector<std::string> MpirunArgv(int ranks, const std::vector<std::string>& args,
+                                    bool prompt_exit) {
   std::vector<std::string> argv;
   if (kAddressSanitizer) {
     const char* options = std::getenv("ASAN_OPTIONS");
@@ -159,13 +160,16 @@ std::vector<std::string> MpirunArgv(int ranks, const std::vector<std::string>& a
     argv.push_back(word);
   }
   if (geteuid() == 0) argv.push_back("--allow-run-as-root");  // Open MPI refuses root otherwise
+  if (prompt_exit) {
+    for (const char* word : {"--mca", "odls_base_sigkill_timeout", "0"}) argv.push_back(word);
+  }
   argv.push_back(LOCKSTEP_BINARY);
   argv.insert(argv.end(), args.begin(), args.end());
   return argv;
 }
 
-ProcessResult RunOnRanks(int ranks, const std::vector<std::string>& args) {
-  return RunProgram(MpirunArgv(ranks, args));
+ProcessResult RunOnRanks(int ranks, const std::vector<std::string>& args, bool prompt_exit) {
+  return RunProgram(MpirunArgv(ranks, args, prompt_exit));
 }
 #endif
 

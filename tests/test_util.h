@@ -85,9 +85,13 @@ long CpuTicks(pid_t pid);
 // The mpirun command line that runs lockstep with `args` on `ranks` ranks
 // (oversubscribed, as root if need be, without leak checks under ASan:
 // Open MPI's plugins keep what they allocate until exit).
-std::vector<std::string> MpirunArgv(int ranks, const std::vector<std::string>& args);
+// `prompt_exit`: when a rank exits with a code other than 0 (rank 0, for a
+// violation), mpirun kills the others at once instead of a second later.
+// Only for runs in which no rank but 0 can exit so, having finished.
+std::vector<std::string> MpirunArgv(int ranks, const std::vector<std::string>& args,
+                                    bool prompt_exit = false);
 // Runs it.
-ProcessResult RunOnRanks(int ranks, const std::vector<std::string>& args);
+ProcessResult RunOnRanks(int ranks, const std::vector<std::string>& args, bool prompt_exit = false);
 #endif
 
 std::string ReadText(const std::string& path);

@@ -1,11 +1,11 @@
 // The client automaton's fibers: a long search keeps learning, and every
 // fiber it abandons must give its stack back while the search goes on.
+#include "sim/world/client_automaton.h"
+
 #include <fstream>
 #include <string>
 
 #include <catch2/catch.hpp>
-
-#include "sim/world/client_automaton.h"
 
 namespace lockstep {
 namespace {
