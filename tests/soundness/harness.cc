@@ -2,13 +2,11 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <exception>
 #include <map>
 #include <optional>
 #include <thread>
 
-#include "sim/base/hash.h"
 #include "sim/explore/communicator.h"
 #include "sim/scenario/scenario.h"
 
