@@ -10,6 +10,7 @@
 #include <iostream>
 #include <optional>
 #include <sstream>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -322,8 +323,10 @@ int Search(const ExploreOptions& o, explore::Communicator* ranks) {
   if (live) options.request.search.progress = ShowProgress;
   options.found = [live](size_t steps) {
     if (live) std::fprintf(stderr, "\r%80s\r", "");
-    std::cerr << "lockstep: violation found in " << steps
-              << " steps; shrinking it (a stop signal saves it as found)" << std::endl;
+    // One write: a reader of stderr sees the line whole.
+    std::cerr << ("lockstep: violation found in " + std::to_string(steps) +
+                  " steps; shrinking it (a stop signal saves it as found)\n")
+              << std::flush;
   };
   // Until Explore returns: a stop signal while the counterexample is shrunk
   // stops the shrinking, and the counterexample found is saved as it is.

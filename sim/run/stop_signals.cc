@@ -56,6 +56,10 @@ void InstallStopSignals() {
   std::memset(&sa, 0, sizeof sa);
   sa.sa_handler = OnStopSignal;
   sa.sa_mask = StopSet();  // one handler at a time
+  // A cooperative stop only sets a flag: a write blocked on a full pipe
+  // (stderr read by a slow reader) goes on after it, rather than failing
+  // and leaving std::cerr silent for the rest of the run.
+  sa.sa_flags = SA_RESTART;
   for (int s : kStopSignals) sigaction(s, &sa, nullptr);
 }
 

@@ -4,6 +4,7 @@
 // Other commands exit 128 + the signal with a one-line message, removing
 // the temporary file being written; a counterexample being shrunk is saved
 // as found.
+#include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -18,6 +19,7 @@
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "sim/run/stop_signals.h"
@@ -215,27 +217,91 @@ TEST_CASE("a stop signal while a file is written removes its temporary", "[inter
   }
 }
 
+// The system call `pid` is blocked in, as /proc shows it: its number and
+// arguments, or "running".
+std::string BlockedIn(pid_t pid) {
+  std::string text = testing::ReadText("/proc/" + std::to_string(pid) + "/syscall");
+  return text.substr(0, text.find('\n'));
+}
+
+// Whether `signal` waits to be delivered to `pid`.
+bool Pending(pid_t pid, int signal) {
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  for (std::string line; std::getline(status, line);) {
+    if (!line.starts_with("SigPnd:") && !line.starts_with("ShdPnd:")) continue;
+    if (std::stoull(line.substr(7), nullptr, 16) & (1ULL << (signal - 1))) return true;
+  }
+  return false;
+}
+
 TEST_CASE("a stop signal while the counterexample is shrunk saves it as found", "[interrupt]") {
-  // Redlock with a stall: the search finds a 54-step violation at once;
-  // shrinking it to 18 steps takes several times longer.
+  // Redlock with a stall: the search finds a 54-step violation, then says so
+  // on stderr just before it shrinks it. stderr is a full pipe, so lockstep
+  // waits in that write until the signal has landed: it arrives before the
+  // shrinking, whatever the machine's speed, and stops it at its start.
+  const std::string said =
+      "lockstep: violation found in 54 steps; shrinking it (a stop signal saves it as found)\n";
   testing::TempDir tmp;
   std::string out_dir = tmp.File("counterexamples");
-  pid_t pid = Spawn({"explore", testing::ScenarioPath("redlock-stall.json"), "--out", out_dir},
-                    tmp.File("out"), tmp.File("err"));
+  int err[2];
+  REQUIRE(pipe(err) == 0);
+  REQUIRE(fcntl(err[1], F_SETFL, O_NONBLOCK) == 0);
+  size_t filler = 0;
+  for (size_t chunk : {size_t{4096}, size_t{1}}) {
+    const std::string bytes(chunk, '.');
+    while (write(err[1], bytes.data(), chunk) == static_cast<ssize_t>(chunk)) filler += chunk;
+  }
+  REQUIRE(fcntl(err[1], F_SETFL, 0) == 0);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    if (dup2(err[1], STDERR_FILENO) < 0 || !freopen(tmp.File("out").c_str(), "w", stdout)) {
+      _exit(127);
+    }
+    close(err[0]);
+    close(err[1]);
+    execl(LOCKSTEP_BINARY, LOCKSTEP_BINARY, "explore",
+          testing::ScenarioPath("redlock-stall.json").c_str(), "--out", out_dir.c_str(),
+          static_cast<char*>(nullptr));
+    _exit(127);
+  }
   REQUIRE(pid > 0);
-  for (int i = 0; i < 6000; ++i) {
-    if (testing::ReadText(tmp.File("err")).find("shrinking it") != std::string::npos) break;
+  close(err[1]);
+  // Blocked in write(2, buffer, the line's length): /proc gives the buffer's
+  // address and the length in hex.
+  std::ostringstream length;
+  length << " 0x" << std::hex << said.size() << ' ';
+  auto writing_line = [&](const std::string& call) {
+    return call.starts_with(std::to_string(SYS_write) + " 0x2 ") &&
+           call.find(length.str()) != std::string::npos;
+  };
+  std::string call;
+  for (int i = 0; i < 12000 && !writing_line(call = BlockedIn(pid)); ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
-  if (testing::ReadText(tmp.File("err")).find("shrinking it") == std::string::npos) {
+  INFO("system call: " << call);
+  const bool blocked = writing_line(call);
+  if (blocked) {
+    // Delivered while the write waits: the handler runs and the write goes on.
+    kill(pid, SIGINT);
+    for (int i = 0; i < 12000 && Pending(pid, SIGINT); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  } else {
     kill(pid, SIGKILL);
-    testing::Wait(pid);
-    FAIL("lockstep did not start shrinking within a minute");
   }
-  REQUIRE(kill(pid, SIGINT) == 0);
-  CHECK(testing::Wait(pid) == 1);
+  // Drain stderr to its end, so that lockstep can finish.
+  std::string text;
+  char buffer[4096];
+  for (ssize_t n; (n = read(err[0], buffer, sizeof buffer)) > 0;) text.append(buffer, n);
+  close(err[0]);
+  const int code = testing::Wait(pid);
+  REQUIRE(blocked);
+  REQUIRE(text.size() >= filler);
+  const std::string told = text.substr(filler);
+  CHECK(told.starts_with(said));
+  CHECK(code == 1);
   std::string out = testing::ReadText(tmp.File("out"));
-  INFO(out << testing::ReadText(tmp.File("err")));
+  INFO(out << told);
   CHECK(out.find("counterexample: 54 steps (as found: not shrunk, stopped by SIGINT; the search "
                  "found 54)") != std::string::npos);
   // Saved, and it replays.
