@@ -69,8 +69,9 @@ int CompareOne(const std::string& file, std::optional<int> max_steps,
     return 2;
   }
   std::cout << file << ": plain enumeration " << c.plain_verdict
-            << (c.all_time_compared ? ", compared for all time" : "") << ", "
-            << c.disagreements.size() << " disagreements, " << s << " s\n";
+            << (c.all_time_compared ? ", compared for all time" : "")
+            << (c.liveness_compared ? ", liveness compared" : "") << ", " << c.disagreements.size()
+            << " disagreements, " << s << " s\n";
   for (const Disagreement& d : c.disagreements) std::cout << "  " << d.Text() << "\n";
   return c.disagreements.empty() ? 0 : 1;
 }
@@ -119,7 +120,7 @@ int main(int argc, char** argv) {
   const auto deadline =
       start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
   auto last_report = start;
-  uint64_t compared = 0, refused = 0, too_large = 0, disagreeing = 0, all_time = 0;
+  uint64_t compared = 0, refused = 0, too_large = 0, disagreeing = 0, all_time = 0, liveness = 0;
   std::cout << "soundness: seeds from " << seed << " for " << seconds << " s\n" << std::flush;
   for (uint64_t s = seed; Clock::now() < deadline; ++s) {
     const json doc = lockstep::soundness::RandomScenario(s);
@@ -140,6 +141,7 @@ int main(int argc, char** argv) {
     } else {
       ++compared;
       all_time += c.all_time_compared;
+      liveness += c.liveness_compared;
     }
     if (!c.disagreements.empty()) {
       ++disagreeing;
@@ -162,15 +164,15 @@ int main(int argc, char** argv) {
     const auto now = Clock::now();
     if (now - last_report > std::chrono::seconds(10)) {
       last_report = now;
-      std::cout << "  " << compared << " compared (" << all_time << " also for all time), "
-                << disagreeing << " disagreements, " << too_large << " too large, " << refused
-                << " refused by the loader, " << std::chrono::duration<double>(now - start).count()
-                << " s\n"
+      std::cout << "  " << compared << " compared (" << all_time << " also for all time, "
+                << liveness << " liveness), " << disagreeing << " disagreements, " << too_large
+                << " too large, " << refused << " refused by the loader, "
+                << std::chrono::duration<double>(now - start).count() << " s\n"
                 << std::flush;
     }
   }
-  std::cout << compared << " scenarios compared (" << all_time << " also for all time), "
-            << disagreeing << " disagreements (" << too_large << " too large to enumerate, "
-            << refused << " refused by the loader)\n";
+  std::cout << compared << " scenarios compared (" << all_time << " also for all time, " << liveness
+            << " liveness), " << disagreeing << " disagreements (" << too_large
+            << " too large to enumerate, " << refused << " refused by the loader)\n";
   return disagreeing == 0 ? 0 : 1;
 }

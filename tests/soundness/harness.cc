@@ -7,7 +7,9 @@
 #include <optional>
 #include <thread>
 
+#include "sim/check/liveness.h"
 #include "sim/explore/communicator.h"
+#include "sim/explore/liveness.h"
 #include "sim/scenario/scenario.h"
 
 namespace lockstep::soundness {
@@ -16,6 +18,7 @@ using nlohmann::json;
 
 std::string Disagreement::Text() const {
   if (check == "all time") return check + ": expected " + expected + ", " + mode + " " + got;
+  if (check == "liveness") return check + ": the oracle " + expected + ", " + mode + " " + got;
   return check + ": plain enumeration " + expected + ", " + mode + " " + got;
 }
 
@@ -186,6 +189,23 @@ std::string StatesText(const std::vector<explore::Fingerprint>& got,
 
 }  // namespace
 
+std::optional<Disagreement> CompareLiveness(const scenario::Scenario& s, bool* compared) {
+  const std::vector<std::string> liveness = check::LivenessIn(s.properties);
+  if (liveness.empty()) return std::nullopt;
+  // On the whole graph (explore judges it once the safety properties hold;
+  // the graph is the same either way).
+  constexpr uint64_t kLivenessStates = 5'000;
+  const explore::LassoSearch lasso = explore::FindLasso(s.world, liveness, true, kLivenessStates);
+  const std::string oracle = LivenessOracle(s.world, liveness, kLivenessStates);
+  if (lasso.verdict == explore::Verdict::kIncomplete || oracle == "incomplete") return std::nullopt;
+  *compared = true;
+  const std::string found = lasso.verdict == explore::Verdict::kViolation
+                                ? "violation:" + lasso.violation->property
+                                : explore::VerdictText(lasso.verdict);
+  if (found == oracle) return std::nullopt;
+  return Disagreement{"liveness", "fair cycles", oracle, found};
+}
+
 namespace {
 Comparison CompareLoaded(const scenario::Scenario& s, Comparison c, const Limits& limits);
 }  // namespace
@@ -276,6 +296,9 @@ Comparison CompareLoaded(const scenario::Scenario& s, Comparison c, const Limits
         }
       }
     }
+  }
+  if (std::optional<Disagreement> d = CompareLiveness(s, &c.liveness_compared)) {
+    c.disagreements.push_back(std::move(*d));
   }
   if (!s.world.horizon) {
     for (Disagreement& d : CompareAllTime(s, c.plain_verdict, limits, &c.all_time_compared)) {

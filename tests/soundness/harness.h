@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -65,6 +66,9 @@ struct Comparison {
   // Without a horizon: the all-time verdict was compared with
   // horizon-bounded ones (CompareAllTime).
   bool all_time_compared = false;
+  // Liveness properties: explore::FindLasso was compared with
+  // LivenessOracle (both within the liveness state budget).
+  bool liveness_compared = false;
 };
 
 struct Limits {
@@ -107,6 +111,18 @@ explore::Properties GhostProperties(const std::vector<std::string>& names);
 std::vector<Disagreement> CompareAllTime(const scenario::Scenario& s,
                                          const std::string& plain_verdict, const Limits& limits,
                                          bool* compared);
+
+// Liveness judged independently of explore::FindLasso, on the same graph
+// (states named as FindLasso names them, with ForgetHistory): "safe",
+// "violation:PROPERTY" (the first of `liveness` a fair cycle violates) or
+// "incomplete" past `max_states` states.
+std::string LivenessOracle(const world::WorldConfig& config,
+                           const std::vector<std::string>& liveness, uint64_t max_states);
+
+// For a scenario with liveness properties: explore::FindLasso's verdict
+// against LivenessOracle's, within 5,000 states. Sets `*compared` unless
+// either ran out of states.
+std::optional<Disagreement> CompareLiveness(const scenario::Scenario& s, bool* compared);
 
 // Searches `document` in every mode and compares with plain enumeration.
 Comparison Compare(const nlohmann::json& document, const Limits& limits);

@@ -162,6 +162,13 @@ json RandomScenario(uint64_t seed) {
     doc["clock"]["horizon"] = nullptr;
     doc["max_steps"] = rng.Uniform(4, 8);
   }
+  // Liveness, judged on the whole graph once the safety properties hold
+  // (for all time: the loader refuses it under a horizon).
+  if (doc["clock"]["horizon"].is_null() && rng.Chance(60)) {
+    for (const char* p : {"deadlock_free", "starvation_free", "no_orphaned_lock"}) {
+      if (rng.Chance(50)) doc["properties"].push_back(p);
+    }
+  }
   return doc;
 }
 

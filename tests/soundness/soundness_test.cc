@@ -4,9 +4,12 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 
 #include <catch2/catch.hpp>
 
+#include "sim/check/liveness.h"
+#include "sim/scenario/scenario.h"
 #include "tests/soundness/harness.h"
 #include "tests/test_util.h"
 
@@ -48,6 +51,37 @@ TEST_CASE("every reduction agrees with plain enumeration on seeded random scenar
   // enumerate, or this test compares nothing; some have no horizon.
   CHECK(compared * 2 >= count);
   CHECK(all_time * 10 >= count);
+}
+
+TEST_CASE("fair cycles agree with an independent liveness oracle on seeded random scenarios",
+          "[soundness][scaled]") {
+  // The seeded scenarios with liveness properties, in order, until this
+  // many are judged by both within their state budget.
+  const int wanted = testing::kAddressSanitizer ? 6 : 30;
+  int judged = 0, violations = 0, seed = 0;
+  while (judged < wanted && seed < 5'000) {
+    const json doc = soundness::RandomScenario(static_cast<uint64_t>(++seed));
+    scenario::Scenario s;
+    try {
+      s = scenario::LoadScenario(doc, "random");
+    } catch (const scenario::ScenarioError&) {
+      continue;
+    }
+    bool compared = false;
+    const std::optional<soundness::Disagreement> d = soundness::CompareLiveness(s, &compared);
+    INFO("seed " << seed << ": " << doc.dump());
+    CHECK_FALSE(d);
+    if (d) UNSCOPED_INFO(d->Text());
+    judged += compared;
+    violations += compared && soundness::LivenessOracle(s.world, check::LivenessIn(s.properties),
+                                                        5'000) != "safe";
+  }
+  std::cout << judged << " judged (" << violations << " violations) of the first " << seed
+            << " seeds\n";
+  REQUIRE(judged == wanted);
+  // Both verdicts are met.
+  CHECK(violations > 0);
+  CHECK(violations < judged);
 }
 
 TEST_CASE(
