@@ -120,7 +120,8 @@ int main(int argc, char** argv) {
   const auto deadline =
       start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
   auto last_report = start;
-  uint64_t compared = 0, refused = 0, too_large = 0, disagreeing = 0, all_time = 0, liveness = 0;
+  uint64_t compared = 0, refused = 0, too_large = 0, disagreeing = 0, all_time = 0, liveness = 0,
+           lua = 0;
   std::cout << "soundness: seeds from " << seed << " for " << seconds << " s\n" << std::flush;
   for (uint64_t s = seed; Clock::now() < deadline; ++s) {
     const json doc = lockstep::soundness::RandomScenario(s);
@@ -142,6 +143,7 @@ int main(int argc, char** argv) {
       ++compared;
       all_time += c.all_time_compared;
       liveness += c.liveness_compared;
+      lua += lockstep::soundness::RunsLua(doc);
     }
     if (!c.disagreements.empty()) {
       ++disagreeing;
@@ -165,14 +167,15 @@ int main(int argc, char** argv) {
     if (now - last_report > std::chrono::seconds(10)) {
       last_report = now;
       std::cout << "  " << compared << " compared (" << all_time << " also for all time, "
-                << liveness << " liveness), " << disagreeing << " disagreements, " << too_large
-                << " too large, " << refused << " refused by the loader, "
-                << std::chrono::duration<double>(now - start).count() << " s\n"
+                << liveness << " liveness, " << lua << " Lua), " << disagreeing
+                << " disagreements, " << too_large << " too large, " << refused
+                << " refused by the loader, " << std::chrono::duration<double>(now - start).count()
+                << " s\n"
                 << std::flush;
     }
   }
   std::cout << compared << " scenarios compared (" << all_time << " also for all time, " << liveness
-            << " liveness), " << disagreeing << " disagreements (" << too_large
+            << " liveness, " << lua << " Lua), " << disagreeing << " disagreements (" << too_large
             << " too large to enumerate, " << refused << " refused by the loader)\n";
   return disagreeing == 0 ? 0 : 1;
 }

@@ -429,6 +429,15 @@ json RegressionDocument(json shrunk, const Disagreement& d, const std::string& p
   shrunk["description"] =
       "Shrunk from random scenario " + std::to_string(seed) + ": " + d.Text() + ".";
   shrunk["expect"] = plain_verdict.starts_with("violation:") ? plain_verdict : "safe";
+  // The Lua ports by their path from tests/soundness/regressions/.
+  const std::string ports = LuaPortPath("");
+  for (json& c : shrunk["clients"]) {
+    if (!c.contains("algorithm") || !c["algorithm"].is_object()) continue;
+    json& a = c["algorithm"];
+    if (a.contains("lua") && a["lua"].get<std::string>().starts_with(ports)) {
+      a["lua"] = "../../../examples/lua/" + a["lua"].get<std::string>().substr(ports.size());
+    }
+  }
   return shrunk;
 }
 

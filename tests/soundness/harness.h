@@ -25,7 +25,13 @@ namespace lockstep::soundness {
 
 // A small scenario document, valid or not (the loader decides), drawn from
 // `seed`; the same seed gives the same document.
+// A quarter of them run the Lua ports of examples/lua/ in place of the
+// built-ins they port.
 nlohmann::json RandomScenario(uint64_t seed);
+// Whether a client of `doc` runs a Lua algorithm.
+bool RunsLua(const nlohmann::json& doc);
+// The absolute path of examples/lua/`file`.
+std::string LuaPortPath(const std::string& file);
 
 // One way of running `lockstep explore`.
 struct Mode {

@@ -51,7 +51,57 @@ void RandomServerSettings(Rng& rng, json& sv) {
   if (rng.Chance(20)) sv["restart_delay"] = rng.Uniform(0, 2);
 }
 
+// The built-in algorithms that examples/lua/ ports, and what each
+// declares: whether it never reads a token back, whether its lock value
+// is a timestamp.
+struct Port {
+  const char* built_in;
+  const char* file;
+  bool never_reads_tokens;
+  bool timestamp_lock;
+};
+constexpr Port kPorts[] = {{"setnx-naive", "setnx_naive.lua", false, true},
+                           {"setnx-getset", "setnx_getset.lua", false, true},
+                           {"set-px-script", "set_px_script.lua", true, false},
+                           {"set-px-get-del", "get_compare_del.lua", false, false}};
+
+bool IsInteger(const std::string& s) {
+  return !s.empty() && s.find_first_not_of("-0123456789") == std::string::npos;
+}
+
+// Every client of a built-in with a port runs the port instead (with
+// relative_time, as the built-ins read the clock).
+void SwapForLuaPorts(json& doc) {
+  for (json& c : doc["clients"]) {
+    if (!c.contains("algorithm")) continue;
+    for (const Port& p : kPorts) {
+      if (c["algorithm"] != p.built_in) continue;
+      c["algorithm"] = {{"lua", LuaPortPath(p.file)}, {"relative_time", true}};
+      if (p.never_reads_tokens) c["algorithm"]["never_reads_tokens"] = true;
+      // An integer in a timestamp lock's key is a time: a Lua algorithm's
+      // scenario says so.
+      if (!p.timestamp_lock || !doc.contains("keyspace")) continue;
+      for (json& e : doc["keyspace"]) {
+        if (!e.contains("timestamp")) e["timestamp"] = IsInteger(e.value("value", ""));
+      }
+    }
+  }
+}
+
 }  // namespace
+
+bool RunsLua(const json& doc) {
+  for (const json& c : doc.value("clients", json::array())) {
+    if (c.contains("algorithm") && c["algorithm"].is_object() && c["algorithm"].contains("lua")) {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string LuaPortPath(const std::string& file) {
+  return std::string(LOCKSTEP_SOURCE_DIR) + "/examples/lua/" + file;
+}
 
 json RandomScenario(uint64_t seed) {
   Rng rng(seed);
@@ -162,6 +212,7 @@ json RandomScenario(uint64_t seed) {
     doc["clock"]["horizon"] = nullptr;
     doc["max_steps"] = rng.Uniform(4, 8);
   }
+  if (rng.Chance(25)) SwapForLuaPorts(doc);
   // Liveness, judged on the whole graph once the safety properties hold
   // (for all time: the loader refuses it under a horizon).
   if (doc["clock"]["horizon"].is_null() && rng.Chance(60)) {

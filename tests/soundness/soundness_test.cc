@@ -38,7 +38,7 @@ std::string Described(const json& doc, const soundness::Comparison& c) {
 TEST_CASE("every reduction agrees with plain enumeration on seeded random scenarios",
           "[soundness][scaled]") {
   const int count = ScenarioCount();
-  int compared = 0, all_time = 0;
+  int compared = 0, all_time = 0, lua = 0;
   for (int seed = 1; seed <= count; ++seed) {
     const json doc = soundness::RandomScenario(static_cast<uint64_t>(seed));
     const soundness::Comparison c = soundness::Compare(doc, {});
@@ -46,11 +46,17 @@ TEST_CASE("every reduction agrees with plain enumeration on seeded random scenar
     CHECK(c.disagreements.empty());
     compared += c.finished;
     all_time += c.all_time_compared;
+    lua += c.finished && soundness::RunsLua(doc);
   }
   // The generator's scenarios must mostly load and be small enough to
-  // enumerate, or this test compares nothing; some have no horizon.
+  // enumerate, or this test compares nothing; some have no horizon, some
+  // run the Lua ports.
   CHECK(compared * 2 >= count);
   CHECK(all_time * 10 >= count);
+  // (The cut-down run under the sanitizers, 5 seeds, draws no port.)
+  if (count >= 30) CHECK(lua * 10 >= count);
+  std::cout << count << " seeds: " << compared << " compared, " << all_time << " for all time, "
+            << lua << " with Lua ports\n";
 }
 
 TEST_CASE("fair cycles agree with an independent liveness oracle on seeded random scenarios",
