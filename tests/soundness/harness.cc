@@ -189,7 +189,8 @@ std::string StatesText(const std::vector<explore::Fingerprint>& got,
 
 }  // namespace
 
-std::optional<Disagreement> CompareLiveness(const scenario::Scenario& s, bool* compared) {
+std::optional<Disagreement> CompareLiveness(const scenario::Scenario& s, bool* compared,
+                                            std::string* verdict) {
   const std::vector<std::string> liveness = check::LivenessIn(s.properties);
   if (liveness.empty()) return std::nullopt;
   // On the whole graph (explore judges it once the safety properties hold;
@@ -199,6 +200,7 @@ std::optional<Disagreement> CompareLiveness(const scenario::Scenario& s, bool* c
   const std::string oracle = LivenessOracle(s.world, liveness, kLivenessStates);
   if (lasso.verdict == explore::Verdict::kIncomplete || oracle == "incomplete") return std::nullopt;
   *compared = true;
+  if (verdict) *verdict = oracle;
   const std::string found = lasso.verdict == explore::Verdict::kViolation
                                 ? "violation:" + lasso.violation->property
                                 : explore::VerdictText(lasso.verdict);

@@ -127,8 +127,9 @@ std::string LivenessOracle(const world::WorldConfig& config,
 
 // For a scenario with liveness properties: explore::FindLasso's verdict
 // against LivenessOracle's, within 5,000 states. Sets `*compared` unless
-// either ran out of states.
-std::optional<Disagreement> CompareLiveness(const scenario::Scenario& s, bool* compared);
+// either ran out of states, and then `*verdict` to the oracle's if given.
+std::optional<Disagreement> CompareLiveness(const scenario::Scenario& s, bool* compared,
+                                            std::string* verdict = nullptr);
 
 // Searches `document` in every mode and compares with plain enumeration.
 Comparison Compare(const nlohmann::json& document, const Limits& limits);
