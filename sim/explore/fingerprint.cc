@@ -124,6 +124,23 @@ world::Millis TimeWindow(const world::WorldConfig& c) {
   return 2 * sum;
 }
 
+// Redis refuses a deadline at or before time 0 ("invalid expire time"),
+// so a clock near 0 behaves unlike the same clock later: near enough that a
+// server's clock (its skew, backward jumps) or a time a client computes
+// from its clock (its skew, less a constant of its settings) reaches 0.
+world::Millis ZeroReach(const world::WorldConfig& c) {
+  world::Millis reach = 0;
+  for (const world::ClientSetup& cl : c.clients) {
+    reach = std::max(reach, std::max<world::Millis>(0, -cl.skew) + cl.time_constants);
+  }
+  world::Millis back = 0;
+  for (world::Millis by : c.faults.jump_by) back = std::max<world::Millis>(back, -by);
+  for (const world::ServerConfig& sc : c.servers) {
+    reach = std::max(reach, std::max<world::Millis>(0, -sc.skew) + back * c.faults.jump);
+  }
+  return reach;
+}
+
 Fingerprinter::Fingerprinter(const world::Model& model, bool symmetry, bool abstract,
                              uint32_t ghost)
     : model_(model), abstract_(abstract) {
@@ -131,7 +148,10 @@ Fingerprinter::Fingerprinter(const world::Model& model, bool symmetry, bool abst
   // client states named by what they observed since ForgetHistory, whose
   // times the automaton keeps apart.
   relative_ = !model.config().horizon && abstract;
-  if (relative_) window_ = TimeWindow(model.config());
+  if (relative_) {
+    window_ = TimeWindow(model.config());
+    zero_reach_ = ZeroReach(model.config());
+  }
   use_writers_ = ghost & check::Property::kWriters;
   use_latest_ = ghost & check::Property::kLatestAcquirer;
   const world::WorldConfig& c = model.config();
@@ -325,6 +345,8 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
   if (!relative_) {
     prefix.Feed(static_cast<uint64_t>(s.now));
   } else {
+    // The clock itself only while time 0 is within reach.
+    prefix.Feed(static_cast<uint64_t>(std::min(s.now, zero_reach_ + 1)));
     // Only where the clock stands in the servers' sync period is left of it.
     for (const world::ServerConfig& sc : model_.config().servers) {
       if (sc.persistence == world::Persistence::kEverySec) {
