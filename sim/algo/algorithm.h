@@ -59,7 +59,8 @@ struct AlgorithmInfo {
   // Its decisions depend on times (clock readings, timestamps) only through
   // comparisons of times plus its settings, and the times it writes are
   // ClockPlus or Value::Time, the times it keeps across ForgetHistory are
-  // its live_times: a shift of every time shifts its behaviour. A search
+  // its live_times, and it sends no absolute deadline (PXAT, EXPIREAT) at
+  // or before time 0: a shift of every time shifts its behaviour. A search
   // without a horizon needs it (docs/design.md, "Time without a horizon").
   bool relative_time = false;
 };

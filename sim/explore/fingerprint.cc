@@ -125,20 +125,25 @@ world::Millis TimeWindow(const world::WorldConfig& c) {
 }
 
 // Redis refuses a deadline at or before time 0 ("invalid expire time"),
-// so a clock near 0 behaves unlike the same clock later: near enough that a
-// server's clock (its skew, backward jumps) or a time a client computes
-// from its clock (its skew, less a constant of its settings) reaches 0.
-world::Millis ZeroReach(const world::WorldConfig& c) {
-  world::Millis reach = 0;
+// so a clock near 0 may behave unlike the same clock later. The latest
+// clock at which that can happen, or -1 if it cannot: a server whose clock
+// falls behind (a negative skew, backward jumps) refuses SET ... PX n at
+// its time -1 or before; a Lua client may send an absolute deadline (PXAT,
+// EXPIREAT) of its clock, skewed, less up to its time_constants. Built-in
+// algorithms send none, and a C++ one promises not to send one at or
+// before 0 (docs/design.md, "Time without a horizon").
+world::Millis LatestNearZero(const world::WorldConfig& c) {
+  world::Millis latest = -1;
   for (const world::ClientSetup& cl : c.clients) {
-    reach = std::max(reach, std::max<world::Millis>(0, -cl.skew) + cl.time_constants);
+    if (!cl.algorithm.starts_with("lua:")) continue;
+    latest = std::max(latest, std::max<world::Millis>(0, -cl.skew) + cl.time_constants);
   }
   world::Millis back = 0;
   for (world::Millis by : c.faults.jump_by) back = std::max<world::Millis>(back, -by);
   for (const world::ServerConfig& sc : c.servers) {
-    reach = std::max(reach, std::max<world::Millis>(0, -sc.skew) + back * c.faults.jump);
+    latest = std::max(latest, std::max<world::Millis>(0, -sc.skew) + back * c.faults.jump - 1);
   }
-  return reach;
+  return latest;
 }
 
 Fingerprinter::Fingerprinter(const world::Model& model, bool symmetry, bool abstract,
@@ -150,7 +155,7 @@ Fingerprinter::Fingerprinter(const world::Model& model, bool symmetry, bool abst
   relative_ = !model.config().horizon && abstract;
   if (relative_) {
     window_ = TimeWindow(model.config());
-    zero_reach_ = ZeroReach(model.config());
+    near_zero_until_ = LatestNearZero(model.config());
   }
   use_writers_ = ghost & check::Property::kWriters;
   use_latest_ = ghost & check::Property::kLatestAcquirer;
@@ -345,8 +350,8 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
   if (!relative_) {
     prefix.Feed(static_cast<uint64_t>(s.now));
   } else {
-    // The clock itself only while time 0 is within reach.
-    prefix.Feed(static_cast<uint64_t>(std::min(s.now, zero_reach_ + 1)));
+    // The clock itself while a deadline may fall at or before time 0.
+    if (s.now <= near_zero_until_) prefix.Feed(static_cast<uint64_t>(s.now) + 1);
     // Only where the clock stands in the servers' sync period is left of it.
     for (const world::ServerConfig& sc : model_.config().servers) {
       if (sc.persistence == world::Persistence::kEverySec) {

@@ -67,10 +67,9 @@ class Fingerprinter {
   bool abstract_;
   bool relative_;
   world::Millis window_ = 0;
-  // Without a horizon: how far behind the clock a server's clock, or a time
-  // an algorithm computes from its own, may fall (the clock near 0 is then
-  // kept as it is).
-  world::Millis zero_reach_ = 0;
+  // Without a horizon: the latest clock at which a deadline may fall at or
+  // before time 0 (-1: none may), up to which the clock is kept as it is.
+  world::Millis near_zero_until_ = -1;
   bool use_ready_since_;
   bool use_acquired_at_;
   bool use_persisted_;
