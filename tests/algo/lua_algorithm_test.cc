@@ -4,7 +4,6 @@
 // line), bad Lua is a clear error with
 // exit code 2, and a saved counterexample replays without the Lua file.
 #include <filesystem>
-#include <map>
 #include <set>
 #include <string>
 
@@ -13,53 +12,13 @@
 
 #include "sim/scenario/scenario.h"
 #include "sim/world/model.h"
+#include "tests/soundness/harness.h"
 #include "tests/test_util.h"
 
 namespace lockstep {
 namespace {
 
 using nlohmann::json;
-
-struct Port {
-  std::string file;
-  bool never_reads_tokens = false;  // as the built-in declares
-  bool timestamp_lock = false;      // as the built-in declares
-};
-const std::map<std::string, Port> kPorts = {
-    {"setnx-naive", {"setnx_naive.lua", false, true}},
-    {"setnx-getset", {"setnx_getset.lua", false, true}},
-    {"set-px-script", {"set_px_script.lua", true, false}},
-    {"set-px-get-del", {"get_compare_del.lua", false, false}}};
-
-std::string PortPath(const std::string& file) {
-  return testing::SourceDir() + "/examples/lua/" + file;
-}
-
-bool IsInteger(const std::string& s) {
-  return !s.empty() && s.find_first_not_of("-0123456789") == std::string::npos;
-}
-
-// The scenario with every built-in that has a port swapped for it; false if
-// it has none.
-bool SwapForPorts(json& doc) {
-  bool swapped = false;
-  for (json& c : doc["clients"]) {
-    if (!c.contains("algorithm") || !c["algorithm"].is_string()) continue;
-    auto it = kPorts.find(c["algorithm"].get<std::string>());
-    if (it == kPorts.end()) continue;
-    // Every built-in with a port declares relative_time: the ports do too.
-    c["algorithm"] = {{"lua", PortPath(it->second.file)}, {"relative_time", true}};
-    if (it->second.never_reads_tokens) c["algorithm"]["never_reads_tokens"] = true;
-    swapped = true;
-    // A built-in timestamp lock makes an integer in its key a time; a Lua
-    // algorithm's scenario says so (the built-ins all use one key).
-    if (!it->second.timestamp_lock || !doc.contains("keyspace")) continue;
-    for (json& e : doc["keyspace"]) {
-      if (!e.contains("timestamp")) e["timestamp"] = IsInteger(e.value("value", ""));
-    }
-  }
-  return swapped;
-}
 
 json ExploreJson(const std::string& file, const std::string& out) {
   testing::ProcessResult r = testing::RunLockstep({"explore", file, "--json", "--out", out});
@@ -72,7 +31,7 @@ json ExploreJson(const std::string& file, const std::string& out) {
 // their place; false if none has a port or the space is too large.
 bool ComparePorts(const testing::TempDir& tmp, const std::string& name, const json& original,
                   json doc) {
-  if (!SwapForPorts(doc)) return false;
+  if (!soundness::SwapForLuaPorts(doc)) return false;
   INFO(name);
   json built_in =
       ExploreJson(tmp.Write(name + "-built-in.json", original.dump(2)), tmp.File("built-in"));
@@ -225,7 +184,7 @@ TEST_CASE("lock.sleep with two bounds wakes the client at every tick between the
 TEST_CASE("a counterexample of a Lua algorithm replays and renders without the Lua file") {
   testing::TempDir tmp;
   const std::string scenario =
-      WriteRace(tmp, "naive", testing::ReadText(PortPath("setnx_naive.lua")));
+      WriteRace(tmp, "naive", testing::ReadText(soundness::LuaPortPath("setnx_naive.lua")));
   testing::ProcessResult found =
       testing::RunLockstep({"explore", scenario, "--out", tmp.File("found")});
   INFO(found.out << found.err);

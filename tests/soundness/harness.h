@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -26,8 +27,21 @@ namespace lockstep::soundness {
 // A small scenario document, valid or not (the loader decides), drawn from
 // `seed`; the same seed gives the same document.
 // A quarter of them run the Lua ports of examples/lua/ in place of the
-// built-ins they port.
+// built-ins they port; some run a random Lua algorithm (a small grammar).
 nlohmann::json RandomScenario(uint64_t seed);
+// The built-in algorithms examples/lua/ ports, and what each declares as
+// its built-in does.
+struct LuaPort {
+  const char* built_in;
+  const char* file;  // in examples/lua/
+  bool never_reads_tokens;
+  bool timestamp_lock;
+};
+std::span<const LuaPort> LuaPorts();
+// Every client of a built-in with a port runs the port instead (with
+// relative_time, as the built-ins declare), declared as the built-in is;
+// false if no client has one.
+bool SwapForLuaPorts(nlohmann::json& doc);
 // Whether a client of `doc` runs a Lua algorithm.
 bool RunsLua(const nlohmann::json& doc);
 // The absolute path of examples/lua/`file`.

@@ -51,56 +51,102 @@ void RandomServerSettings(Rng& rng, json& sv) {
   if (rng.Chance(20)) sv["restart_delay"] = rng.Uniform(0, 2);
 }
 
-// The built-in algorithms that examples/lua/ ports, and what each
-// declares: whether it never reads a token back, whether its lock value
-// is a timestamp.
-struct Port {
-  const char* built_in;
-  const char* file;
-  bool never_reads_tokens;
-  bool timestamp_lock;
-};
-constexpr Port kPorts[] = {{"setnx-naive", "setnx_naive.lua", false, true},
-                           {"setnx-getset", "setnx_getset.lua", false, true},
-                           {"set-px-script", "set_px_script.lua", true, false},
-                           {"set-px-get-del", "get_compare_del.lua", false, false}};
-
 bool IsInteger(const std::string& s) {
   return !s.empty() && s.find_first_not_of("-0123456789") == std::string::npos;
 }
 
-// Every client of a built-in with a port runs the port instead (with
-// relative_time, as the built-ins read the clock).
-void SwapForLuaPorts(json& doc) {
-  for (json& c : doc["clients"]) {
-    if (!c.contains("algorithm")) continue;
-    for (const Port& p : kPorts) {
-      if (c["algorithm"] != p.built_in) continue;
-      c["algorithm"] = {{"lua", LuaPortPath(p.file)}, {"relative_time", true}};
-      if (p.never_reads_tokens) c["algorithm"]["never_reads_tokens"] = true;
-      // An integer in a timestamp lock's key is a time: a Lua algorithm's
-      // scenario says so.
-      if (!p.timestamp_lock || !doc.contains("keyspace")) continue;
-      for (json& e : doc["keyspace"]) {
-        if (!e.contains("timestamp")) e["timestamp"] = IsInteger(e.value("value", ""));
-      }
-    }
+// A Lua algorithm from a small grammar: each round it takes the lock one
+// of three ways (SET NX PX; SETNX then PEXPIRE; SET NX with no expiry),
+// may renew it while it holds it, and gives it back one of four ways (DEL;
+// a compare-and-delete script; GET, compare, DEL; not at all). Its times
+// are its clock plus its settings, so it keeps the relative-time promise.
+json RandomLuaAlgorithm(Rng& rng) {
+  const int acquire = rng.Uniform(0, 2);
+  const bool renew = rng.Chance(30);
+  const int release = rng.Uniform(0, 3);
+  std::string src =
+      "local s = lock.settings\n"
+      "for round = 0, s.rounds - 1 do\n"
+      "  local token = lock.random_token()\n"
+      "  while true do\n"
+      "    lock.forget_history(\"acquire\", {round})\n";
+  if (acquire == 0) {
+    src +=
+        "    local r = redis.pcall(\"SET\", s.key, token, \"NX\", \"PX\", s.ttl)\n"
+        "    if type(r) == \"table\" and r.ok then break end\n";
+  } else if (acquire == 1) {
+    src +=
+        "    if redis.pcall(\"SETNX\", s.key, token) == 1 then\n"
+        "      redis.pcall(\"PEXPIRE\", s.key, s.ttl)\n"
+        "      break\n"
+        "    end\n";
+  } else {
+    src +=
+        "    local r = redis.pcall(\"SET\", s.key, token, \"NX\")\n"
+        "    if type(r) == \"table\" and r.ok then break end\n";
   }
+  src +=
+      "    lock.sleep(s.retry_delay)\n"
+      "  end\n"
+      "  lock.enter(lock.now() + s.ttl)\n";
+  if (renew) src += "  redis.pcall(\"PEXPIRE\", s.key, s.ttl)\n";
+  src += "  lock.leave()\n";
+  if (release == 0) {
+    src += "  redis.pcall(\"DEL\", s.key)\n";
+  } else if (release == 1) {
+    src +=
+        "  redis.pcall(\"EVAL\", \"if redis.call('get', KEYS[1]) == ARGV[1] then return "
+        "redis.call('del', KEYS[1]) else return 0 end\", \"1\", s.key, token)\n";
+  } else if (release == 2) {
+    src += "  if redis.pcall(\"GET\", s.key) == token then redis.pcall(\"DEL\", s.key) end\n";
+  }
+  src +=
+      "  lock.forget()\n"
+      "end\n";
+  // Only GET-compare-DEL reads a token back.
+  return {{"lua_inline", src}, {"relative_time", true}, {"never_reads_tokens", release != 2}};
 }
 
 }  // namespace
 
 bool RunsLua(const json& doc) {
   for (const json& c : doc.value("clients", json::array())) {
-    if (c.contains("algorithm") && c["algorithm"].is_object() && c["algorithm"].contains("lua")) {
-      return true;
-    }
+    if (!c.contains("algorithm") || !c["algorithm"].is_object()) continue;
+    if (c["algorithm"].contains("lua") || c["algorithm"].contains("lua_inline")) return true;
   }
   return false;
 }
 
 std::string LuaPortPath(const std::string& file) {
   return std::string(LOCKSTEP_SOURCE_DIR) + "/examples/lua/" + file;
+}
+
+// What each port declares is what its built-in declares.
+constexpr LuaPort kPorts[] = {{"setnx-naive", "setnx_naive.lua", false, true},
+                              {"setnx-getset", "setnx_getset.lua", false, true},
+                              {"set-px-script", "set_px_script.lua", true, false},
+                              {"set-px-get-del", "get_compare_del.lua", false, false}};
+
+std::span<const LuaPort> LuaPorts() { return kPorts; }
+
+bool SwapForLuaPorts(json& doc) {
+  bool swapped = false;
+  for (json& c : doc["clients"]) {
+    if (!c.contains("algorithm")) continue;
+    for (const LuaPort& p : kPorts) {
+      if (c["algorithm"] != p.built_in) continue;
+      c["algorithm"] = {{"lua", LuaPortPath(p.file)}, {"relative_time", true}};
+      if (p.never_reads_tokens) c["algorithm"]["never_reads_tokens"] = true;
+      swapped = true;
+      // An integer in a timestamp lock's key is a time: a Lua algorithm's
+      // scenario says so (the built-ins all use one key).
+      if (!p.timestamp_lock || !doc.contains("keyspace")) continue;
+      for (json& e : doc["keyspace"]) {
+        if (!e.contains("timestamp")) e["timestamp"] = IsInteger(e.value("value", ""));
+      }
+    }
+  }
+  return swapped;
 }
 
 json RandomScenario(uint64_t seed) {
@@ -213,6 +259,13 @@ json RandomScenario(uint64_t seed) {
     doc["max_steps"] = rng.Uniform(4, 8);
   }
   if (rng.Chance(25)) SwapForLuaPorts(doc);
+  if (rng.Chance(15)) {
+    // Every client runs one random Lua algorithm instead.
+    const json lua = RandomLuaAlgorithm(rng);
+    for (json& c : doc["clients"]) {
+      if (c.contains("algorithm")) c["algorithm"] = lua;
+    }
+  }
   // Liveness, judged on the whole graph once the safety properties hold
   // (for all time: the loader refuses it under a horizon).
   if (doc["clock"]["horizon"].is_null() && rng.Chance(60)) {
