@@ -122,6 +122,11 @@ TEST_CASE(
   int violations = 0;
   for (const std::string& file : testing::ScenarioSweep()) {
     INFO(file);
+    // The counterexamples: that one and two threads search a safe space
+    // alike is "a search on two threads gives the same verdict and the same
+    // states as on one" and the reductions test's (--jobs 2 is a mode).
+    const scenario::Scenario s = scenario::LoadScenarioFile(file);
+    if (s.expect.safe) continue;
     testing::TempDir tmp;
     std::string clients = std::to_string(SearchClients(file));
     json reports[2];
@@ -158,8 +163,7 @@ TEST_CASE(
     CHECK(saved[0] == saved[1]);
     violations += codes[0] == 1;
     // The verdict is the one the scenario expects.
-    scenario::Scenario s = scenario::LoadScenarioFile(file);
-    CHECK(reports[0]["verdict"] == (s.expect.safe ? "safe" : "violation"));
+    CHECK(reports[0]["verdict"] == "violation");
   }
   CHECK(violations >= 3);
 }

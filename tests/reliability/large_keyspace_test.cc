@@ -36,7 +36,8 @@ json WithKeys(int keys) {
   return doc;
 }
 
-TEST_CASE("a scenario with 200,000 initial keys loads and starts", "[input]") {
+// Release only: the sanitizers check the same load on smaller keyspaces.
+TEST_CASE("a scenario with 200,000 initial keys loads and starts", "[input][sweep]") {
   constexpr int kKeys = 200'000;
   const json doc = WithKeys(kKeys);
 

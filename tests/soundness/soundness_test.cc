@@ -58,11 +58,12 @@ TEST_CASE("every reduction agrees with plain enumeration on seeded random scenar
             << lua << " with Lua ports\n";
 }
 
+// Release only: under the sanitizers liveness_test.cc runs the same code.
 TEST_CASE("fair cycles agree with an independent liveness oracle on seeded random scenarios",
-          "[soundness][scaled]") {
+          "[soundness][sweep]") {
   // The seeded scenarios with liveness properties, in order, until this
   // many are judged by both within their state budget.
-  const int wanted = testing::kAddressSanitizer ? 6 : 30;
+  const int wanted = 30;
   int judged = 0, violations = 0, seed = 0;
   while (judged < wanted && seed < 5'000) {
     const json doc = soundness::RandomScenario(static_cast<uint64_t>(++seed));
