@@ -16,7 +16,7 @@ namespace {
 using testing::RunLockstep;
 using testing::TempDir;
 
-TEST_CASE("every run's trace, under every step bound, replays byte for byte", "[replay]") {
+TEST_CASE("every run's trace, under every step bound, replays byte for byte", "[replay][sweep]") {
   int bounded = 0;
   for (const std::string& file : testing::AllScenarioPaths()) {
     const scenario::Scenario s = scenario::LoadScenarioFile(file);

@@ -431,7 +431,7 @@ std::vector<trace::Trace> TracesOf(const std::string& file) {
   return traces;
 }
 
-TEST_CASE("every text of every picture fits its box and no two texts overlap") {
+TEST_CASE("every text of every picture fits its box and no two texts overlap", "[sweep]") {
   int pictures = 0, several_servers = 0;
   for (const std::string& file : testing::AllScenarioPaths()) {
     for (const trace::Trace& t : TracesOf(file)) {
