@@ -35,7 +35,7 @@ lock.forget()
          "\n";
 }
 
-json Scenario(const std::string& source, bool relative = true) {
+json TimeScenario(const std::string& source, bool relative = true) {
   json algorithm = {{"lua_inline", source}, {"never_reads_tokens", true}};
   if (relative) algorithm["relative_time"] = true;
   return {
@@ -49,21 +49,21 @@ json Scenario(const std::string& source, bool relative = true) {
       {"expect", "safe"}};
 }
 
-testing::ProcessResult Explore(const testing::TempDir& tmp, const json& doc) {
+testing::ProcessResult ExploreTimeScenario(const testing::TempDir& tmp, const json& doc) {
   return testing::RunLockstep(
       {"explore", tmp.Write("s.json", doc.dump()), "--out", tmp.path().string(), "--json"});
 }
 
 TEST_CASE("a Lua lock that declares relative_time is searched for all time", "[lua][all-time]") {
   testing::TempDir tmp;
-  const testing::ProcessResult r = Explore(tmp, Scenario(Lock("")));
+  const testing::ProcessResult r = ExploreTimeScenario(tmp, TimeScenario(Lock("")));
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
   const json report = json::parse(r.out);
   CHECK(report["verdict"] == "safe");
   CHECK(report["vacuous"] == false);
   // Undeclared, the loader refuses it, naming the field to add.
-  const testing::ProcessResult refused = Explore(tmp, Scenario(Lock(""), false));
+  const testing::ProcessResult refused = ExploreTimeScenario(tmp, TimeScenario(Lock(""), false));
   CHECK(refused.exit_code == 2);
   CHECK(Has(refused.err, "at /clients/0/algorithm"));
   CHECK(Has(refused.err, "(\"relative_time\": true in its algorithm object)"));
@@ -88,7 +88,7 @@ TEST_CASE("a Lua time is offset, subtracted and compared, and nothing else", "[l
   };
   for (const auto& [line, message] : broken) {
     INFO(line);
-    const testing::ProcessResult r = Explore(tmp, Scenario(Lock(line)));
+    const testing::ProcessResult r = ExploreTimeScenario(tmp, TimeScenario(Lock(line)));
     CHECK(r.exit_code == 2);
     CHECK(Has(r.err, std::string(line).find('\n') == std::string::npos ? ":14: " : ":15: "));
     CHECK(Has(r.err, message));
@@ -102,17 +102,17 @@ TEST_CASE("a Lua time is offset, subtracted and compared, and nothing else", "[l
       "lock.forget_history('kept', {}, {until_})\n"
       "lock.because('valid until ' .. until_ .. ', ' .. tostring(until_))\n"
       "assert(lock.is_time(until_ + 1) and not lock.is_time(5))";
-  const testing::ProcessResult ok = Explore(tmp, Scenario(Lock(allowed)));
+  const testing::ProcessResult ok = ExploreTimeScenario(tmp, TimeScenario(Lock(allowed)));
   INFO(ok.err);
   CHECK(ok.exit_code == 0);
 }
 
 TEST_CASE("without relative_time a Lua clock reading is a number, as before", "[lua]") {
   testing::TempDir tmp;
-  json doc = Scenario(Lock("assert(type(lock.now()) == 'number' and lock.now() * 2 >= 0)"), false);
+  json doc = TimeScenario(Lock("assert(type(lock.now()) == 'number' and lock.now() * 2 >= 0)"), false);
   doc["clock"]["horizon"] = 8;
   doc["properties"] = {"mutual_exclusion"};
-  const testing::ProcessResult r = Explore(tmp, doc);
+  const testing::ProcessResult r = ExploreTimeScenario(tmp, doc);
   INFO(r.err);
   CHECK(r.exit_code == 0);
 }
@@ -129,11 +129,11 @@ redis.call("SET", "plain", "12")
 assert(redis.call("GET", "plain") == "12")
 )";
   testing::TempDir tmp;
-  json doc = Scenario(source);
+  json doc = TimeScenario(source);
   doc["clients"].erase(1);
   doc["clients"][0]["may_never_enter"] = true;
   doc["properties"] = {"mutual_exclusion"};
-  const testing::ProcessResult r = Explore(tmp, doc);
+  const testing::ProcessResult r = ExploreTimeScenario(tmp, doc);
   INFO(r.out << r.err);
   CHECK(r.exit_code == 0);
 }
