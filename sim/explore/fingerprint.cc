@@ -12,6 +12,7 @@
 #include "sim/base/hash.h"
 #include "sim/base/limits.h"
 #include "sim/check/property.h"
+#include "sim/explore/time_line.h"
 #include "sim/kv/int_parse.h"
 #include "sim/world/random_draw.h"
 
@@ -60,91 +61,6 @@ world::Millis WakeFrom(const world::ClientSlot& c, world::Millis now) {
 }
 
 }  // namespace
-
-// Every time in a state, on one line with the clock: what an all-time
-// search keeps of them is their order and their gaps up to the window, as
-// their distances from the clock (the equivalence of clock values beyond
-// the largest constant, as in timed automata's regions).
-class Fingerprinter::Times {
- public:
-  Times(bool relative, world::Millis now, world::Millis window)
-      : relative_(relative), now_(now), window_(window) {}
-
-  void Add(world::Millis t) {
-    if (relative_) points_.push_back(t);
-  }
-  // Call once every time is added.
-  void Compress() {
-    if (!relative_) return;
-    points_.push_back(now_);
-    std::sort(points_.begin(), points_.end());
-    points_.erase(std::unique(points_.begin(), points_.end()), points_.end());
-    at_.resize(points_.size());
-    for (size_t k = 1; k < points_.size(); ++k) {
-      at_[k] = at_[k - 1] + std::min(points_[k] - points_[k - 1], window_ + 1);
-    }
-    origin_ = At(now_);
-    if (points_.back() - now_ > window_) {
-      throw std::runtime_error(
-          "a time " + std::to_string(points_.back() - now_) +
-          " ticks ahead of the clock, beyond the window of " + std::to_string(window_) +
-          " the scenario's settings give: the all-time search cannot follow this algorithm's "
-          "times (give the scenario a horizon)");
-    }
-  }
-  // `t` as the search keeps it.
-  uint64_t Of(world::Millis t) const {
-    return static_cast<uint64_t>(relative_ ? At(t) - origin_ : t);
-  }
-
- private:
-  world::Millis At(world::Millis t) const {
-    auto it = std::lower_bound(points_.begin(), points_.end(), t);
-    return at_[static_cast<size_t>(it - points_.begin())];
-  }
-  bool relative_;
-  world::Millis now_, window_;
-  std::vector<world::Millis> points_, at_;
-  world::Millis origin_ = 0;
-};
-
-world::Millis TimeWindow(const world::WorldConfig& c) {
-  // Every constant an algorithm or the world can add to a time, summed:
-  // no comparison can tell apart two times further apart than this.
-  world::Millis sum = 2;
-  for (const world::ClientSetup& cl : c.clients) {
-    sum += cl.time_constants + cl.request_timeout + std::abs(cl.skew);
-  }
-  const world::Assumptions& a = c.assumptions;
-  sum += a.max_arg_delay.value_or(0) + a.max_hold_ticks.value_or(0);
-  for (const world::ServerConfig& sc : c.servers) {
-    sum += std::abs(sc.skew) + sc.restart_delay + sc.sync_every;
-  }
-  for (world::Millis by : c.faults.jump_by) sum += std::abs(by) * c.faults.jump;
-  return 2 * sum;
-}
-
-// Redis refuses a deadline at or before time 0 ("invalid expire time"),
-// so a clock near 0 may behave unlike the same clock later. The latest
-// clock at which that can happen, or -1 if it cannot: a server whose clock
-// falls behind (a negative skew, backward jumps) refuses SET ... PX n at
-// its time -1 or before; a Lua client may send an absolute deadline (PXAT,
-// EXPIREAT) of its clock, skewed, less up to its time_constants. Built-in
-// algorithms send none, and a C++ one promises not to send one at or
-// before 0 (docs/design.md, "Time without a horizon").
-world::Millis LatestNearZero(const world::WorldConfig& c) {
-  world::Millis latest = -1;
-  for (const world::ClientSetup& cl : c.clients) {
-    if (!cl.algorithm.starts_with("lua:")) continue;
-    latest = std::max(latest, std::max<world::Millis>(0, -cl.skew) + cl.time_constants);
-  }
-  world::Millis back = 0;
-  for (world::Millis by : c.faults.jump_by) back = std::max<world::Millis>(back, -by);
-  for (const world::ServerConfig& sc : c.servers) {
-    latest = std::max(latest, std::max<world::Millis>(0, -sc.skew) + back * c.faults.jump - 1);
-  }
-  return latest;
-}
 
 Fingerprinter::Fingerprinter(const world::Model& model, bool symmetry, bool abstract,
                              uint32_t ghost)
@@ -201,7 +117,7 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
   const int n = static_cast<int>(s.clients.size());
   // The times the words below hold, gathered first when they are kept
   // relative to the clock.
-  Times times(relative_, s.now, window_);
+  TimeLine times(relative_, s.now, window_);
   const bool ready_since = use_ready_since_;
   if (relative_) {
     for (int i = 0; i < n; ++i) {

@@ -62,7 +62,6 @@ class Fingerprinter {
   world::Millis time_window() const { return relative_ ? window_ : 0; }
 
  private:
-  class Times;
   const world::Model& model_;
   bool abstract_;
   bool relative_;

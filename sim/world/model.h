@@ -279,7 +279,11 @@ class Model {
   bool tokens_renamable() const { return tokens_renamable_; }  // TokensRenamable(config())
 
  private:
-  // Scheduling (model.cc): what is enabled, the clock, stepping clients.
+  // A client whose request is a sleep: the scheduler may wake it from
+  // wake_at on, and the clock does at wake_by (Client::SleepBetween).
+  static void StartSleeping(ClientSlot& c, const Request& r, Millis now);
+  // Scheduling (model.cc): what is enabled, the clock; applying actions
+  // (model_step.cc): stepping, waking and resuming clients.
   Millis MaxArgAge(const WorldState& s, int i) const;
   bool Restartable(const WorldState& s, int server) const;
   bool CanReplicate(const WorldState& s, int server) const;
