@@ -3,6 +3,23 @@
 
 namespace lockstep::check {
 
+namespace {
+
+// No client's algorithm throws an exception that is a finding about it: a
+// Redis error reply it did not handle, a timeout it did not expect
+// (world::ClientStatus::kFailed). Always checked.
+class ClientError final : public Property {
+ public:
+  using Property::Property;
+  std::optional<Violation> Check(const world::Model& m, const world::WorldState& s,
+                                 int step) const override;
+};
+
+}  // namespace
+
+extern const PropertyInfo kClientError;
+const PropertyInfo kClientError{.name = "client_error", .reads = 0, .make = Make<ClientError>};
+
 std::optional<Violation> ClientError::Check(const world::Model& m, const world::WorldState& s,
                                             int step) const {
   std::optional<Violation> v;

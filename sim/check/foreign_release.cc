@@ -3,6 +3,24 @@
 
 namespace lockstep::check {
 
+namespace {
+
+// A client's command removed a value another client wrote, while it was
+// releasing its own lock (it had left its critical section but still
+// believed it held the lock).
+class ForeignRelease final : public Property {
+ public:
+  using Property::Property;
+  std::optional<Violation> Check(const world::Model& m, const world::WorldState& s,
+                                 int step) const override;
+};
+
+}  // namespace
+
+extern const PropertyInfo kForeignRelease;
+const PropertyInfo kForeignRelease{
+    .name = "foreign_release", .reads = Property::kWriters, .make = Make<ForeignRelease>};
+
 std::optional<Violation> ForeignRelease::Check(const world::Model& m, const world::WorldState& s,
                                                int step) const {
   if (s.step.released_by < 0) return std::nullopt;

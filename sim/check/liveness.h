@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/check/property.h"
 #include "sim/world/model.h"
 
 namespace lockstep::check {
@@ -18,6 +19,7 @@ namespace lockstep::check {
 // "starvation_free": every client that wants the lock eventually acquires it.
 // "no_orphaned_lock": a lock value whose writer has crashed, or no longer
 //   believes it holds the lock, eventually disappears or is taken over.
+// The catalogue's liveness properties, in its order.
 const std::vector<std::string>& LivenessNames();
 bool IsLiveness(std::string_view name);
 // The liveness properties among `properties`, in their order.

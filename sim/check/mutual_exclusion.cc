@@ -3,6 +3,22 @@
 
 namespace lockstep::check {
 
+namespace {
+
+// At most one client is inside the critical section.
+class MutualExclusion final : public Property {
+ public:
+  using Property::Property;
+  std::optional<Violation> Check(const world::Model& m, const world::WorldState& s,
+                                 int step) const override;
+};
+
+}  // namespace
+
+extern const PropertyInfo kMutualExclusion;
+const PropertyInfo kMutualExclusion{
+    .name = "mutual_exclusion", .reads = 0, .make = Make<MutualExclusion>};
+
 std::optional<Violation> MutualExclusion::Check(const world::Model& m, const world::WorldState& s,
                                                 int step) const {
   int inside = 0;

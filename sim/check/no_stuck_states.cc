@@ -2,6 +2,31 @@
 #include "sim/check/property.h"
 
 namespace lockstep::check {
+namespace {
+
+// No execution ends with a client still waiting: an end state with
+// StuckClients is a deadlock, as TLC reports one.
+class NoStuckStates final : public Property {
+ public:
+  using Property::Property;
+  std::optional<Violation> Check(const world::Model&, const world::WorldState&,
+                                 int) const override {
+    return std::nullopt;
+  }
+  std::optional<Violation> CheckEnd(const world::Model& m, const world::WorldState& s,
+                                    int step) const override;
+};
+
+// StuckCounter's: not in the catalogue, never violated.
+const PropertyInfo kStuckCounter{.name = "stuck_counter", .reads = 0, .make = nullptr};
+
+}  // namespace
+
+extern const PropertyInfo kNoStuckStates;
+const PropertyInfo kNoStuckStates{
+    .name = "no_stuck_states", .reads = 0, .make = Make<NoStuckStates>};
+
+StuckCounter::StuckCounter() : Property(kStuckCounter) {}
 
 std::vector<int> StuckClients(const world::Model& m, const world::WorldState& s) {
   // A clock at the horizon is the search's bound, not the algorithm's: a

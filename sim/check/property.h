@@ -24,14 +24,35 @@ struct Violation {
   friend bool operator==(const Violation&, const Violation&) = default;
 };
 
+class Property;
+
+// What lockstep knows of a property, declared once, beside its check (in
+// the property's own file; catalogue.cc lists them in order).
+struct PropertyInfo {
+  std::string_view name;
+  // The ghost state it reads beyond clients' statuses and critical
+  // sections (Property::Ghost bits). Required, not defaulted: a state's
+  // identity (explore/fingerprint.h) and the dependence relation of sleep
+  // sets (explore/dependence.h) keep exactly what the checked properties
+  // declare, so a property that read ghost state unsaid would make both
+  // unsound.
+  uint32_t reads;
+  // Makes it, for a property checked on every state and at every end;
+  // nullptr for a liveness property, judged on lassos (explore/liveness.h).
+  std::unique_ptr<Property> (*make)(const PropertyInfo& info);
+};
+
 class Property {
  public:
-  virtual ~Property() = default;
-  virtual std::string_view name() const = 0;
-  // The ghost state the property reads, beyond clients' critical sections:
-  // the explorer keeps it in a state's identity only when some property does.
+  // The ghost state a property may read (PropertyInfo::reads), beyond
+  // clients' critical sections and statuses.
   enum Ghost : uint32_t { kWriters = 1, kLatestAcquirer = 2, kResource = 4 };
-  virtual uint32_t ghost() const { return 0; }
+
+  explicit Property(const PropertyInfo& info) : info_(info) {}
+  virtual ~Property() = default;
+  const PropertyInfo& info() const { return info_; }
+  std::string_view name() const { return info_.name; }
+  uint32_t ghost() const { return info_.reads; }
   // Returns a violation iff state `s`, reached by step number `step`,
   // violates the property.
   virtual std::optional<Violation> Check(const world::Model& m, const world::WorldState& s,
@@ -42,71 +63,36 @@ class Property {
                                             int) const {
     return std::nullopt;
   }
+
+ private:
+  const PropertyInfo& info_;
 };
 
-// At most one client is inside the critical section.
-class MutualExclusion final : public Property {
- public:
-  std::string_view name() const override { return "mutual_exclusion"; }
-  std::optional<Violation> Check(const world::Model& m, const world::WorldState& s,
-                                 int step) const override;
-};
+// PropertyInfo::make for a property class constructed from its info.
+template <typename P>
+std::unique_ptr<Property> Make(const PropertyInfo& info) {
+  return std::make_unique<P>(info);
+}
 
-// A client's command removed a value another client wrote, while it was
-// releasing its own lock (it had left its critical section but still
-// believed it held the lock).
-class ForeignRelease final : public Property {
- public:
-  std::string_view name() const override { return "foreign_release"; }
-  uint32_t ghost() const override { return kWriters; }
-  std::optional<Violation> Check(const world::Model& m, const world::WorldState& s,
-                                 int step) const override;
-};
-
-// The protected resource accepted a write from a client after a client that
-// acquired the lock later had written it: a stale holder overwrote newer
-// work (what fencing tokens are for).
-class StaleWrite final : public Property {
- public:
-  std::string_view name() const override { return "stale_write"; }
-  uint32_t ghost() const override { return kLatestAcquirer | kResource; }
-  std::optional<Violation> Check(const world::Model& m, const world::WorldState& s,
-                                 int step) const override;
-};
-
-// No client's algorithm throws an exception that is a finding about it: a
-// Redis error reply it did not handle, a timeout it did not expect
-// (world::ClientStatus::kFailed). Always checked.
-class ClientError final : public Property {
- public:
-  std::string_view name() const override { return "client_error"; }
-  std::optional<Violation> Check(const world::Model& m, const world::WorldState& s,
-                                 int step) const override;
-};
+// Every property lockstep knows, in the order it lists them and judges
+// liveness goals (catalogue.cc).
+const std::vector<const PropertyInfo*>& Catalogue();
+// The property of that name, or nullptr.
+const PropertyInfo* FindProperty(std::string_view name);
+// The ghost state the named properties read (unknown names read none).
+uint32_t ReadsOf(const std::vector<std::string>& names);
 
 // The live clients of an end state (nothing enabled) that still wait: for
 // a clock an assumption holds (holders_release_in_time, max_hold_ticks).
 // None when the clock stands at the horizon: there the search stopped them.
 std::vector<int> StuckClients(const world::Model& m, const world::WorldState& s);
 
-// No execution ends with a client still waiting: an end state with
-// StuckClients is a deadlock, as TLC reports one.
-class NoStuckStates final : public Property {
- public:
-  std::string_view name() const override { return "no_stuck_states"; }
-  std::optional<Violation> Check(const world::Model&, const world::WorldState&,
-                                 int) const override {
-    return std::nullopt;
-  }
-  std::optional<Violation> CheckEnd(const world::Model& m, const world::WorldState& s,
-                                    int step) const override;
-};
-
 // Never violated: counts the end states with StuckClients a search meets
 // (each once where the search caches states), from any of its threads.
+// Not a property of the catalogue: the search adds it to count.
 class StuckCounter final : public Property {
  public:
-  std::string_view name() const override { return "stuck_counter"; }
+  StuckCounter();
   std::optional<Violation> Check(const world::Model&, const world::WorldState&,
                                  int) const override {
     return std::nullopt;

@@ -2,6 +2,25 @@
 
 namespace lockstep::check {
 
+namespace {
+
+// The protected resource accepted a write from a client after a client that
+// acquired the lock later had written it: a stale holder overwrote newer
+// work (what fencing tokens are for).
+class StaleWrite final : public Property {
+ public:
+  using Property::Property;
+  std::optional<Violation> Check(const world::Model& m, const world::WorldState& s,
+                                 int step) const override;
+};
+
+}  // namespace
+
+extern const PropertyInfo kStaleWrite;
+const PropertyInfo kStaleWrite{.name = "stale_write",
+                               .reads = Property::kLatestAcquirer | Property::kResource,
+                               .make = Make<StaleWrite>};
+
 std::optional<Violation> StaleWrite::Check(const world::Model& m, const world::WorldState& s,
                                            int step) const {
   if (s.step.stale_writer < 0) return std::nullopt;

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 
@@ -304,6 +305,23 @@ int RunCommandLine(const std::vector<std::string>& args) {
     }
     if (*run) return Run(file, seed, max_steps, out);
     if (*explore) {
+      // An option the chosen strategy does not read is refused, never
+      // silently ignored: a search would say it ran without symmetry, say,
+      // when it ran with it.
+      const explore::StrategyEntry* chosen = explore::FindStrategy(ex.strategy);
+      for (const explore::StrategyEntry& e : explore::Strategies()) {
+        for (std::string_view option : e.options) {
+          if (!chosen || explore->count(std::string(option)) == 0 ||
+              std::find(chosen->options.begin(), chosen->options.end(), option) !=
+                  chosen->options.end()) {
+            continue;
+          }
+          std::cerr << "lockstep explore: " << option << " does nothing with --strategy "
+                    << chosen->name << "; it is read by " << explore::StrategiesReading(option)
+                    << "\n";
+          return kExitBadInput;
+        }
+      }
       ex.reductions.cache = !no_cache;
       ex.reductions.symmetry = !no_symmetry;
       ex.reductions.por = !no_por;

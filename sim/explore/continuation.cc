@@ -1,22 +1,24 @@
 // Breadth-first search from a prefix's state, as ShortestCounterexample does
-// from the initial state: states are cached (with symmetry, since a
-// violation's distance does not depend on which of two interchangeable
-// clients is which), so the first violation found is a shortest one.
+// from the initial state: states are cached, so the first violation found
+// is a shortest one.
 #include "sim/explore/continuation.h"
 
 #include <algorithm>
 #include <chrono>
 #include <deque>
+#include <limits>
 #include <unordered_set>
 
 #include "sim/explore/replay_strategy.h"
+#include "sim/explore/state_space.h"
 
 namespace lockstep::explore {
 
 Continuation ShortestContinuation(const world::WorldConfig& config, const Properties& properties,
                                   const std::vector<world::Action>& prefix, int max_steps,
                                   uint64_t max_states, const std::atomic<bool>* stop,
-                                  const std::function<void(const SearchStats&)>& progress) {
+                                  const std::function<void(const SearchStats&)>& progress,
+                                  bool symmetry) {
   const auto start = std::chrono::steady_clock::now();
   Continuation result;
   auto finish = [&](Continuation::Outcome outcome) {
@@ -26,9 +28,17 @@ Continuation ShortestContinuation(const world::WorldConfig& config, const Proper
     return result;
   };
 
-  world::Model model(config, /*use_forget_history=*/true);
-  world::WorldState s0 = model.Initial();
   const int base = static_cast<int>(prefix.size());
+  StateSpace space(config, properties,
+                   {.forget_history = true,
+                    .abstract_identity = true,
+                    .symmetry = symmetry,
+                    .max_steps = max_steps > std::numeric_limits<int>::max() - base
+                                     ? std::nullopt
+                                     : std::optional<int>(base + max_steps)});
+  world::Model& model = space.model();
+  world::WorldState s0;
+  if ((result.violation = space.Initial(&s0))) return finish(Continuation::Outcome::kFound);
   for (size_t i = 0; i < prefix.size(); ++i) {
     std::string why;
     if (!model.IsEnabled(s0, prefix[i], &why)) {
@@ -36,14 +46,11 @@ Continuation ShortestContinuation(const world::WorldConfig& config, const Proper
           i, "'" + world::FormatAction(prefix[i], model.client_names(), model.server_names()) +
                  "' is not possible here: " + why);
     }
-    model.Apply(s0, prefix[i], nullptr);
-    if (auto v = check::CheckAll(properties, model, s0, static_cast<int>(i) + 1)) {
-      result.violation = v;
+    if ((result.violation = space.Step(s0, prefix[i], static_cast<int>(i) + 1))) {
       return finish(Continuation::Outcome::kFound);
     }
   }
 
-  Fingerprinter fingerprinter(model, /*symmetry=*/true, /*abstract=*/true, GhostOf(properties));
   struct Node {
     int64_t parent;
     world::Action action;
@@ -52,17 +59,17 @@ Continuation ShortestContinuation(const world::WorldConfig& config, const Proper
   std::vector<Node> nodes;
   std::deque<std::pair<world::WorldState, int64_t>> queue;
   std::unordered_set<Fingerprint, FingerprintHash> seen;
-  seen.insert(fingerprinter.Of(s0, nullptr, nullptr));
+  seen.insert(space.Identity(s0));
   queue.emplace_back(std::move(s0), -1);
   std::vector<world::Action> enabled;
   auto last_report = start;
-  // The path from the initial state to `node`, then `last`.
-  auto path_to = [&](int64_t node, const world::Action& last) {
+  // The path from the initial state to `node`, then `last` if given.
+  auto path_to = [&](int64_t node, const world::Action* last) {
     for (int64_t at = node; at >= 0; at = nodes[static_cast<size_t>(at)].parent) {
       result.actions.push_back(nodes[static_cast<size_t>(at)].action);
     }
     std::reverse(result.actions.begin(), result.actions.end());
-    result.actions.push_back(last);
+    if (last) result.actions.push_back(*last);
   };
   for (uint64_t popped = 0; !queue.empty(); ++popped) {
     // A stop is heeded at the next state however long states take; the
@@ -84,36 +91,34 @@ Continuation ShortestContinuation(const world::WorldConfig& config, const Proper
     auto [s, node] = std::move(queue.front());
     queue.pop_front();
     const int depth = node < 0 ? 0 : nodes[static_cast<size_t>(node)].depth;
-    model.EnabledActions(s, &enabled);
-    if (enabled.empty()) {
-      // Nothing more can happen: properties of the end (bounded liveness).
-      if (auto v = check::CheckAllEnd(properties, model, s, base + depth)) {
-        for (int64_t at = node; at >= 0; at = nodes[static_cast<size_t>(at)].parent) {
-          result.actions.push_back(nodes[static_cast<size_t>(at)].action);
-        }
-        std::reverse(result.actions.begin(), result.actions.end());
-        result.violation = v;
+    std::optional<check::Violation> end;
+    const Offer offer = space.Offers(s, base + depth, &enabled, &end);
+    if (offer == Offer::kEnd) {
+      // Nothing more can happen: properties of the end.
+      if (end) {
+        path_to(node, nullptr);
+        result.violation = std::move(end);
         result.stats.states = seen.size();
         return finish(Continuation::Outcome::kFound);
       }
       continue;
     }
-    if (depth >= max_steps) {
+    if (offer == Offer::kStepBound) {
       result.step_bound_reached = true;
       continue;
     }
     for (const world::Action& a : enabled) {
       world::WorldState next = s;
-      model.Apply(next, a, nullptr);
+      std::optional<check::Violation> v = space.Step(next, a, base + depth + 1);
       ++result.stats.transitions;
       result.stats.max_depth = std::max(result.stats.max_depth, depth + 1);
-      if (auto v = check::CheckAll(properties, model, next, base + depth + 1)) {
-        path_to(node, a);
-        result.violation = v;
+      if (v) {
+        path_to(node, &a);
+        result.violation = std::move(v);
         result.stats.states = seen.size();
         return finish(Continuation::Outcome::kFound);
       }
-      if (!seen.insert(fingerprinter.Of(next, nullptr, nullptr)).second) continue;
+      if (!seen.insert(space.Identity(next)).second) continue;
       // Only a new state needs its way back: a node per state, not per
       // transition.
       nodes.push_back({node, a, depth + 1});

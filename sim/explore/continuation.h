@@ -39,12 +39,14 @@ struct Continuation {
 // further steps and `max_states` distinct states. If the prefix itself ends
 // in a violation, that is kFound with no actions. Setting `*stop` (Ctrl-C)
 // makes it give up ("interrupted").
-// `progress`, if given, is called every quarter second or so.
+// `progress`, if given, is called every quarter second or so. States are
+// cached with symmetry unless `symmetry` is false: a violation's distance
+// does not depend on which of two interchangeable clients is which.
 // Throws ScheduleError if an action of `prefix` is not enabled where it is.
-Continuation ShortestContinuation(
-    const world::WorldConfig& config, const Properties& properties,
-    const std::vector<world::Action>& prefix, int max_steps, uint64_t max_states,
-    const std::atomic<bool>* stop = nullptr,
-    const std::function<void(const SearchStats&)>& progress = nullptr);
+Continuation ShortestContinuation(const world::WorldConfig& config, const Properties& properties,
+                                  const std::vector<world::Action>& prefix, int max_steps,
+                                  uint64_t max_states, const std::atomic<bool>* stop = nullptr,
+                                  const std::function<void(const SearchStats&)>& progress = nullptr,
+                                  bool symmetry = true);
 
 }  // namespace lockstep::explore

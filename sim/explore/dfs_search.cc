@@ -20,84 +20,40 @@
 
 #include "sim/base/limits.h"
 #include "sim/explore/dependence.h"
+#include "sim/explore/dfs_shared.h"
 #include "sim/explore/search.h"
 #include "sim/explore/sleep_set.h"
+#include "sim/explore/state_space.h"
 #include "sim/explore/state_store.h"
 
 namespace lockstep::explore {
 namespace {
 
+using dfs::Clock;
+using dfs::FrontierItem;
+using dfs::Shared;
 using world::Action;
-using Clock = std::chrono::steady_clock;
-
-// Work left at the split depth for the jobs.
-struct FrontierItem {
-  std::vector<Action> path;
-  std::vector<Action> todo;
-  uint32_t sleep;
-  int preempted;
-  int last;
-};
-
-// What the threads of one search share.
-struct Shared {
-  explicit Shared(const SearchOptions& options)
-      : o(options),
-        // Without caching the table is never used: kept minimal, whatever
-        // the storage asked for.
-        visited(options.reductions.cache ? options.storage : StorageOptions{},
-                options.reductions.por, options.reductions.cache && options.bounds.max_steps,
-                /*threads=*/options.reductions.cache && options.jobs > 1),
-        start(Clock::now()) {}
-  const SearchOptions& o;
-  StateStore visited;
-  std::atomic<bool> stop{false};
-  std::atomic<uint64_t> transitions{0}, executions{0};
-  std::atomic<uint64_t> fresh{0};  // states first visited, under Bounds::max_states
-  std::atomic<int> max_depth{0};
-  std::mutex mu;  // guards what follows
-  std::optional<check::Violation> violation;
-  std::vector<Action> counterexample;
-  std::string incomplete;
-  std::unordered_set<Fingerprint, FingerprintHash> all_states;  // collect_states
-  Clock::time_point start;
-  Clock::time_point last_report;
-
-  double Elapsed() const { return std::chrono::duration<double>(Clock::now() - start).count(); }
-  void NoteBound(const std::string& what) {
-    std::lock_guard<std::mutex> lock(mu);
-    if (incomplete.empty()) incomplete = "stopped at " + what;
-  }
-  void StopIncomplete(const std::string& why) {
-    std::lock_guard<std::mutex> lock(mu);
-    if (incomplete.empty()) incomplete = why;
-    stop.store(true);
-  }
-  void NoteGrowth(const world::Model& model) {
-    std::lock_guard<std::mutex> lock(mu);
-    AddGrowthWarnings(model, &warnings);
-  }
-  std::vector<std::string> warnings;  // guarded by mu
-};
 
 class Dfs {
  public:
   Dfs(const world::WorldConfig& config, const Properties& properties, Shared& shared)
       : sh_(shared),
         o_(shared.o),
-        model_(config, o_.reductions.cache && o_.reductions.forget_history),
-        fingerprinter_(model_, o_.reductions.symmetry, o_.reductions.forget_history,
-                       GhostOf(properties)),
-        properties_(properties),
-        dependence_(model_, GhostOf(properties)) {}
+        // Without caching every history is kept: a plain enumeration.
+        space_(config, properties,
+               {.forget_history = o_.reductions.cache && o_.reductions.forget_history,
+                .abstract_identity = o_.reductions.forget_history,
+                .symmetry = o_.reductions.symmetry,
+                .max_steps = o_.bounds.max_steps}),
+        dependence_(space_.model(), space_.ghost()) {}
 
   // Explores from the initial state. With split_depth, states at that depth
   // are left in *frontier instead.
   void Root(std::optional<int> split_depth, std::vector<FrontierItem>* frontier) {
     split_depth_ = split_depth;
     frontier_ = frontier;
-    world::WorldState s = model_.Initial();
-    if (auto v = check::CheckAll(properties_, model_, s, 0)) {
+    world::WorldState s;
+    if (auto v = space_.Initial(&s)) {
       Found(*v);
       return;
     }
@@ -110,8 +66,10 @@ class Dfs {
   // Explores one frontier item.
   void Item(const FrontierItem& item) {
     split_depth_.reset();
-    world::WorldState s = model_.Initial();
-    for (const Action& a : item.path) model_.Apply(s, a, nullptr);
+    // The item's state, rebuilt: its path was searched, so nothing on it
+    // violates a property.
+    world::WorldState s = space_.model().Initial();
+    for (const Action& a : item.path) space_.model().Apply(s, a, nullptr);
     path_ = item.path;
     const int depth = static_cast<int>(item.path.size());
     At(depth).enabled.clear();
@@ -121,7 +79,7 @@ class Dfs {
   }
 
   size_t plain_states() const { return seen_.size(); }
-  const world::Model& model() const { return model_; }
+  const world::Model& model() const { return space_.model(); }
   std::vector<Fingerprint> plain_state_list() const { return {seen_.begin(), seen_.end()}; }
 
  private:
@@ -162,7 +120,8 @@ class Dfs {
   struct Child {
     world::WorldState state;
     Fingerprint f;
-    std::vector<int> canon;  // its clients' canonical numbers
+    std::vector<int> canon;                     // its clients' canonical numbers
+    std::optional<check::Violation> violation;  // what it shows
     int preempted = 0;
     int last = -1;               // the client that moved last on the way to it
     bool over_bound = false;     // past the preemption bound: not made
@@ -179,7 +138,7 @@ class Dfs {
   // last) into `c`, and starts fetching its table slot.
   void Identify(const world::WorldState& s, int preempted, int last, Child& c) {
     const Fingerprinter::PathState path{preempted, last};
-    c.f = fingerprinter_.Of(s, o_.bounds.preemptions ? &path : nullptr, &c.canon);
+    c.f = space_.Identity(s, o_.bounds.preemptions ? &path : nullptr, &c.canon);
     if (o_.reductions.cache) sh_.visited.Prefetch(c.f);
   }
 
@@ -231,7 +190,22 @@ class Dfs {
 
     Buffers& b = At(depth);
     std::vector<Action>& enabled = b.enabled;
-    model_.EnabledActions(s, &enabled);
+    std::optional<check::Violation> end;
+    switch (space_.Offers(s, depth, &enabled, &end)) {
+      case Offer::kEnd:
+        ++executions_;
+        if (end) {
+          Found(*end);
+          return Next::kStop;
+        }
+        return Next::kBack;
+      case Offer::kStepBound:
+        ++executions_;
+        sh_.NoteBound("max-steps " + std::to_string(*o_.bounds.max_steps));
+        return Next::kBack;
+      case Offer::kActions:
+        break;
+    }
     std::vector<Action>& todo = b.todo;
     todo.clear();
     for (const Action& a : enabled) {
@@ -243,19 +217,6 @@ class Dfs {
     }
     // `enabled` is needed below only for sleep sets, which Expand recomputes.
 
-    if (enabled.empty()) {
-      ++executions_;
-      if (auto v = check::CheckAllEnd(properties_, model_, s, depth)) {
-        Found(*v);
-        return Next::kStop;
-      }
-      return Next::kBack;
-    }
-    if (o_.bounds.max_steps && depth >= *o_.bounds.max_steps) {
-      ++executions_;
-      sh_.NoteBound("max-steps " + std::to_string(*o_.bounds.max_steps));
-      return Next::kBack;
-    }
     if (o_.bounds.runaway_steps && depth >= *o_.bounds.runaway_steps) {
       ++executions_;
       sh_.StopIncomplete(RunawayText(*o_.bounds.runaway_steps));
@@ -279,7 +240,7 @@ class Dfs {
       Frame& f = stack_.back();
       Buffers& b = At(f.depth);
       if (f.next == 0) {
-        if (o_.reductions.por && b.enabled.empty()) model_.EnabledActions(*f.s, &b.enabled);
+        if (o_.reductions.por && b.enabled.empty()) space_.model().EnabledActions(*f.s, &b.enabled);
         Generate(f, b);
       }
       if (f.next == b.todo.size()) {
@@ -300,9 +261,9 @@ class Dfs {
       ++transitions_;
       f.explored_any = true;
       path_.push_back(a);
-      if (auto v = check::CheckAll(properties_, model_, next, f.depth + 1)) {
+      if (child.violation) {
         ++executions_;
-        Found(*v);
+        Found(*child.violation);
         return true;
       }
       if (PollDue() && Poll()) return true;
@@ -355,7 +316,7 @@ class Dfs {
       }
       try {
         c.state = *f.s;
-        model_.Apply(c.state, a, nullptr);
+        c.violation = space_.Step(c.state, a, f.depth + 1);
         Identify(c.state, c.preempted, c.last, c);
       } catch (...) {
         c.failure = std::current_exception();
@@ -423,9 +384,7 @@ class Dfs {
   Clock::time_point last_poll_ = Clock::now();
   Shared& sh_;
   const SearchOptions& o_;
-  world::Model model_;
-  Fingerprinter fingerprinter_;
-  const Properties& properties_;
+  StateSpace space_;
   Dependence dependence_;
   std::unordered_set<Fingerprint, FingerprintHash> seen_;  // without caching
   std::vector<Action> path_;

@@ -32,7 +32,9 @@
 #include "sim/base/check.h"
 #include "sim/base/hash.h"
 #include "sim/explore/communicator.h"
+#include "sim/explore/replay_strategy.h"
 #include "sim/explore/search.h"
+#include "sim/explore/state_space.h"
 #include "sim/explore/state_store.h"
 
 namespace lockstep::explore {
@@ -183,21 +185,22 @@ class Rank {
         ranks_(ranks),
         k_(ranks.size()),
         me_(ranks.rank()),
-        properties_(properties),
-        model_(config, options.reductions.forget_history),
-        fingerprinter_(model_, options.reductions.symmetry, options.reductions.forget_history,
-                       GhostOf(properties)),
+        space_(config, properties,
+               {.forget_history = options.reductions.forget_history,
+                .abstract_identity = options.reductions.forget_history,
+                .symmetry = options.reductions.symmetry,
+                .max_steps = options.bounds.max_steps}),
         visited_(options.storage, /*sleep_sets=*/false, /*depths=*/false, /*threads=*/false) {}
 
   SearchResult Run() {
     SearchResult result;
-    world::WorldState s0 = model_.Initial();
-    if (auto v = check::CheckAll(properties_, model_, s0, 0)) {
+    world::WorldState s0;
+    if (auto v = space_.Initial(&s0)) {
       result.verdict = Verdict::kViolation;
       result.violation = v;
       return Finish(result);
     }
-    const Fingerprint f0 = fingerprinter_.Of(s0, nullptr, nullptr);
+    const Fingerprint f0 = space_.Identity(s0);
     if (Owner(f0) == me_) Keep(f0, {});
     level_.swap(next_);
     auto last_report = Clock::now();
@@ -260,27 +263,24 @@ class Rank {
       std::string& steps = level_[at_];
       Decode(steps, &path_);
       const world::WorldState& s = Rebuild(path_);
-      model_.EnabledActions(s, &enabled_);
-      if (enabled_.empty()) {
+      std::optional<check::Violation> end;
+      const Offer offer = space_.Offers(s, depth_, &enabled_, &end);
+      if (offer != Offer::kActions) {
         ++ends_;
-        if (check::CheckAllEnd(properties_, model_, s, depth_)) found_ = path_;
-        continue;
-      }
-      if (o_.bounds.max_steps && depth_ >= *o_.bounds.max_steps) {
-        ++ends_;
-        cut_off_ = true;
+        if (end) found_ = path_;
+        if (offer == Offer::kStepBound) cut_off_ = true;
         continue;
       }
       for (const Action& a : enabled_) {
         world::WorldState next = s;
-        model_.Apply(next, a, nullptr);
+        const bool violates = space_.Step(next, a, depth_ + 1).has_value();
         ++transitions_;
-        if (check::CheckAll(properties_, model_, next, depth_ + 1)) {
+        if (violates) {
           found_ = path_;
           found_->push_back(a);
           break;
         }
-        const Fingerprint f = fingerprinter_.Of(next, nullptr, nullptr);
+        const Fingerprint f = space_.Identity(next);
         const int owner = Owner(f);
         child_ = steps;
         PutAction(child_, a);
@@ -325,7 +325,7 @@ class Rank {
   // parents were expanded, so siblings share all but their last step and
   // cousins most of their path.
   const world::WorldState& Rebuild(const std::vector<Action>& path) {
-    if (replayed_.empty()) replayed_.push_back(model_.Initial());
+    if (replayed_.empty()) replayed_.push_back(space_.model().Initial());
     size_t common = 0;
     while (common < path.size() && common < replayed_path_.size() &&
            path[common] == replayed_path_[common]) {
@@ -335,7 +335,7 @@ class Rank {
     replayed_.resize(common + 1);
     for (size_t i = common; i < path.size(); ++i) {
       world::WorldState next = replayed_.back();
-      model_.Apply(next, path[i], nullptr);
+      space_.model().Apply(next, path[i], nullptr);  // a path searched: no violation on it
       replayed_.push_back(std::move(next));
       replayed_path_.push_back(path[i]);
     }
@@ -388,17 +388,11 @@ class Rank {
 
   // The violation `path` ends in, judged again here as it was where found.
   check::Violation Judge(const std::vector<Action>& path) {
-    world::WorldState s = model_.Initial();
-    for (size_t i = 0; i < path.size(); ++i) {
-      model_.Apply(s, path[i], nullptr);
-      if (auto v = check::CheckAll(properties_, model_, s, static_cast<int>(i) + 1)) {
-        LOCKSTEP_CHECK(i + 1 == path.size(), "a violation is found where it first happens");
-        return *v;
-      }
-    }
-    auto v = check::CheckAllEnd(properties_, model_, s, static_cast<int>(path.size()));
-    LOCKSTEP_CHECK(v.has_value(), "the path a rank found ends in a violation");
-    return *v;
+    ReplayStrategy replay(path);
+    const ExecutionResult run = RunExecution(space_, replay);
+    LOCKSTEP_CHECK(run.violation.has_value() && run.schedule.size() == path.size(),
+                   "the path a rank found ends in a violation, where it first happens");
+    return *run.violation;
   }
 
   // Some rank's algorithm threw: every rank throws the lowest rank's error.
@@ -432,7 +426,7 @@ class Rank {
                            : depth_;
     stats_.elapsed_s = Elapsed();
     result.stats = stats_;
-    AddGrowthWarnings(model_, &result.warnings);
+    AddGrowthWarnings(space_.model(), &result.warnings);
     if (o_.collect_states) {
       // Every rank learns every state: each sends its own to all.
       std::string mine;
@@ -450,9 +444,7 @@ class Rank {
   const SearchOptions& o_;
   Communicator& ranks_;
   const int k_, me_;
-  const Properties& properties_;
-  world::Model model_;
-  Fingerprinter fingerprinter_;
+  StateSpace space_;
   StateStore visited_;
   const Clock::time_point start_ = Clock::now();
   // The states of this level and the next, as their encoded steps: a state

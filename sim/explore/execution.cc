@@ -1,5 +1,7 @@
 #include "sim/explore/execution.h"
 
+#include "sim/explore/state_space.h"
+
 namespace lockstep::explore {
 
 const char* EndReasonText(EndReason r) {
@@ -32,45 +34,47 @@ uint32_t GhostOf(const Properties& properties) {
   return ghost;
 }
 
-ExecutionResult RunExecution(world::Model& model, Strategy& strategy, const Properties& properties,
-                             int max_steps, const std::atomic<bool>* stop, StepObserver* observer) {
-  world::WorldState s = model.Initial();
+ExecutionResult RunExecution(StateSpace& space, Strategy& strategy, const std::atomic<bool>* stop,
+                             StepObserver* observer) {
+  world::WorldState s;
   ExecutionResult result;
+  if ((result.violation = space.Initial(&s))) {
+    result.end = EndReason::kViolation;
+    return result;
+  }
   std::vector<world::Action> enabled;
   for (;;) {
-    model.EnabledActions(s, &enabled);
-    if (enabled.empty()) {
-      result.end = EndReason::kQuiescent;
-      if (auto v =
-              check::CheckAllEnd(properties, model, s, static_cast<int>(result.schedule.size()))) {
-        result.violation = std::move(v);
-        result.end = EndReason::kViolation;
-      }
+    const int depth = static_cast<int>(result.schedule.size());
+    std::optional<check::Violation> end;
+    const Offer offer = space.Offers(s, depth, &enabled, &end);
+    if (offer == Offer::kEnd) {
+      result.violation = std::move(end);
+      result.end = result.violation ? EndReason::kViolation : EndReason::kQuiescent;
       break;
     }
-    if (static_cast<int>(result.schedule.size()) >= max_steps) {
+    if (offer == Offer::kStepBound) {
       result.end = EndReason::kStepBound;
       break;
     }
-    if (stop && (result.schedule.size() & 1023) == 0 && stop->load()) {
+    if (stop && stop->load(std::memory_order_relaxed)) {
       result.end = EndReason::kStopped;
       break;
     }
-    std::optional<world::Action> next = strategy.Next(model, s, enabled);
+    std::optional<world::Action> next = strategy.Next(space.model(), s, enabled);
     if (!next) {
       result.end = EndReason::kStrategyDone;
       break;
     }
     result.schedule.push_back(*next);
-    const int step = static_cast<int>(result.schedule.size());
+    std::optional<check::Violation> v;
     if (observer) {
       world::StepEffects effects;
-      model.Apply(s, *next, &effects);
-      observer->Applied(model, s, step, *next, std::move(effects));
+      v = space.Step(s, *next, depth + 1, observer->wants_effects() ? &effects : nullptr);
+      observer->Applied(space.model(), s, depth + 1, *next, std::move(effects));
     } else {
-      model.Apply(s, *next, nullptr);
+      v = space.Step(s, *next, depth + 1);
     }
-    if (auto v = check::CheckAll(properties, model, s, step)) {
+    if (v) {
       result.violation = std::move(v);
       result.end = EndReason::kViolation;
       break;

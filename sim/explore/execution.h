@@ -1,5 +1,5 @@
-// Runs one execution: a model's initial state, a strategy choosing its
-// actions, and the properties checked after every step.
+// Runs one execution: a state space's initial state, a strategy choosing
+// its actions, and the properties checked on every state.
 #pragma once
 
 #include <atomic>
@@ -18,7 +18,7 @@ enum class EndReason {
   kQuiescent,     // nothing is enabled: every client finished or waits
                   // on a clock that cannot move
   kStrategyDone,  // the strategy ended it (e.g. a replayed schedule ran out)
-  kStepBound,     // max_steps actions were applied
+  kStepBound,     // the space's step bound cut it
   kStopped,       // the caller's stop flag was set (a memory bound)
 };
 const char* EndReasonText(EndReason r);
@@ -41,15 +41,18 @@ class StepObserver {
   // Step `index` (from 1) applied `a` with `effects` and left `s`.
   virtual void Applied(const world::Model& model, const world::WorldState& s, int index,
                        const world::Action& a, world::StepEffects effects) = 0;
+  // False: it reads no effects, and the model need not record them.
+  virtual bool wants_effects() const { return true; }
 };
 
-// Runs from model.Initial() until the end. The model may be shared by many
-// executions (its clients' learned behaviour is reused). Throws what the
-// strategy throws (ScheduleError). Setting `*stop` ends it (kStopped).
-// `observer`, if given, sees every step, before the properties are checked.
-// REQUIRES: max_steps >= 0
-ExecutionResult RunExecution(world::Model& model, Strategy& strategy, const Properties& properties,
-                             int max_steps, const std::atomic<bool>* stop = nullptr,
+class StateSpace;  // state_space.h
+
+// Runs one execution of `space` from its initial state until the end. The
+// space may serve many executions (its clients' learned behaviour is
+// reused). Throws what the strategy throws (ScheduleError). Setting `*stop`
+// ends it (kStopped). `observer`, if given, sees every step.
+ExecutionResult RunExecution(StateSpace& space, Strategy& strategy,
+                             const std::atomic<bool>* stop = nullptr,
                              StepObserver* observer = nullptr);
 
 }  // namespace lockstep::explore

@@ -8,7 +8,7 @@
 
 #include "sim/base/printable.h"
 #include "sim/check/liveness.h"
-#include "sim/explore/fingerprint.h"
+#include "sim/explore/state_space.h"
 
 namespace lockstep::explore {
 namespace {
@@ -45,12 +45,19 @@ class Graph {
     uint8_t entered;  // clients (bits) that entered the critical section in it
   };
 
-  Graph(const world::WorldConfig& config, bool forget_history)
-      : model_(config, forget_history),
-        fingerprints_(model_, false, forget_history, check::Property::kWriters) {}
+  // No property is checked step by step here; the identity keeps the
+  // ghost state the liveness properties judged read.
+  Graph(const world::WorldConfig& config, bool forget_history,
+        const std::vector<std::string>& liveness)
+      : space_(config, kNoProperties,
+               {.forget_history = forget_history,
+                .abstract_identity = forget_history,
+                .symmetry = false,
+                .max_steps = std::nullopt,
+                .ghost = check::ReadsOf(liveness)}) {}
 
-  world::Model& model() { return model_; }
-  const world::Model& model() const { return model_; }
+  world::Model& model() { return space_.model(); }
+  const world::Model& model() const { return space_.model(); }
   size_t size() const { return states_.size(); }
   const world::WorldState& state(int v) const { return states_[v]; }
   uint32_t enabled(int v) const { return enabled_[v]; }
@@ -60,18 +67,23 @@ class Graph {
 
   // The node of `s`, added if new (then true).
   std::pair<int, bool> Add(const world::WorldState& s, int via) {
-    const Fingerprint f = fingerprints_.Of(s, nullptr, nullptr);
+    const Fingerprint f = space_.Identity(s);
     auto [it, fresh] = index_.try_emplace(f, static_cast<int>(states_.size()));
     if (!fresh) return {it->second, false};
     states_.push_back(s);
-    std::vector<Action> actions;
-    model_.EnabledActions(s, &actions);
+    Offers(s, &scratch_);
     uint32_t on = 0;
-    for (const Action& a : actions) on |= FairClass(a);
+    for (const Action& a : scratch_) on |= FairClass(a);
     enabled_.push_back(on);
     out_.emplace_back();
     parent_.push_back(via);
     return {it->second, true};
+  }
+
+  // The actions `s` offers (none at an end: no step bound applies here).
+  void Offers(const world::WorldState& s, std::vector<Action>* actions) {
+    std::optional<check::Violation> end;  // none: no property is checked here
+    if (space_.Offers(s, 0, actions, &end) != Offer::kActions) actions->clear();
   }
 
   int Link(int from, int to, const Action& a, uint8_t entered) {
@@ -85,7 +97,7 @@ class Graph {
     uint8_t before = 0, after = 0;
     for (size_t i = 0; i < s.clients.size(); ++i)
       before |= uint8_t{s.clients[i].in_critical_section} << i;
-    model_.Apply(s, a, nullptr);
+    space_.Step(s, a, 0);
     for (size_t i = 0; i < s.clients.size(); ++i)
       after |= uint8_t{s.clients[i].in_critical_section} << i;
     return static_cast<uint8_t>(after & ~before);
@@ -93,13 +105,14 @@ class Graph {
 
   const std::vector<check::Orphan>& OrphansOf(int v) {
     if (orphans_.size() < states_.size()) orphans_.resize(states_.size());
-    if (!orphans_[v]) orphans_[v] = check::Orphans(model_, states_[v]);
+    if (!orphans_[v]) orphans_[v] = check::Orphans(space_.model(), states_[v]);
     return *orphans_[v];
   }
 
  private:
-  world::Model model_;
-  Fingerprinter fingerprints_;
+  static inline const Properties kNoProperties;
+  StateSpace space_;
+  std::vector<Action> scratch_;
   std::unordered_map<Fingerprint, int, FingerprintHash> index_;
   std::vector<world::WorldState> states_;
   std::vector<uint32_t> enabled_;
@@ -392,7 +405,7 @@ LassoSearch FindLasso(const world::WorldConfig& config, const std::vector<std::s
                       const std::atomic<bool>* interrupted) {
   const auto started = std::chrono::steady_clock::now();
   LassoSearch out;
-  Graph g(config, forget_history);
+  Graph g(config, forget_history, liveness);
   g.Add(g.model().Initial(), -1);
   std::vector<Action> actions;
   // Breadth first: the first edge to reach a state lies on a shortest path.
@@ -408,14 +421,13 @@ LassoSearch FindLasso(const world::WorldConfig& config, const std::vector<std::s
                        std::to_string(max_states);
       break;
     }
-    g.model().EnabledActions(g.state(static_cast<int>(v)), &actions);
+    g.Offers(g.state(static_cast<int>(v)), &actions);
     for (const Action& a : actions) {
       world::WorldState next = g.state(static_cast<int>(v));
       const uint8_t entered = g.Apply(next, a);
-      const auto [to, fresh] = g.Add(next, static_cast<int>(g.edges().size()));
+      const int to = g.Add(next, static_cast<int>(g.edges().size())).first;
       g.Link(static_cast<int>(v), to, a, entered);
       ++out.stats.transitions;
-      (void)fresh;
     }
   }
   out.stats.states = g.size();
@@ -450,7 +462,7 @@ std::optional<check::Violation> JudgeLasso(const world::WorldConfig& config,
                                            size_t length,
                                            const std::vector<std::string>& liveness) {
   if (length == 0 || start + length > schedule.size()) return std::nullopt;
-  Graph g(config, true);
+  Graph g(config, true, liveness);
   world::WorldState s = g.model().Initial();
   std::vector<int> at = {g.Add(s, -1).first};
   std::string why;

@@ -3,6 +3,7 @@
 #include <unordered_set>
 
 #include "sim/explore/search.h"
+#include "sim/explore/state_space.h"
 
 namespace lockstep::explore {
 
@@ -12,13 +13,33 @@ SearchResult SampleExecutions(const world::WorldConfig& config, const Properties
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
   auto last_report = start;
-  world::Model model(config, options.reductions.forget_history);
-  Fingerprinter fingerprinter(model, options.reductions.symmetry, options.reductions.forget_history,
-                              GhostOf(properties));
+  StateSpace space(config, properties,
+                   {.forget_history = options.reductions.forget_history,
+                    .abstract_identity = options.reductions.forget_history,
+                    .symmetry = options.reductions.symmetry,
+                    .max_steps = max_steps});
   std::unordered_set<Fingerprint, FingerprintHash> seen;
   SearchResult result;
   SearchStats& st = result.stats;
-  std::vector<world::Action> enabled;
+  // Counts the states an execution meets and heeds a stop at its next
+  // step, however long it is; the execution itself is RunExecution's.
+  class Sampled final : public StepObserver {
+   public:
+    Sampled(StateSpace& space, std::unordered_set<Fingerprint, FingerprintHash>& seen,
+            SearchStats& st)
+        : space_(space), seen_(seen), st_(st) {}
+    void Applied(const world::Model&, const world::WorldState& s, int, const world::Action&,
+                 world::StepEffects) override {
+      ++st_.transitions;
+      seen_.insert(space_.Identity(s));
+    }
+    bool wants_effects() const override { return false; }
+
+   private:
+    StateSpace& space_;
+    std::unordered_set<Fingerprint, FingerprintHash>& seen_;
+    SearchStats& st_;
+  } sampled(space, seen, st);
   for (uint64_t i = 0; i < executions; ++i) {
     if (options.interrupted && options.interrupted->load()) {
       result.verdict = Verdict::kIncomplete;
@@ -26,36 +47,17 @@ SearchResult SampleExecutions(const world::WorldConfig& config, const Properties
       break;
     }
     std::unique_ptr<Strategy> strategy = make_strategy(i, st.max_depth);
-    world::WorldState s = model.Initial();
-    seen.insert(fingerprinter.Of(s, nullptr, nullptr));
-    std::vector<world::Action> path;
+    world::WorldState s0;
+    space.Initial(&s0);
+    seen.insert(space.Identity(s0));
     ++st.executions;
-    for (;;) {
-      model.EnabledActions(s, &enabled);
-      if (enabled.empty()) {
-        if (auto v = check::CheckAllEnd(properties, model, s, static_cast<int>(path.size()))) {
-          result.verdict = Verdict::kViolation;
-          result.violation = v;
-          result.counterexample = path;
-        }
-        break;
-      }
-      if (static_cast<int>(path.size()) >= max_steps) break;
-      // A stop is heeded at the next step, however long an execution is.
-      if (options.interrupted && options.interrupted->load(std::memory_order_relaxed)) break;
-      std::optional<world::Action> a = strategy->Next(model, s, enabled);
-      if (!a) break;
-      model.Apply(s, *a, nullptr);
-      path.push_back(*a);
-      ++st.transitions;
-      seen.insert(fingerprinter.Of(s, nullptr, nullptr));
-      if (auto v = check::CheckAll(properties, model, s, static_cast<int>(path.size()))) {
-        result.verdict = Verdict::kViolation;
-        result.violation = v;
-        result.counterexample = path;
-        break;
-      }
+    const ExecutionResult run = RunExecution(space, *strategy, options.interrupted, &sampled);
+    if (run.violation) {
+      result.verdict = Verdict::kViolation;
+      result.violation = run.violation;
+      result.counterexample = run.schedule;
     }
+    const std::vector<world::Action>& path = run.schedule;
     st.max_depth = std::max(st.max_depth, static_cast<int>(path.size()));
     if (result.verdict == Verdict::kViolation) break;
     auto now = Clock::now();

@@ -1,6 +1,7 @@
-// A strategy chooses the next action of an execution among the enabled ones.
-// One small interface, one file per strategy (replay, random; the search
-// strategies build on the same interface).
+// A strategy chooses the next action of one execution among the enabled
+// ones (RunExecution): one small interface, one file per strategy (replay,
+// random, PCT). The exhaustive searches are not strategies: they walk the
+// same state space (state_space.h) in their own order.
 #pragma once
 
 #include <optional>

@@ -26,8 +26,8 @@ SearchResult RunBreadthFirst(const world::WorldConfig& config, const Properties&
   const SearchOptions& o = request.search;
   Continuation c = ShortestContinuation(
       config, properties, {}, o.bounds.max_steps.value_or(std::numeric_limits<int>::max()),
-      o.bounds.max_states.value_or(std::numeric_limits<uint64_t>::max()), o.interrupted,
-      o.progress);
+      o.bounds.max_states.value_or(std::numeric_limits<uint64_t>::max()), o.interrupted, o.progress,
+      o.reductions.symmetry);
   SearchResult r;
   r.stats = c.stats;
   r.stats.executions = 1;
@@ -96,7 +96,7 @@ const std::vector<StrategyEntry>& Strategies() {
       {"bfs",
        "exhaustive breadth-first search: the first violation found is a shortest one",
        StrategyKind::kExhaustive,
-       {},
+       {"--no-symmetry"},
        RunBreadthFirst,
        /*shortest=*/true},
       {"distributed",

@@ -10,10 +10,11 @@ namespace {
 
 // "Violated" where one of `clients` is inside the critical section: the
 // search's stop at a violation is its stop at the first such state.
+const check::PropertyInfo kSomeoneInside{.name = "someone_inside", .reads = 0, .make = nullptr};
 class SomeoneInside final : public check::Property {
  public:
-  explicit SomeoneInside(std::vector<int> clients) : clients_(std::move(clients)) {}
-  std::string_view name() const override { return "someone_inside"; }
+  explicit SomeoneInside(std::vector<int> clients)
+      : Property(kSomeoneInside), clients_(std::move(clients)) {}
   std::optional<check::Violation> Check(const world::Model& m, const world::WorldState& s,
                                         int step) const override {
     check::Violation v;

@@ -49,7 +49,7 @@ void ShowStuck(const scenario::Scenario& s, const explore::SearchOptions& search
   if (search.communicator) result.stuck_states = search.communicator->Sum({counter.count()})[0];
   if (result.stuck_states == 0) return;
   explore::Properties stuck;
-  stuck.push_back(std::make_unique<check::NoStuckStates>());
+  stuck.push_back(check::MakeProperty("no_stuck_states"));
   const std::optional<explore::SearchResult> shortest =
       explore::ShortestCounterexample(s.world, stuck, result.search.stats.max_depth,
                                       base::Limits::kShrinkStates, search.interrupted);
@@ -94,6 +94,7 @@ ExploreResult ExploreOnce(const scenario::Scenario& s, ExploreOptions options) {
   // caching they would be computed and never read, so the search (and its
   // report) runs without them.
   if (!search.reductions.cache) search.reductions.por = false;
+
   // Without state caching nothing stops a client that retries forever
   // without the clock moving: bound the executions by the scenario's
   // max_steps, as a run is.
@@ -109,6 +110,12 @@ ExploreResult ExploreOnce(const scenario::Scenario& s, ExploreOptions options) {
   result.exhaustive = strategy->kind == explore::StrategyKind::kExhaustive;
   result.tokens_renamed = world::TokensRenamable(s.world);
   result.request = request;
+  // The breadth-first strategies have no sleep sets: the report says what
+  // ran (the checks after the search still use them).
+  if (std::find(strategy->options.begin(), strategy->options.end(), "--no-por") ==
+      strategy->options.end()) {
+    result.request.search.reductions.por = false;
+  }
   // An exhaustive search also counts the runs that end stuck, unless the
   // scenario makes them violations.
   explore::Properties searched = explore::MakeProperties(s.properties);
@@ -152,6 +159,8 @@ ExploreResult ExploreOnce(const scenario::Scenario& s, ExploreOptions options) {
 
   Counterexample c;
   std::vector<world::Action> schedule = result.search.counterexample;
+  // The violation the recorded schedule was found to show.
+  std::optional<check::Violation> found = result.search.violation;
   c.found_steps = schedule.size();
   if (strategy->shortest) {
     c.shrunk = true;
@@ -161,10 +170,15 @@ ExploreResult ExploreOnce(const scenario::Scenario& s, ExploreOptions options) {
             explore::ShortestCounterexample(s.world, properties, static_cast<int>(schedule.size()),
                                             base::Limits::kShrinkStates, search.interrupted)) {
       schedule = shortest->counterexample;
+      found = shortest->violation;
       c.shrunk = true;
     }
   }
   c.trace = RecordTrace(s, schedule);
+  // Recorded through the same state space as it was found in, the schedule
+  // shows the same violation at the same step.
+  LOCKSTEP_CHECK(c.trace.violation.has_value() && c.trace.violation == found,
+                 "a counterexample recorded again shows the violation it was found for");
   // Shrinking finds the shortest violation of any property, which may be
   // another property than the one the search met first: report that one.
   result.search.violation = c.trace.violation;

@@ -5,7 +5,7 @@
 
 #include "sim/base/input_error.h"
 #include "sim/explore/execution.h"
-#include "sim/explore/fingerprint.h"
+#include "sim/explore/state_space.h"
 #include "sim/trace/sources.h"
 #include "sim/trace/trace.h"
 
@@ -59,11 +59,15 @@ json StepJson(const world::StepRecord& r) {
 json PlayGraph(const scenario::Scenario& s, const std::string& file, uint64_t max_states,
                uint64_t max_bytes) {
   const explore::Properties properties = explore::MakeProperties(s.properties);
-  world::Model model(s.world, /*use_forget_history=*/true);
   // Every choice is shown: no symmetry, no sleep sets; states that differ
   // only in what a client has forgotten are one (their futures are).
-  explore::Fingerprinter fingerprinter(model, /*symmetry=*/false, /*abstract=*/true,
-                                       explore::GhostOf(properties));
+  explore::StateSpace space(s.world, properties,
+                            {.forget_history = true,
+                             .abstract_identity = true,
+                             .symmetry = false,
+                             .max_steps = s.max_steps,
+                             .ghost = 0});
+  world::Model& model = space.model();
   const std::vector<std::string>& names = model.client_names();
   const std::vector<std::string>& servers = model.server_names();
 
@@ -97,7 +101,7 @@ json PlayGraph(const scenario::Scenario& s, const std::string& file, uint64_t ma
     }
   };
   auto add = [&](world::WorldState st, int depth, json shown) {
-    const explore::Fingerprint f = fingerprinter.Of(st, nullptr, nullptr);
+    const explore::Fingerprint f = space.Identity(st);
     auto [it, fresh] = index.try_emplace(f, static_cast<int>(nodes.size()));
     if (fresh) {
       if (nodes.size() >= max_states) {
@@ -112,29 +116,32 @@ json PlayGraph(const scenario::Scenario& s, const std::string& file, uint64_t ma
     }
     return it->second;
   };
-  world::WorldState s0 = model.Initial();
+  world::WorldState s0;
+  if (std::optional<check::Violation> v = space.Initial(&s0)) {
+    throw base::InputError(file, "",
+                           "the game has nothing to play: its first state already violates " +
+                               v->property + " (" + v->message + ")");
+  }
   add(s0, 0, StateJson(world::RecordStart(model, s0), names));
-  std::vector<world::Action> enabled;
+  std::vector<world::Action> actions;
   for (size_t at = 0; at < nodes.size(); ++at) {
-    model.EnabledActions(nodes[at].state, &enabled);
     const int depth = nodes[at].depth;
-    if (enabled.empty()) {
-      nodes[at].end_violation = check::CheckAllEnd(properties, model, nodes[at].state, depth);
+    // Ends are judged; the scenario's step bound leaves a state without moves.
+    if (space.Offers(nodes[at].state, depth, &actions, &nodes[at].end_violation) !=
+        explore::Offer::kActions) {
       continue;
     }
-    if (depth >= s.max_steps) continue;  // the scenario's step bound
-    const std::vector<world::Action> actions = enabled;
     for (const world::Action& a : actions) {
       world::WorldState next = nodes[at].state;
       world::StepEffects effects;
-      model.Apply(next, a, &effects);
+      std::optional<check::Violation> violation = space.Step(next, a, depth + 1, &effects);
       world::StepRecord r = world::RecordStep(model, next, depth + 1, a, std::move(effects));
       Move m;
       m.action = a;
       m.step = StepJson(r);
       count(m.step);
       m.step["state"] = StateJson(r, names);
-      m.violation = check::CheckAll(properties, model, next, depth + 1);
+      m.violation = std::move(violation);
       if (!m.violation) {
         m.to = add(std::move(next), depth + 1, m.step["state"]);
         m.step.erase("state");  // the target state shows it

@@ -8,6 +8,7 @@
 #include "sim/explore/liveness.h"
 #include "sim/explore/random_strategy.h"
 #include "sim/explore/replay_strategy.h"
+#include "sim/explore/state_space.h"
 
 namespace lockstep::run {
 
@@ -31,7 +32,14 @@ class TraceRecorder : public explore::StepObserver {
 
 trace::Trace RunToTrace(const scenario::Scenario& s, explore::Strategy& strategy, int max_steps,
                         const std::atomic<bool>* stop, size_t* steps_run) {
-  world::Model model(s.world, /*use_forget_history=*/false);
+  const explore::Properties properties = explore::MakeProperties(s.properties);
+  // Every history kept: a trace records what each client observed.
+  explore::StateSpace space(s.world, properties,
+                            {.forget_history = false,
+                             .abstract_identity = false,
+                             .symmetry = false,
+                             .max_steps = max_steps});
+  world::Model& model = space.model();
   trace::Trace t;
   t.scenario = s.document;
   t.seed = s.world.seed;
@@ -42,8 +50,7 @@ trace::Trace RunToTrace(const scenario::Scenario& s, explore::Strategy& strategy
   if (model.server_count() > 1) t.server_names = model.server_names();
   t.steps.push_back(world::RecordStart(model, model.Initial()));
   TraceRecorder recorder(t);
-  explore::ExecutionResult r = explore::RunExecution(
-      model, strategy, explore::MakeProperties(s.properties), max_steps, stop, &recorder);
+  explore::ExecutionResult r = explore::RunExecution(space, strategy, stop, &recorder);
   if (steps_run) *steps_run = r.schedule.size();
   t.end = explore::EndReasonText(r.end);
   t.violation = std::move(r.violation);

@@ -109,7 +109,8 @@ TEST_CASE("a Lua time is offset, subtracted and compared, and nothing else", "[l
 
 TEST_CASE("without relative_time a Lua clock reading is a number, as before", "[lua]") {
   testing::TempDir tmp;
-  json doc = TimeScenario(Lock("assert(type(lock.now()) == 'number' and lock.now() * 2 >= 0)"), false);
+  json doc =
+      TimeScenario(Lock("assert(type(lock.now()) == 'number' and lock.now() * 2 >= 0)"), false);
   doc["clock"]["horizon"] = 8;
   doc["properties"] = {"mutual_exclusion"};
   const testing::ProcessResult r = ExploreTimeScenario(tmp, doc);

@@ -90,5 +90,42 @@ TEST_CASE(
   CHECK(both.err.find("--strategy excludes --shortest") != std::string::npos);
 }
 
+TEST_CASE(
+    "bfs visits DFS's states, with symmetry or without (--no-symmetry), and says it has no "
+    "sleep sets") {
+  // Breadth first and depth first without sleep sets keep the same states:
+  // sleep sets prune transitions, never states.
+  const scenario::Scenario s =
+      scenario::LoadScenarioFile(testing::ScenarioPath("getset-loser-overwrite-safe.json"));
+  for (bool symmetry : {true, false}) {
+    INFO("symmetry " << symmetry);
+    run::ExploreOptions d;
+    d.request.search.reductions.symmetry = symmetry;
+    d.request.search.reductions.por = false;
+    const run::ExploreResult dfs = run::Explore(s, d);
+    run::ExploreOptions o = d;
+    o.strategy = "bfs";
+    o.request.search.reductions.por = true;  // asked for, and not applied
+    const run::ExploreResult bfs = run::Explore(s, o);
+    REQUIRE(dfs.safe());
+    REQUIRE(bfs.safe());
+    CHECK(bfs.search.stats.states == dfs.search.stats.states);
+    CHECK_FALSE(bfs.request.search.reductions.por);
+  }
+}
+
+TEST_CASE("explore refuses an option its strategy does not read, naming who reads it") {
+  const std::string race = testing::ScenarioPath("setnx-docs-race.json");
+  const testing::ProcessResult por =
+      testing::RunLockstep({"explore", race, "--strategy", "bfs", "--no-por"});
+  CHECK(por.exit_code == 2);
+  CHECK(por.err ==
+        "lockstep explore: --no-por does nothing with --strategy bfs; it is read by dfs\n");
+  const testing::ProcessResult jobs =
+      testing::RunLockstep({"explore", race, "--strategy", "random", "--jobs", "2"});
+  CHECK(jobs.exit_code == 2);
+  CHECK(jobs.err.find("--jobs does nothing with --strategy random") != std::string::npos);
+}
+
 }  // namespace
 }  // namespace lockstep

@@ -84,9 +84,7 @@ namespace {
 // the search short.
 class GhostOnly final : public check::Property {
  public:
-  explicit GhostOnly(std::unique_ptr<check::Property> p) : p_(std::move(p)) {}
-  std::string_view name() const override { return p_->name(); }
-  uint32_t ghost() const override { return p_->ghost(); }
+  explicit GhostOnly(std::unique_ptr<check::Property> p) : Property(p->info()), p_(std::move(p)) {}
   std::optional<check::Violation> Check(const world::Model&, const world::WorldState&,
                                         int) const override {
     return std::nullopt;

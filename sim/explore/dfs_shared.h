@@ -1,0 +1,71 @@
+// What the threads of one depth-first search share (dfs_search.cc): the
+// visited-state table, the counts, the violation found, why it stopped.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "sim/explore/search.h"
+#include "sim/explore/state_store.h"
+
+namespace lockstep::explore::dfs {
+
+using Clock = std::chrono::steady_clock;
+using world::Action;
+
+// Work left at the split depth for the jobs.
+struct FrontierItem {
+  std::vector<Action> path;
+  std::vector<Action> todo;
+  uint32_t sleep;
+  int preempted;
+  int last;
+};
+
+// What the threads of one search share.
+struct Shared {
+  explicit Shared(const SearchOptions& options)
+      : o(options),
+        // Without caching the table is never used: kept minimal, whatever
+        // the storage asked for.
+        visited(options.reductions.cache ? options.storage : StorageOptions{},
+                options.reductions.por, options.reductions.cache && options.bounds.max_steps,
+                /*threads=*/options.reductions.cache && options.jobs > 1),
+        start(Clock::now()) {}
+  const SearchOptions& o;
+  StateStore visited;
+  std::atomic<bool> stop{false};
+  std::atomic<uint64_t> transitions{0}, executions{0};
+  std::atomic<uint64_t> fresh{0};  // states first visited, under Bounds::max_states
+  std::atomic<int> max_depth{0};
+  std::mutex mu;  // guards what follows
+  std::optional<check::Violation> violation;
+  std::vector<Action> counterexample;
+  std::string incomplete;
+  std::unordered_set<Fingerprint, FingerprintHash> all_states;  // collect_states
+  Clock::time_point start;
+  Clock::time_point last_report;
+
+  double Elapsed() const { return std::chrono::duration<double>(Clock::now() - start).count(); }
+  void NoteBound(const std::string& what) {
+    std::lock_guard<std::mutex> lock(mu);
+    if (incomplete.empty()) incomplete = "stopped at " + what;
+  }
+  void StopIncomplete(const std::string& why) {
+    std::lock_guard<std::mutex> lock(mu);
+    if (incomplete.empty()) incomplete = why;
+    stop.store(true);
+  }
+  void NoteGrowth(const world::Model& model) {
+    std::lock_guard<std::mutex> lock(mu);
+    AddGrowthWarnings(model, &warnings);
+  }
+  std::vector<std::string> warnings;  // guarded by mu
+};
+
+}  // namespace lockstep::explore::dfs
