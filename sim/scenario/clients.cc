@@ -54,6 +54,9 @@ void ReadLuaAlgorithm(const jr::ObjectReader& a, const LockFields& mine,
   if (std::string error = algo::LuaSyntaxError(*program); !error.empty()) {
     throw jr::JsonError(source_pointer, "expected a Lua algorithm; " + error);
   }
+  for (const std::string& w : algo::LuaStatusComparisons(*program)) {
+    s.warnings.push_back("at " + source_pointer + ": " + w);
+  }
   json settings = LuaSettings(mine, world);
   if (a.Has("settings")) {
     jr::ObjectReader(a.Raw("settings"), a.PointerOf("settings"));  // must be an object
