@@ -53,9 +53,16 @@ using MatcherBase = Catch::Matchers::MatcherBase<T>;
 template <typename T>
 using MatcherBase = Catch::MatcherBase<T>;
 #endif
-// Catch2 indents what it prints by two columns and wraps at 79 (Catch2 3's
-// default, and the narrowest): lines of at most 76 columns stay whole.
+// Catch2 indents what it prints by two columns and wraps at its console
+// width less one: the timeline is fitted to that, and the literals to paste
+// to 76 columns, which Catch2 3's width (80, fixed when it is built) keeps
+// whole.
 inline constexpr size_t kPasteWidth = 76;
+#if LOCKSTEP_CATCH2_MAJOR >= 3
+inline constexpr size_t kTimelineWidth = kPasteWidth;
+#else
+inline constexpr size_t kTimelineWidth = CATCH_CONFIG_CONSOLE_WIDTH - 4;
+#endif
 }  // namespace lockstep::detail
 
 namespace Catch {
@@ -74,7 +81,8 @@ struct StringMaker<lockstep::ExploreResult> {
       const lockstep::Trace& t = r.counterexample->trace;
       out << "\ncounterexample, " << t.schedule.size() << " steps"
           << (r.counterexample->shrunk ? " (shortest)" : "") << ":\n"
-          << lockstep::Timeline(t) << "to pin it: lockstep::HasCounterexample(\n"
+          << lockstep::Timeline(t, {.width = lockstep::detail::kTimelineWidth})
+          << "to pin it: lockstep::HasCounterexample(\n"
           << lockstep::OneLineLiteral(t, lockstep::detail::kPasteWidth) << ")";
     }
     return out.str();
