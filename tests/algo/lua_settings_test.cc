@@ -129,8 +129,9 @@ TEST_CASE("comparing a reply with the bare status \"OK\" warns at load, at its l
   CHECK(testing::Has(r.err, "lua_inline:2: compares a reply with the string \"OK\""));
 }
 
+// Text: Release only.
 TEST_CASE("the Lua reference says what a status reply is and how to read a setting",
-          "[lua][settings]") {
+          "[lua][settings][sweep]") {
   const testing::ProcessResult r = testing::RunLockstep({"list", "--fields"});
   CHECK(testing::Has(r.out, "status -> {ok = text}"));
   CHECK(testing::Has(r.out, "SET's OK is {ok = \"OK\"}, so `if r == \"OK\"` is"));

@@ -15,7 +15,8 @@ namespace lockstep::help_test {
 using testing::Has;
 using testing::RunLockstep;
 
-TEST_CASE("every --help has examples, and the files they name exist", "[cli][help]") {
+// Text the program prints, a process each: Release only.
+TEST_CASE("every --help has examples, and the files they name exist", "[cli][help][sweep]") {
   for (const std::string sub : {"", "replay", "run", "explore", "list", "demo", "render"}) {
     INFO(sub);
     const testing::ProcessResult r =
@@ -30,7 +31,7 @@ TEST_CASE("every --help has examples, and the files they name exist", "[cli][hel
   }
 }
 
-TEST_CASE("the exit status in --help is the README's table", "[cli][help]") {
+TEST_CASE("the exit status in --help is the README's table", "[cli][help][sweep]") {
   const std::string help = RunLockstep({"--help"}).out;
   const std::string readme = testing::ReadText(testing::SourceDir() + "/README.md");
   const std::regex row("\n\\| ([0-9]) \\| ");
@@ -50,7 +51,7 @@ TEST_CASE("the exit status in --help is the README's table", "[cli][help]") {
   CHECK(Has(help, "\nSee also:\n"));
 }
 
-TEST_CASE("an unknown option is named with the command it was given to", "[cli][help]") {
+TEST_CASE("an unknown option is named with the command it was given to", "[cli][help][sweep]") {
   const testing::ProcessResult r = RunLockstep({"explore", "--frob", "x.json"});
   CHECK(r.exit_code == 2);
   CHECK(r.err ==
