@@ -1,7 +1,10 @@
-# What `cmake --install` puts under the prefix, and what `cpack -G DEB` packs:
-# the programs, a man page for each (written by help2man from their --help
-# and --version), bash completion, and lockstep as a library for a program
-# of its own (find_package(lockstep CONFIG), target lockstep::lockstep).
+# What `cmake --install` puts under the prefix: the programs, their man
+# pages (written by help2man from their --help), bash completion, and
+# lockstep as a library for a program of its own (find_package(lockstep
+# CONFIG), target lockstep::lockstep). Each file belongs to a component,
+# which cmake/package.cmake packs as a Debian package of its own: cli
+# (lockstep), viewer (lockstep-viewer), lib (the shared library) and dev
+# (headers, CMake package, the .so link).
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -29,80 +32,91 @@ target_include_directories(lockstep_shared
             $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/lockstep/detail>)
 target_compile_features(lockstep_shared INTERFACE cxx_std_20)
 install(TARGETS lockstep_shared EXPORT lockstepTargets
-  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT lib NAMELINK_COMPONENT dev)
 install(FILES ${PROJECT_SOURCE_DIR}/sim/api/lockstep/lockstep.h
               ${PROJECT_SOURCE_DIR}/sim/api/lockstep/catch2.h
-        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/lockstep)
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/lockstep COMPONENT dev)
 foreach(header IN LISTS LOCKSTEP_DETAIL_HEADERS)
   get_filename_component(folder ${header} DIRECTORY)
   install(FILES ${PROJECT_SOURCE_DIR}/${header}
-          DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/lockstep/detail/${folder})
+          DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/lockstep/detail/${folder} COMPONENT dev)
 endforeach()
 set(LOCKSTEP_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/lockstep)
-install(EXPORT lockstepTargets NAMESPACE lockstep:: DESTINATION ${LOCKSTEP_CMAKE_DIR})
+install(EXPORT lockstepTargets NAMESPACE lockstep:: DESTINATION ${LOCKSTEP_CMAKE_DIR}
+        COMPONENT dev)
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/lockstepConfig.cmake.in
   ${PROJECT_BINARY_DIR}/lockstepConfig.cmake INSTALL_DESTINATION ${LOCKSTEP_CMAKE_DIR})
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/lockstepConfigVersion.cmake
   COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/lockstepConfig.cmake
               ${PROJECT_BINARY_DIR}/lockstepConfigVersion.cmake
-        DESTINATION ${LOCKSTEP_CMAKE_DIR})
+        DESTINATION ${LOCKSTEP_CMAKE_DIR} COMPONENT dev)
 
-install(TARGETS lockstep RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS lockstep RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT cli)
 if(TARGET lockstep-viewer)
-  install(TARGETS lockstep-viewer RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  install(TARGETS lockstep-viewer RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT viewer)
 endif()
 
 find_program(LOCKSTEP_HELP2MAN help2man)
+find_program(LOCKSTEP_GZIP gzip REQUIRED)
 if(LOCKSTEP_HELP2MAN)
+  # lockstep(1), a page per subcommand (lockstep-explore(1), ...) and
+  # lockstep-viewer(1), each from its --help (cmake/man_page.cmake).
+  set(LOCKSTEP_MAN_PAGES
+    "lockstep||a deterministic simulator and race explorer for Redis locks"
+    "lockstep|replay|replay a scenario's schedule or a saved trace, step by step"
+    "lockstep|run|run one random schedule of a scenario from a seed"
+    "lockstep|explore|search a scenario's schedules for a violation"
+    "lockstep|list|list the algorithms and the scenarios, or the scenario reference"
+    "lockstep|demo|the documented SETNX race, then the GETSET fix holding"
+    "lockstep|render|draw a trace as SVG, PNG, an HTML page or the scheduler game"
+    "lockstep-viewer||lockstep's traces as space-time diagrams, and its scheduler as a game")
   set(pages "")
-  foreach(program lockstep lockstep-viewer)
+  foreach(entry IN LISTS LOCKSTEP_MAN_PAGES)
+    string(REPLACE "|" ";" fields "${entry}")
+    list(GET fields 0 program)
+    list(GET fields 1 subcommand)
+    list(GET fields 2 what)
     if(NOT TARGET ${program})
       continue()
     endif()
-    if(program STREQUAL "lockstep")
-      set(what "a deterministic simulator and race explorer for Redis locks")
-      set(help --help-all)  # every subcommand's options
-    else()
-      set(what "lockstep's traces as space-time diagrams, and its scheduler as a game")
-      set(help --help)
+    set(name ${program})
+    if(subcommand)
+      set(name ${program}-${subcommand})
     endif()
-    set(page ${PROJECT_BINARY_DIR}/man/${program}.1)
+    # Compressed as Debian's are (gzip -9n: no name, no time).
+    set(page ${PROJECT_BINARY_DIR}/man/${name}.1.gz)
     add_custom_command(OUTPUT ${page}
       COMMAND ${CMAKE_COMMAND} -E make_directory ${PROJECT_BINARY_DIR}/man
-      COMMAND ${LOCKSTEP_HELP2MAN} --no-info --no-discard-stderr --name=${what} --help-option=${help}
-              --output=${page} $<TARGET_FILE:${program}>
-      DEPENDS ${program}
-      COMMENT "Writing the man page of ${program}"
+      COMMAND ${CMAKE_COMMAND} -DHELP2MAN=${LOCKSTEP_HELP2MAN} -DPROGRAM=$<TARGET_FILE:${program}>
+              -DSUBCOMMAND=${subcommand} -DWHAT=${what} -DVERSION=${PROJECT_VERSION}
+              -DOUT=${PROJECT_BINARY_DIR}/man/${name}.1
+              -P ${PROJECT_SOURCE_DIR}/cmake/man_page.cmake
+      COMMAND ${LOCKSTEP_GZIP} -9n -c ${PROJECT_BINARY_DIR}/man/${name}.1 > ${page}
+      DEPENDS ${program} ${PROJECT_SOURCE_DIR}/cmake/man_page.cmake
+      COMMENT "Writing the man page ${name}(1)"
       VERBATIM)
     list(APPEND pages ${page})
+    set(component cli)
+    if(program STREQUAL "lockstep-viewer")
+      set(component viewer)
+    endif()
+    install(FILES ${page} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT ${component})
   endforeach()
   add_custom_target(man_pages ALL DEPENDS ${pages})
-  install(FILES ${pages} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 else()
   message(STATUS "help2man not found: no man pages (.ci/install-deps installs it)")
 endif()
 
 # The shipped scenarios, where the installed program looks for them
 # (LOCKSTEP_INSTALLED_SCENARIOS, relative to the prefix), and the examples.
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/scenarios/ DESTINATION ${LOCKSTEP_INSTALLED_SCENARIOS})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/scenarios/ DESTINATION ${LOCKSTEP_INSTALLED_SCENARIOS}
+        COMPONENT cli)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/
-        DESTINATION ${CMAKE_INSTALL_DATADIR}/lockstep/examples)
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/lockstep/examples COMPONENT cli)
 
 install(FILES ${PROJECT_SOURCE_DIR}/sim/cli/completion/lockstep.bash
-        DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME lockstep)
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME lockstep
+        COMPONENT cli)
 
-set(CPACK_PACKAGE_NAME lockstep)
-set(CPACK_PACKAGE_VENDOR "lockstep")
-set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
-    "deterministic simulator and race explorer for lock algorithms built on Redis")
-set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
-set(CPACK_PACKAGE_CONTACT "lockstep maintainers")
-set(CPACK_DEBIAN_PACKAGE_MAINTAINER "lockstep maintainers")
-set(CPACK_DEBIAN_PACKAGE_SECTION devel)
-set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
-set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)  # the libraries the programs link, from dpkg-shlibdeps
-set(CPACK_DEBIAN_PACKAGE_SUGGESTS "redis-server")
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "fonts-dejavu-core")  # the font `render --png` draws with
-set(CPACK_PACKAGE_DIRECTORY ${PROJECT_BINARY_DIR}/packages)
-include(CPack)
+include(${PROJECT_SOURCE_DIR}/cmake/package.cmake)

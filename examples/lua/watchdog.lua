@@ -9,9 +9,9 @@
 -- Own settings: jobs (default 2), work and gap (ticks a job runs and the
 -- wait between two jobs; default 2 each).
 local s = lock.settings
-local jobs = s.jobs or 2
-local work = s.work or 2
-local gap = s.gap or 2
+local jobs = lock.setting("jobs", 2)
+local work = lock.setting("work", 2)
+local gap = lock.setting("gap", 2)
 
 local COMPARE_AND_EXTEND = [[if redis.call("get",KEYS[1]) == ARGV[1] then
     return redis.call("pexpire",KEYS[1],ARGV[2])
@@ -34,7 +34,7 @@ end
 -- One renewal: true if the lease now runs a ttl from this step's clock.
 local function renew(token)
   local reply
-  if s.renew == "pexpire" then
+  if lock.setting("renew", "script") == "pexpire" then
     reply = redis.pcall("PEXPIRE", s.key, s.ttl)
   else
     reply = redis.pcall("EVAL", COMPARE_AND_EXTEND, "1", s.key, token, s.ttl)

@@ -94,6 +94,7 @@ int Setup(lua_State* L) {
   RegisterApi(L);
   lua_getglobal(L, "lock");
   PushJson(L, *args->settings);
+  ProtectSettings(L, *args->settings);
   lua_setfield(L, -2, "settings");
   lua_pop(L, 1);
   return 0;

@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -28,6 +29,9 @@ call marked "step" is one atomic step and one scheduling point):
       Replies as EVAL converts them: integer -> number, bulk -> string,
       nil -> false, status -> {ok = text}, array -> table. Arguments are
       strings, numbers, or lock.clock_plus(n).
+      A status is a table: SET's OK is {ok = "OK"}, so `if r == "OK"` is
+      always false (a warning when the scenario loads); test
+      `type(r) == "table" and r.ok`.
   lock.now()                     this client's clock (a time, with "relative_time")
   lock.clock_plus(n)             an argument "my clock + n", read at the step
   lock.sent_timestamp()          the value the last clock_plus argument took (a time)
@@ -69,7 +73,11 @@ call marked "step" is one atomic step and one scheduling point):
   lock.settings                  the client's lock settings (key, timeout,
                                  rounds, retry_delay, release_with_leave, ttl,
                                  write_resource, instances, token_instance,
-                                 request_timeout) and the algorithm's own
+                                 request_timeout) and the algorithm's own;
+                                 reading a name the scenario does not give
+                                 (a typo: settings.wrok) is an error naming it
+  lock.setting(name, default)    an optional setting of the algorithm's own:
+                                 its value, or default if not given
   Only the base (no dofile, loadfile, load, loadstring, print, xpcall,
   coroutine, collectgarbage), string, table and math (no random) libraries.
   At most 10000000 instructions between two steps and 64 MiB per client;
@@ -97,6 +105,12 @@ struct LuaProgram {
 // Compiles `program` without running it. Returns "" or the syntax error,
 // "NAME:LINE: message".
 std::string LuaSyntaxError(const LuaProgram& program);
+
+// Where the script compares a value with the bare string "OK", which a
+// status reply never equals (it is {ok = "OK"}): "NAME:LINE: ..." each, for
+// a warning when the scenario loads. Comparisons with a reply's ok field
+// (r.ok == "OK") are not listed.
+std::vector<std::string> LuaStatusComparisons(const LuaProgram& program);
 
 // The sum of the magnitudes of the integers in `settings` (lock.settings):
 // every constant a Lua algorithm can offset a time by, as

@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 extern "C" {
 #include <lauxlib.h>
 #include <lua.h>
@@ -138,6 +140,11 @@ world::Millis CheckTime(lua_State* L, int index, const char* what);
 // The times in the table at `index` are kept across the lock.forget_history
 // just made: usable after it.
 void KeepTimes(lua_State* L, int index);
+
+// lua_settings.cc: the table on the top of the stack, lock.settings as
+// `settings` gives it, refuses to read a name it does not declare; adds
+// lock.setting(name, default) to the lock table below it.
+void ProtectSettings(lua_State* L, const nlohmann::json& settings);
 
 // lua_api.cc: the redis and lock tables, and pcall that lets the end of a
 // run and the limits through.

@@ -13,6 +13,7 @@
 #include "sim/base/printable.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/explore_command.h"
+#include "sim/cli/help_text.h"
 #include "sim/cli/memory_bound.h"
 #include "sim/cli/render_command.h"
 #include "sim/cli/terminal.h"
@@ -257,6 +258,11 @@ int RunCommandLine(const std::vector<std::string>& args) {
                    "Text size in pixels; the whole picture scales with it (default 12)")
       ->check(CLI::Range(6.0, 72.0));
 
+  app.footer(HelpFooter(""));
+  for (CLI::App* command : {replay, run, explore, list, demo, render}) {
+    command->footer(HelpFooter(command->get_name()));
+  }
+
   // CLI11 takes an unknown first word, or an option before any subcommand,
   // for a missing subcommand: name it.
   if (argc > 1) {
@@ -278,6 +284,17 @@ int RunCommandLine(const std::vector<std::string>& args) {
   }
   try {
     app.parse(argc, argv.data());
+  } catch (const CLI::ExtrasError& e) {
+    // "The following argument was not expected: --frob": say whose.
+    std::string command = "lockstep";
+    for (const CLI::App* sub : app.get_subcommands()) command += " " + sub->get_name();
+    const std::string what = e.what();
+    const size_t colon = what.find(": ");
+    std::cerr << command << ": unknown option or argument "
+              << base::Printable(lockstep::json::Shorten(
+                     colon == std::string::npos ? what : what.substr(colon + 2)))
+              << "; `" << command << " --help` lists the options\n";
+    return kExitBadInput;
   } catch (const CLI::ParseError& e) {
     int code = app.exit(e);
     return code == 0 ? 0 : kExitBadInput;

@@ -26,7 +26,7 @@ json Summary(const trace::Trace& t, const scenario::Scenario& s) {
             {"steps", t.steps.size() - 1},
             {"end", t.end},
             {"schedule", t.schedule},
-            {"expect", s.expect.Text()}};
+            {"expect", s.expect.stated ? json(s.expect.Text()) : json(nullptr)}};
   j["matches_expectation"] = s.expect.Matches(t.violation ? t.violation->property : "");
   if (t.violation) {
     j["violation"] = {{"property", t.violation->property},
@@ -64,7 +64,7 @@ int Report(const trace::Trace& t, const scenario::Scenario& s, const OutputOptio
     report << Summary(t, s).dump(2) << "\n";
   } else {
     report << trace::Timeline(t, out.timeline);
-    report << "expected: " << s.expect.Text() << "\n";
+    if (s.expect.stated) report << "expected: " << s.expect.Text() << "\n";
     if (!conclusive && !t.violation && !s.expect.safe) {
       // One seeded schedule missed what the scenario expects: not a failure.
       report << trace::WrapText("this seeded run is one schedule of many and missed the " +
@@ -226,7 +226,7 @@ int List(const std::string& dir, bool as_json) {
       }
       scenarios.push_back({{"file", f.string()},
                            {"name", s.name},
-                           {"expect", s.expect.Text()},
+                           {"expect", s.expect.stated ? json(s.expect.Text()) : json(nullptr)},
                            {"has_schedule", s.has_schedule},
                            {"description", s.description}});
     } catch (const scenario::ScenarioError& e) {
@@ -255,7 +255,8 @@ int List(const std::string& dir, bool as_json) {
       std::cout << "\n      ERROR: " << base::Printable(s["error"].get<std::string>()) << "\n";
       continue;
     }
-    std::cout << "  [expect " << s["expect"].get<std::string>()
+    std::cout << "  [expect "
+              << (s["expect"].is_null() ? "not stated" : s["expect"].get<std::string>())
               << (s["has_schedule"].get<bool>() ? ", with schedule" : "") << "]\n      "
               << base::Printable(s["description"].get<std::string>()) << "\n";
   }

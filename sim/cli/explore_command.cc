@@ -246,8 +246,9 @@ void SaveCounterexample(const ExploreOptions& o, const scenario::Scenario& s,
     text << "counterexample: " << t.schedule.size() << " steps (" << how << "; the search found "
          << c.found_steps << ")\n\n";
   }
-  text << trace::Timeline(t, o.timeline) << "\nsaved " << path << "\nreplay it: lockstep replay "
-       << path << "\n";
+  text << trace::Timeline(t, o.timeline) << "\n";
+  AddOneLine(t, report["counterexample"], text);
+  text << "saved " << path << "\nreplay it: lockstep replay " << path << "\n";
 }
 
 int Search(const ExploreOptions& o, explore::Communicator* ranks);

@@ -4,6 +4,7 @@
 #include <sstream>
 #include <vector>
 
+#include "lockstep/lockstep.h"
 #include "sim/base/join.h"
 #include "sim/explore/fingerprint.h"
 #include "sim/world/model.h"
@@ -190,6 +191,11 @@ std::string SafeText(const scenario::Scenario& s, const run::ExploreResult& resu
          << " the critical section in some schedule\n";
   }
   return text.str();
+}
+
+void AddOneLine(const trace::Trace& t, json& counterexample, std::ostream& text) {
+  counterexample["one_line"] = trace::OneLine(t);
+  text << "pin it in a test: lockstep::HasCounterexample(" << OneLineLiteral(t) << ")\n";
 }
 
 }  // namespace lockstep::cli

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <ostream>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -29,5 +30,9 @@ std::string SearchHeader(const ExploreOptions& o, const scenario::Scenario& s,
 // section in some schedule (a SAFE in which a client never entered is
 // vacuous for it).
 std::string SafeText(const scenario::Scenario& s, const run::ExploreResult& result);
+// The counterexample as a regression test pins it: OneLine's form, in the
+// --json report's counterexample as "one_line", and in the text report as
+// the call to paste into a test.
+void AddOneLine(const trace::Trace& t, nlohmann::json& counterexample, std::ostream& text);
 
 }  // namespace lockstep::cli

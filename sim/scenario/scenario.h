@@ -31,13 +31,20 @@ struct ScenarioError : base::InputError {
       : base::InputError(file_in, "", message_in) {}
 };
 
+// The outcome a scenario expects, if it says ("expect" is optional: a new
+// scenario's author does not know it yet, and the outcome is reported
+// either way).
 struct Expectation {
   bool safe = true;      // false: a violation of `property` is expected
   std::string property;  // when !safe
-  std::string Text() const { return safe ? "safe" : "violation:" + property; }
-  // Whether an outcome violating `violated` ("": none) is the one expected.
+  bool stated = true;    // false: the scenario expects nothing (safe is then true)
+  std::string Text() const {
+    return !stated ? "not stated" : safe ? "safe" : "violation:" + property;
+  }
+  // Whether an outcome violating `violated` ("": none) is the one expected;
+  // any outcome is, when none is stated.
   bool Matches(const std::string& violated) const {
-    return violated.empty() ? safe : !safe && property == violated;
+    return !stated || (violated.empty() ? safe : !safe && property == violated);
   }
 };
 

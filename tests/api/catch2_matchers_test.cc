@@ -57,8 +57,10 @@ TEST_CASE("a failing matcher shows the verdict, the counts and the counterexampl
   const std::string shown = Catch::StringMaker<ExploreResult>::convert(r);
   CHECK_THAT(shown, Catch::Matchers::StartsWith("violation after " +
                                                 std::to_string(r.search.stats.states) + " states"));
-  CHECK_THAT(shown, Catch::Matchers::Contains(Timeline(r.counterexample->trace)));
-  CHECK_THAT(shown, Catch::Matchers::EndsWith("one line: " + OneLine(r.counterexample->trace)));
+  CHECK_THAT(shown, Catch::Matchers::Contains(
+                        Timeline(r.counterexample->trace, {.width = detail::kTimelineWidth})));
+  CHECK_THAT(shown, Catch::Matchers::EndsWith("to pin it: lockstep::HasCounterexample(\n" +
+                                              OneLineLiteral(r.counterexample->trace, 76) + ")"));
   CHECK(IsSafe().describe() ==
         "is safe: an exhaustive search found no schedule violating a property, and every "
         "client expected to enter entered");

@@ -26,6 +26,7 @@
 #include "sim/run/explore.h"
 #include "sim/run/runner.h"
 #include "sim/run/trace_file.h"
+#include "sim/scenario/builder.h"
 #include "sim/scenario/scenario.h"
 #include "sim/trace/trace.h"
 
@@ -59,6 +60,14 @@ using base::InputError;            // bad input: names the file, the place, what
 using scenario::LoadScenario;      // from a JSON document
 using scenario::LoadScenarioFile;  // from a file; throws base::InputError
 using scenario::Scenario;
+// A scenario written in C++, no file needed:
+//   ScenarioBuilder().Clients(3, "my-lock").Ttl(3).Stall(1).Horizon(8)
+// Every field of the reference, with the loader's validation and messages.
+using scenario::ClientSpec;
+using scenario::KeyspaceEntry;
+using scenario::LuaSpec;
+using scenario::ScenarioBuilder;
+using scenario::ServerSpec;
 
 // --- A search and its counterexample. ---
 using explore::Verdict;
@@ -73,6 +82,10 @@ inline ExploreResult Explore(const Scenario& s, ExploreOptions options = {}) {
 }
 // The same for the scenario in `scenario_file`.
 ExploreResult Explore(const std::string& scenario_file, ExploreOptions options = {});
+// The same for the scenario `builder` builds. Throws base::InputError.
+inline ExploreResult Explore(const ScenarioBuilder& builder, ExploreOptions options = {}) {
+  return run::Explore(builder.Build(), std::move(options));
+}
 
 // --- One execution as a trace. ---
 using run::LoadTraceFile;
@@ -82,5 +95,10 @@ using trace::OneLine;       // every step on one line, and the violation: what a
 using trace::Timeline;      // the execution as text, step by step
 using trace::ToJsonText;
 using trace::Trace;
+// OneLine(t) as C++ source: a string literal to paste into
+// HasCounterexample(...). With a `width`, adjacent literals of at most that
+// many columns, one a line (the compiler joins them), so that nothing that
+// wraps long lines, such as a test reporter, can cut one.
+std::string OneLineLiteral(const Trace& t, size_t width = 0);
 
 }  // namespace lockstep

@@ -1,0 +1,63 @@
+# Writes one man page with help2man from a program's --help, run as
+#   cmake -DHELP2MAN=... -DPROGRAM=... [-DSUBCOMMAND=explore] -DWHAT="..." -DVERSION=0.9.0
+#         -DOUT=... -P man_page.cmake
+# The help's "Examples:" and "Files:" become help2man's sections; its
+# "Exit status:" and "See also:" are made sections too, and the sections are
+# put in the usual order. A subcommand's page is lockstep-SUBCOMMAND(1).
+cmake_minimum_required(VERSION 3.24)
+get_filename_component(program_name ${PROGRAM} NAME)
+set(help --help)
+set(page_name ${program_name})
+if(SUBCOMMAND)
+  set(help "${SUBCOMMAND} --help")
+  set(page_name ${program_name}-${SUBCOMMAND})
+endif()
+execute_process(
+  COMMAND ${HELP2MAN} --no-info --no-discard-stderr --section=1 --name=${WHAT}
+          --help-option=${help} --version-string=${VERSION} --output=${OUT}.tmp ${PROGRAM}
+  RESULT_VARIABLE failed)
+if(failed)
+  message(FATAL_ERROR "help2man failed on ${page_name}")
+endif()
+file(READ ${OUT}.tmp page)
+file(REMOVE ${OUT}.tmp)
+string(REPLACE ".SS \"Exit status:\"" ".SH \"EXIT STATUS\"" page "${page}")
+string(REPLACE ".SS \"See also:\"" ".SH \"SEE ALSO\"" page "${page}")
+string(TOUPPER ${page_name} upper)
+string(TOUPPER ${program_name} program_upper)
+string(REPLACE ".TH ${program_upper} " ".TH ${upper} " page "${page}")
+string(REPLACE ".SH NAME\n${program_name} \\-" ".SH NAME\n${page_name} \\-" page "${page}")
+
+# The sections in the usual order; any other keeps its place after these.
+set(order NAME SYNOPSIS DESCRIPTION OPTIONS "\"EXIT STATUS\"" FILES EXAMPLES "\"SEE ALSO\"")
+string(FIND "${page}" "\n.SH " first)
+string(SUBSTRING "${page}" 0 ${first} head)
+string(SUBSTRING "${page}" ${first} -1 rest)
+set(sorted "")
+foreach(name IN LISTS order)
+  string(FIND "${rest}" "\n.SH ${name}\n" at)
+  if(at EQUAL -1)
+    continue()
+  endif()
+  string(SUBSTRING "${rest}" ${at} -1 from)
+  string(SUBSTRING "${from}" 1 -1 after)
+  string(FIND "${after}" "\n.SH " next)
+  if(next EQUAL -1)
+    set(section "${from}")
+    string(SUBSTRING "${rest}" 0 ${at} rest)
+  else()
+    math(EXPR length "${next} + 1")
+    string(SUBSTRING "${from}" 0 ${length} section)
+    string(LENGTH "${section}" section_length)
+    math(EXPR end "${at} + ${section_length}")
+    string(SUBSTRING "${rest}" 0 ${at} before)
+    string(SUBSTRING "${rest}" ${end} -1 tail)
+    set(rest "${before}${tail}")
+  endif()
+  string(APPEND sorted "${section}")
+endforeach()
+set(page "${head}${sorted}${rest}")
+if(NOT page MATCHES "\n$")
+  string(APPEND page "\n")
+endif()
+file(WRITE ${OUT} "${page}")
