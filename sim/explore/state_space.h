@@ -81,8 +81,7 @@ class StateSpace {
   }
 
   // A state's identity; `path` and `canonical` as for Fingerprinter::Of.
-  Fingerprint Identity(const world::WorldState& s,
-                       const Fingerprinter::PathState* path = nullptr,
+  Fingerprint Identity(const world::WorldState& s, const Fingerprinter::PathState* path = nullptr,
                        std::vector<int>* canonical = nullptr) const {
     return identity_.Of(s, path, canonical);
   }

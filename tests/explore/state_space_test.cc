@@ -2,12 +2,13 @@
 // explore::StateSpace writes: the first state is checked like any other, a
 // violation is found at the step it happens, and an end is judged as an
 // end. Each walk is run on properties made to fail at a chosen place.
+#include "sim/explore/state_space.h"
+
 #include <catch2/catch.hpp>
 
 #include "sim/explore/communicator.h"
 #include "sim/explore/random_strategy.h"
 #include "sim/explore/search.h"
-#include "sim/explore/state_space.h"
 #include "sim/scenario/scenario.h"
 #include "tests/test_util.h"
 
