@@ -53,7 +53,8 @@ std::optional<SymmetryReport> SymmetryOf(const scenario::Scenario& s,
                                          const run::ExploreResult& result) {
   if (!result.request.search.reductions.symmetry || !result.exhaustive) return std::nullopt;
   SymmetryReport report;
-  for (const std::vector<int>& cls : explore::SymmetryClasses(s.world)) {
+  // The classes the search used, as it reports them.
+  for (const std::vector<int>& cls : result.search.symmetry_classes) {
     report.classes.emplace_back();
     for (int i : cls) report.classes.back().push_back(s.world.clients[i].name);
   }

@@ -37,6 +37,7 @@ Continuation ShortestContinuation(const world::WorldConfig& config, const Proper
                                      ? std::nullopt
                                      : std::optional<int>(base + max_steps)});
   world::Model& model = space.model();
+  result.symmetry_classes = space.symmetry_classes();
   world::WorldState s0;
   if ((result.violation = space.Initial(&s0))) return finish(Continuation::Outcome::kFound);
   for (size_t i = 0; i < prefix.size(); ++i) {

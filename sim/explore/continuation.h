@@ -33,6 +33,8 @@ struct Continuation {
   // kUnreachable: some states had successors beyond `max_steps`, so the
   // answer holds within that many steps only.
   bool step_bound_reached = false;
+  // The classes of interchangeable clients its identity used.
+  std::vector<std::vector<int>> symmetry_classes;
 };
 
 // Searches from the state that `prefix` reaches, for at most `max_steps`

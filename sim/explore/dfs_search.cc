@@ -80,6 +80,9 @@ class Dfs {
 
   size_t plain_states() const { return seen_.size(); }
   const world::Model& model() const { return space_.model(); }
+  const std::vector<std::vector<int>>& symmetry_classes() const {
+    return space_.symmetry_classes();
+  }
   std::vector<Fingerprint> plain_state_list() const { return {seen_.begin(), seen_.end()}; }
 
  private:
@@ -431,6 +434,7 @@ SearchResult DepthFirstSearch(const world::WorldConfig& config, const Properties
   }
   shared.NoteGrowth(first.model());
   result.warnings = shared.warnings;
+  result.symmetry_classes = first.symmetry_classes();
   SearchStats& st = result.stats;
   st.executions = shared.executions;
   st.transitions = shared.transitions;

@@ -427,6 +427,7 @@ class Rank {
     stats_.elapsed_s = Elapsed();
     result.stats = stats_;
     AddGrowthWarnings(space_.model(), &result.warnings);
+    result.symmetry_classes = space_.symmetry_classes();
     if (o_.collect_states) {
       // Every rank learns every state: each sends its own to all.
       std::string mine;

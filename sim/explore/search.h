@@ -80,6 +80,9 @@ struct SearchResult {
   std::optional<check::Violation> violation;
   std::string incomplete;           // kIncomplete: which bound, why
   std::vector<Fingerprint> states;  // if SearchOptions::collect_states
+  // The classes of interchangeable clients the search's identity used
+  // (Fingerprinter::classes); empty without symmetry.
+  std::vector<std::vector<int>> symmetry_classes;
   // Clients whose learned states grow at one line
   // (world::ClientAutomaton::GrowthWarning), this rank's.
   std::vector<std::string> warnings;

@@ -90,6 +90,9 @@ class StateSpace {
   const world::Model& model() const { return model_; }
   const Properties& properties() const { return properties_; }
   const std::optional<int>& max_steps() const { return max_steps_; }
+  // The classes of interchangeable clients the identity uses (none without
+  // symmetry).
+  const std::vector<std::vector<int>>& symmetry_classes() const { return identity_.classes(); }
   // The check::Property::Ghost bits the identity keeps: what the
   // properties read (GhostOf), and SpaceOptions::ghost.
   uint32_t ghost() const { return ghost_; }

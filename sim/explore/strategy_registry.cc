@@ -31,6 +31,7 @@ SearchResult RunBreadthFirst(const world::WorldConfig& config, const Properties&
   SearchResult r;
   r.stats = c.stats;
   r.stats.executions = 1;
+  r.symmetry_classes = c.symmetry_classes;
   switch (c.outcome) {
     case Continuation::Outcome::kFound:
       r.verdict = Verdict::kViolation;
