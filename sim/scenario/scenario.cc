@@ -23,6 +23,7 @@
 #include "sim/check/liveness.h"
 #include "sim/check/property.h"
 #include "sim/kv/int_parse.h"
+#include "sim/scenario/process_algorithm.h"
 #include "sim/trace/json_reader.h"
 #include "sim/trace/seed.h"
 #include "sim/trace/trace.h"
@@ -427,8 +428,14 @@ std::set<std::string> ReadClients(const jr::ObjectReader& o, const LockFields& l
       LockFields mine = lock;
       if (c.Has("lock")) mine = ReadLock(c.Object("lock"), mine, true);
       lua = true;
-      ReadLuaAlgorithm(c.Object("algorithm"), mine, world, s, setup,
-                       s.document["clients"][i]["algorithm"]);
+      if (c.Object("algorithm").Has("process")) {
+        ReadProcessAlgorithm(c.Object("algorithm"), LuaSettings(mine, world),
+                             mine.request_timeout.value_or(0), s.file, setup,
+                             s.document["clients"][i]["algorithm"]);
+      } else {
+        ReadLuaAlgorithm(c.Object("algorithm"), mine, world, s, setup,
+                         s.document["clients"][i]["algorithm"]);
+      }
     } else if (!setup.crashed || c.Has("algorithm")) {
       std::string name = c.String("algorithm");
       const algo::AlgorithmInfo* info = algo::FindAlgorithm(name);
@@ -782,7 +789,9 @@ most 16 MiB and nests at most 64 levels; integers are JSON integers, never
                                (default false), relative_time?: boolean (default
                                false; needed without a horizon)}, see "Lua
                                algorithms" below;
-                               optional if crashed
+)";
+const char* const kFieldsAfterAlgorithm =
+    R"(                               optional if crashed
     skew          integer      client clock = global clock + skew; |skew| <= 10000000
     crashed       boolean      crashed before the run: never runs (default false)
     may_never_enter boolean    a SAFE need not see it enter the critical section
@@ -959,8 +968,9 @@ std::string LockFieldLines() {
 }  // namespace
 
 std::string FieldReference() {
-  return kFieldsBeforeLock + LockFieldLines() + kFieldsBeforeFaults + FaultFields() +
-         kFieldsAfterFaults + "\n" + std::string(algo::kLuaApiReference);
+  return kFieldsBeforeLock + std::string(kProcessFields) + kFieldsAfterAlgorithm +
+         LockFieldLines() + kFieldsBeforeFaults + FaultFields() + kFieldsAfterFaults + "\n" +
+         std::string(algo::kLuaApiReference);
 }
 
 }  // namespace lockstep::scenario
