@@ -31,12 +31,13 @@ if [ -z "$LOCKSTEP" ]; then
   build_lockstep "$REPO" "$BUILD_DIR" "$REV"
 fi
 [ -x "$LOCKSTEP" ] || { echo "real_clients: $LOCKSTEP is not an executable" >&2; exit 2; }
-export LOCKSTEP_CLIENT_SHIM=${LOCKSTEP_CLIENT_SHIM:-$(dirname "$LOCKSTEP")/liblockstep_client.so}
+LOCKSTEP=$(realpath "$LOCKSTEP")
 
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 cat > "$WORK/counting.py" <<PY
-import runpy, sys
+import os, runpy, sys
+sys.path.insert(0, os.getcwd())
 with open("$WORK/starts", "a") as f:
     f.write("x\n")
 sys.argv = sys.argv[1:]

@@ -164,7 +164,9 @@ std::function<void(world::Client&)> MakeProcessBody(std::shared_ptr<const Proces
 
 std::string FindClientShim() {
   const char* named = std::getenv("LOCKSTEP_CLIENT_SHIM");
-  if (named != nullptr && *named != '\0') return fs::exists(named) ? named : "";
+  // Absolute: the process runs in another folder.
+  if (named != nullptr && *named != '\0')
+    return fs::exists(named) ? fs::absolute(named).string() : "";
   std::error_code ec;
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   if (ec) return "";

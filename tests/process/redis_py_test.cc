@@ -26,8 +26,9 @@ TEST_CASE("redis-py's Lock: a stalled holder's lease runs out while another acqu
   const auto found = RunLockstep(
       {"explore", Example("redis-py-stall.json"), "--strategy", "bfs", "--out", dir.File("")});
   CHECK(found.exit_code == 1);
-  CHECK(Has(found.out, "VIOLATION of mutual_exclusion at step 5: C1 and C2 are in the critical "
-                       "section at once"));
+  CHECK(Has(found.out,
+            "VIOLATION of mutual_exclusion at step 5: C1 and C2 are in the critical "
+            "section at once"));
   CHECK(Has(found.out, "STALLS (clock passes its bound)"));
   const std::string trace = dir.File("redis-py-stall-mutual_exclusion-2clients.json");
   const auto replay = RunLockstep({"replay", trace});
