@@ -5,6 +5,7 @@
 // observed after every step, and the process reads that clock until the
 // next one.
 #include <cmath>
+#include <exception>
 #include <filesystem>
 #include <stdexcept>
 
@@ -14,6 +15,7 @@
 #include "sim/process/process_program.h"
 #include "sim/process/process_session.h"
 #include "sim/process/resp.h"
+#include "sim/world/fiber_stack.h"
 
 namespace lockstep::process {
 namespace {
@@ -118,12 +120,7 @@ std::string LastLine(std::string text) {
   return nl == std::string::npos ? text : text.substr(nl + 1);
 }
 
-void RunProcess(Client& c, const ProcessProgram& program, const nlohmann::json& settings,
-                const std::string& client) {
-  // The process's randomness: a stream from the client's first draw, the
-  // same in every run of the client.
-  const uint64_t seed = c.Random();
-  ProcessSession s(program, settings, client, seed);
+void Serve(Client& c, ProcessSession& s, const ProcessProgram& program, const std::string& client) {
   s.SetClock(c.Now());
   s.Start();
   for (;;) {
@@ -152,6 +149,28 @@ void RunProcess(Client& c, const ProcessProgram& program, const nlohmann::json& 
                               s.Output(2048));
     }
   }
+}
+
+void RunProcess(Client& c, const ProcessProgram& program, const nlohmann::json& settings,
+                const std::string& client) {
+  // The process's randomness: a stream from the client's first draw, the
+  // same in every run of the client.
+  const uint64_t seed = c.Random();
+  std::exception_ptr error;
+  {
+    ProcessSession s(program, settings, client, seed);
+    try {
+      Serve(c, s, program, client);
+      return;
+    } catch (...) {
+      // The session's destructor runs on frames the exception unwound on
+      // this fiber's stack, which ASan must be told are dead
+      // (world/fiber_stack.h); the end of a run (ClientStopped) included.
+      world::ForgetUnwoundFrames();
+      error = std::current_exception();
+    }
+  }
+  std::rethrow_exception(error);
 }
 
 }  // namespace
