@@ -8,8 +8,6 @@ import json
 import os
 import time
 
-import redis
-
 
 def settings():
     """The scenario's lock settings for this client (key, ttl, rounds, ...)."""
@@ -28,13 +26,16 @@ def now_ms():
 
 
 class Lockstep:
-    """The critical-section calls, sent on the client's own connection."""
+    """The calls, sent on a connection of the client's own: any object with
+    an echo(text) method, such as a redis.Redis."""
 
-    def __init__(self, client: redis.Redis):
-        self.r = client
+    def __init__(self, connection):
+        self.r = connection
+        self._stamp = None  # outside lockstep: the last clock_plus value
 
     def _say(self, text):
-        return self.r.echo("lockstep:" + text)
+        reply = self.r.echo("lockstep:" + text)
+        return reply.decode() if isinstance(reply, bytes) else reply
 
     def enter(self, valid_until_ms):
         """Enters the critical section, believing the lock valid until then (its clock)."""
@@ -44,9 +45,17 @@ class Lockstep:
         """The lease was extended: the lock is believed valid until then."""
         self._say("renew %d" % valid_until_ms)
 
-    def leave(self):
-        """Leaves the critical section (a step of its own)."""
-        self._say("leave")
+    def leave(self, release=None, unless_expired=None):
+        """Leaves the critical section (a step of its own). With `release`
+        (a command, as a list of strings), sends it in the same step, unless
+        `unless_expired` is given and is before the clock then."""
+        if release is None:
+            self._say("leave")
+            return None
+        arg = {"command": list(release)}
+        if unless_expired is not None:
+            arg["unless_expired"] = unless_expired
+        return self._say("leave " + json.dumps(arg))
 
     def released(self):
         """No longer believes it holds the lock."""
@@ -54,8 +63,30 @@ class Lockstep:
 
     def write(self, token=0):
         """Writes the protected resource with a fencing token; True iff accepted."""
-        return self._say("write %d" % token) == b"1"
+        return self._say("write %d" % token) == "1"
 
     def because(self, text):
         """Why the code does what it does next, shown under the step."""
         self._say("because " + text)
+
+    def forget_history(self, label, live=(), times=()):
+        """From here on, what the client does depends only on `label`, the
+        integers `live`, the times `times` and what it observes next (a
+        promise, as Client::ForgetHistory: the search merges the states
+        that agree on them)."""
+        arg = {"label": label, "live": list(live), "times": list(times)}
+        self._say("forget_history " + json.dumps(arg))
+
+    def clock_plus(self, offset):
+        """An argument that stands for this client's clock plus `offset` when
+        the command runs (its age is the scheduler's, as max_arg_delay allows)."""
+        reply = self._say("clock_plus %d" % offset)
+        if reply.startswith("lockstep:clock+"):
+            return reply
+        self._stamp = now_ms() + offset  # outside lockstep: the clock now
+        return str(self._stamp)
+
+    def sent_timestamp(self):
+        """The time the clock_plus argument of the last command stood for."""
+        reply = self._say("sent_timestamp")
+        return self._stamp if reply == "lockstep:sent_timestamp" else int(reply)

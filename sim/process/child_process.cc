@@ -12,6 +12,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -116,6 +117,9 @@ ChildProcess::ChildProcess(const ChildSpec& spec) {
     for (const auto& [from, to] : spec.fds) first_free = std::max(first_free, to + 1);
     close_range(static_cast<unsigned>(first_free), ~0U, 0);
     if (chdir(spec.cwd.c_str()) != 0) _exit(126);
+    // The same addresses in every run: OpenSSL, for one, mixes its thread's
+    // address into its random bytes, and Python orders some sets by address.
+    personality(ADDR_NO_RANDOMIZE);
     execve(argv[0], argv.data(), envp.data());
     _exit(127);
   }

@@ -1,4 +1,5 @@
-// A program lockstep starts as a client: in a process group of its own,
+// A program lockstep starts as a client: without address randomisation
+// (its runs must be alike), in a process group of its own,
 // killed with it (PR_SET_PDEATHSIG, and the shim asks the same for what it
 // starts), its output kept in a file for messages, and killed and reaped,
 // its whole group, when the object goes away.

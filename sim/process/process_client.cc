@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 
 #include "sim/kv/int_parse.h"
+#include "sim/process/lockstep_calls.h"
 #include "sim/process/process_program.h"
 #include "sim/process/process_session.h"
 #include "sim/process/resp.h"
@@ -23,12 +24,22 @@ namespace {
 namespace fs = std::filesystem;
 using world::Client;
 
-constexpr std::string_view kMarker = "lockstep:";
-
-// The process is resumed: its clock is this step's.
+// The process is resumed after a step: the clock it reads from now on is
+// this step's (observed only when it reads it: ShimCall::kClock).
 void Stepped(Client& c, ProcessSession& s) {
-  s.SetClock(c.Now());
+  s.SetClock(world::UnobservedClock::Of(c));
   s.set_stepped();
+  s.set_clock_observed(false);
+}
+
+// The program read its clock: observed once between two steps (and again
+// after a forgetting), however many times it was resumed meanwhile by
+// answers that were no step (how often a runtime like Node goes round its
+// loop between two steps is its threads' business).
+void ClockRead(Client& c, ProcessSession& s) {
+  if (s.clock_observed()) return;
+  c.Now();
+  s.set_clock_observed(true);
 }
 
 // A sleep of `nanos`, in whole ticks (milliseconds), rounded up.
@@ -38,47 +49,6 @@ void SleepFor(Client& c, ProcessSession& s, int64_t nanos, const std::string& la
   c.At(label);
   c.Sleep(ticks);
   Stepped(c, s);
-}
-
-int64_t MarkerInt(const ProcessSession& s, const std::string& verb, const std::string& arg) {
-  int64_t v = 0;
-  if (!kv::ParseInt64(arg, &v)) {
-    throw world::RuleBroken(s.Describe() + " sent ECHO lockstep:" + verb +
-                            " with an argument that is not an integer: \"" + arg + "\"");
-  }
-  return v;
-}
-
-// ECHO "lockstep:VERB [ARG]": the critical section, as the helpers in
-// examples/real-clients/ say it. Returns the reply.
-kv::Reply RunMarker(Client& c, ProcessSession& s, const std::string& text,
-                    const std::string& label) {
-  const std::string call = text.substr(kMarker.size());
-  const size_t space = call.find(' ');
-  const std::string verb = call.substr(0, space);
-  const std::string arg = space == std::string::npos ? "" : call.substr(space + 1);
-  c.At(label);
-  if (verb == "enter") {
-    c.EnterCriticalSection(MarkerInt(s, verb, arg));
-  } else if (verb == "renew") {
-    c.Renew(MarkerInt(s, verb, arg));
-  } else if (verb == "leave") {
-    c.LeaveCriticalSection();
-    Stepped(c, s);
-  } else if (verb == "released") {
-    c.ForgetLock();
-  } else if (verb == "write") {
-    const bool accepted = c.WriteResource(MarkerInt(s, verb, arg));
-    Stepped(c, s);
-    return kv::Reply::Bulk(accepted ? "1" : "0");
-  } else if (verb == "because") {
-    c.Because(arg);
-  } else {
-    throw world::RuleBroken(s.Describe() + " sent ECHO lockstep:" + verb +
-                            ", which is none of lockstep:enter, renew, leave, released, write "
-                            "and because");
-  }
-  return kv::Reply::Bulk(text);
 }
 
 // Runs every whole command the process has sent. Returns whether there was one.
@@ -95,15 +65,19 @@ bool RunCommands(Client& c, ProcessSession& s, const std::string& label) {
     ConnectionState& conn = s.connection(cmd->connection);
     std::vector<std::string>& argv = cmd->argv;
     kv::Reply reply;
-    if (argv.size() == 2 && Upper(argv[0]) == "ECHO" && argv[1].starts_with(kMarker)) {
-      reply = RunMarker(c, s, argv[1], label);
+    if (IsLockstepCall(argv)) {
+      c.At(label);
+      CallEffects effects;
+      reply = RunLockstepCall(c, argv[1], s.Describe(), &effects);
+      if (effects.stepped) Stepped(c, s);
+      if (effects.forgot) s.set_clock_observed(false);
     } else if (std::optional<std::string> local =
                    AnswerLocally(argv, conn, s.scripts(cmd->instance))) {
       s.Write(cmd->connection, *local, conn.quit);
       continue;
     } else {
       c.At(label);
-      reply = c.CallOn(cmd->instance, std::vector<world::Value>(argv.begin(), argv.end()));
+      reply = c.CallOn(cmd->instance, RequestArguments(argv, s.Describe()));
       Stepped(c, s);
     }
     std::string out;
@@ -121,10 +95,15 @@ std::string LastLine(std::string text) {
 }
 
 void Serve(Client& c, ProcessSession& s, const ProcessProgram& program, const std::string& client) {
-  s.SetClock(c.Now());
+  s.SetClock(world::UnobservedClock::Of(c));
   s.Start();
   for (;;) {
     const ProcessSession::Event e = s.Next();
+    if (e.kind == ProcessSession::Event::Kind::kClock) {
+      ClockRead(c, s);
+      s.Answer(kWoke);
+      continue;
+    }
     if (e.kind == ProcessSession::Event::Kind::kEnded) {
       if (WIFEXITED(e.status) && WEXITSTATUS(e.status) == 0) return;
       // Before its first step, the scenario is wrong (with the end of
@@ -136,7 +115,8 @@ void Serve(Client& c, ProcessSession& s, const ProcessProgram& program, const st
       throw std::runtime_error(client + "'s process " + ExitText(e.status) +
                                (why.empty() ? "" : ": " + why));
     }
-    const bool ran = RunCommands(c, s, program.label);
+    // A connection it closed was closed here too: something to read.
+    const bool ran = RunCommands(c, s, program.label) | s.TakeClosed();
     if (e.kind == ProcessSession::Event::Kind::kSleep || (!ran && e.nanos >= 0)) {
       SleepFor(c, s, e.nanos, program.label);
       s.Answer(kWoke);
@@ -154,8 +134,9 @@ void Serve(Client& c, ProcessSession& s, const ProcessProgram& program, const st
 void RunProcess(Client& c, const ProcessProgram& program, const nlohmann::json& settings,
                 const std::string& client) {
   // The process's randomness: a stream from the client's first draw, the
-  // same in every run of the client.
-  const uint64_t seed = c.Random();
+  // same in every run of the client; one stream for every client of a
+  // program that declares it draws no numbers of its own.
+  const uint64_t seed = program.draws_numbers ? c.Random() : kSharedRandomSeed;
   std::exception_ptr error;
   {
     ProcessSession s(program, settings, client, seed);

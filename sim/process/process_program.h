@@ -21,11 +21,18 @@ struct ProcessProgram {
   std::string cwd;                         // where it runs: absolute
   int timeout_seconds = 10;                // real time it may take to do anything
   std::string label;                       // how traces name its steps: "lock_demo.py"
+  // false: it declares that it draws no random numbers of its own. Its
+  // random bytes are then one stream shared by every client that runs it,
+  // and such clients are interchangeable for symmetry.
+  bool draws_numbers = true;
 };
+
+// The seed of that shared stream.
+inline constexpr uint64_t kSharedRandomSeed = 0x6c6f636b73746570;
 
 // Processes kept parked per client (world::ClientSetup::max_parked): each is a
 // whole program, not a fiber's stack.
-inline constexpr size_t kParkedProcesses = 4;
+inline constexpr size_t kParkedProcesses = 16;
 
 // The body of client `client` (its name) that runs `program`, serving it
 // the scenario's servers, with `settings` (the lock settings, as a Lua

@@ -2,19 +2,24 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
+#include <utility>
 
 #include <arpa/inet.h>
+#include <linux/sockios.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -97,11 +102,13 @@ ProcessSession::ProcessSession(const ProcessProgram& program, const nlohmann::js
   std::map<std::string, std::string> env = {{"PATH", path ? path : "/usr/local/bin:/usr/bin:/bin"},
                                             {"LANG", "C.UTF-8"},
                                             {"HOME", dir_},
-                                            {"LOCKSTEP_CLIENT", client},
                                             {"LOCKSTEP_REDIS_URL", urls.substr(0, urls.find(' '))},
                                             {"LOCKSTEP_REDIS_URLS", urls},
                                             {"LOCKSTEP_REDIS_PORTS", ports},
                                             {"LOCKSTEP_SETTINGS", settings.dump()}};
+  // Its name only for a program that may act on it: clients of one that
+  // declares it draws no numbers are interchangeable.
+  if (program.draws_numbers) env["LOCKSTEP_CLIENT"] = client;
   for (const auto& [key, value] : settings.items()) {
     if (value.is_string()) env[EnvName(key)] = value.get<std::string>();
     if (value.is_number_integer()) env[EnvName(key)] = std::to_string(value.get<int64_t>());
@@ -209,6 +216,7 @@ void ProcessSession::Accept() {
       if (fd < 0) break;
       const int one = 1;
       setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+      setsockopt(fd, IPPROTO_TCP, TCP_QUICKACK, &one, sizeof one);
       Connection c;
       c.fd = fd;
       c.instance = static_cast<int>(i);
@@ -220,6 +228,10 @@ void ProcessSession::Accept() {
 
 bool ProcessSession::ReadOne(Connection& c) {
   char buffer[65536];
+  // What the process sends next is acknowledged at once, so that its shim's
+  // check that it arrived (shim_protocol.h) returns at once.
+  const int one = 1;
+  setsockopt(c.fd, IPPROTO_TCP, TCP_QUICKACK, &one, sizeof one);
   for (;;) {
     const ssize_t n = recv(c.fd, buffer, sizeof buffer, MSG_DONTWAIT);
     if (n > 0) {
@@ -233,8 +245,13 @@ bool ProcessSession::ReadOne(Connection& c) {
     }
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return true;
-    close(c.fd);  // closed by the process (or broken)
+    // Closed by the process (or broken): closed here too, as Redis does,
+    // the end delivered before the process is answered again.
+    shutdown(c.fd, SHUT_WR);
+    Delivered(c.fd);
+    close(c.fd);
     c.fd = -1;
+    closed_ = true;
     return false;
   }
 }
@@ -279,6 +296,7 @@ ProcessSession::Event ProcessSession::Next() {
         if (m.call == static_cast<uint32_t>(ShimCall::kWait)) {
           return {Event::Kind::kWait, m.nanos, 0};
         }
+        if (m.call == static_cast<uint32_t>(ShimCall::kClock)) return {Event::Kind::kClock, 0, 0};
         throw world::RuleBroken(Describe() + " sent lockstep a message its shim never sends");
       }
       int status = 0;
@@ -320,10 +338,28 @@ void ProcessSession::Write(int index, const std::string& bytes, bool close_after
       break;  // the process closed it: it reads no more replies there
     }
   }
+  if (c.fd >= 0) Delivered(c.fd);
   if (close_after && c.fd >= 0) {
     close(c.fd);
     c.fd = -1;
   }
+}
+
+void ProcessSession::Delivered(int fd) const {
+  // A loopback send is acknowledged once the process has it: then its next
+  // read finds what was sent, whatever the machine's load.
+  int unacked = 0;
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(program_.timeout_seconds);
+  while (ioctl(fd, SIOCOUTQ, &unacked) == 0 && unacked > 0) {
+    if (std::chrono::steady_clock::now() > deadline) Silent();
+    sched_yield();
+  }
+}
+
+bool ProcessSession::TakeClosed() {
+  ReadAll();
+  return std::exchange(closed_, false);
 }
 
 void ProcessSession::Answer(char answer) {

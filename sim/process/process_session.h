@@ -39,12 +39,12 @@ class ProcessSession {
   void Start();
 
   struct Event {
-    enum class Kind { kSleep, kWait, kEnded } kind;
+    enum class Kind { kSleep, kWait, kClock, kEnded } kind;
     int64_t nanos = 0;  // kSleep, kWait (-1: for ever)
     int status = 0;     // kEnded: waitpid's
   };
-  // Waits until the process sleeps, waits for input or ends, reading what
-  // it sends meanwhile. Throws world::RuleBroken if it does none in time.
+  // Waits until the process sleeps, waits for input, reads its clock or
+  // ends, reading what it sends meanwhile. Throws world::RuleBroken if it does none in time.
   Event Next();
 
   struct Command {
@@ -61,6 +61,9 @@ class ProcessSession {
   ScriptCache& scripts(int instance) { return scripts_[instance]; }
   // Writes `bytes` to connection `c` (closing it after a QUIT or a protocol error).
   void Write(int c, const std::string& bytes, bool close_after = false);
+  // Whether the process closed a connection since this was last asked
+  // (lockstep has closed its end too, as Redis would).
+  bool TakeClosed();
   // Lets the process go on from a sleep or a wait.
   void Answer(char answer);
 
@@ -74,6 +77,9 @@ class ProcessSession {
   [[noreturn]] void EndedEarly(int status) const;
   bool stepped() const { return stepped_; }
   void set_stepped() { stepped_ = true; }
+  // The client's clock has been observed since its last step.
+  bool clock_observed() const { return clock_observed_; }
+  void set_clock_observed(bool observed) { clock_observed_ = observed; }
 
  private:
   struct Connection {
@@ -86,6 +92,8 @@ class ProcessSession {
   void ReadAll();
   bool ReadOne(Connection& c);  // false once closed
   [[noreturn]] void Silent() const;
+  // Waits until what was sent on `fd` has reached the process.
+  void Delivered(int fd) const;
 
   const ProcessProgram& program_;
   std::string client_;
@@ -101,6 +109,8 @@ class ProcessSession {
   std::vector<std::string> env_;
   std::unique_ptr<ChildProcess> child_;
   bool stepped_ = false;
+  bool clock_observed_ = false;
+  bool closed_ = false;  // a connection closed since TakeClosed
 };
 
 }  // namespace lockstep::process

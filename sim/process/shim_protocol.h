@@ -19,6 +19,11 @@ inline constexpr int kClockFd = 4;    // the clock page, in the process
 // them, so that no program the process starts takes the channel for its own.
 inline constexpr const char* kShimEnv = "LOCKSTEP_SHIM";  // "3 4 SEED"
 
+// The process id the program sees (getpid, and gettid on its main thread):
+// the same in every run. PID_MAX_LIMIT, which no real process has; kill()
+// takes it as the process's own.
+inline constexpr int kVirtualPid = 4194304;
+
 // The page: the client's clock in nanoseconds, every clock's reading
 // (CLOCK_REALTIME and CLOCK_MONOTONIC alike: virtual milliseconds are Unix
 // milliseconds, as on the servers replay starts).
@@ -30,6 +35,11 @@ enum class ShimCall : uint32_t {
   kHello = 1,  // the shim is loaded and active (sent once, unanswered)
   kSleep = 2,  // nanos: a sleep of that long; answered kWoke after it
   kWait = 3,   // nanos (or -1: for ever): nothing to read; answered kData or kWoke
+  // The program reads its clock for the first time since it was last
+  // resumed: lockstep observes the clock then (Client::Now), so that a
+  // client's state holds the clock only where its code read it. Answered
+  // kWoke once observed.
+  kClock = 4,
 };
 
 struct ShimMessage {

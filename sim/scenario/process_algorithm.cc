@@ -14,7 +14,10 @@ const char* const kProcessFields =
     R"(                               or a process: {process: {command: [PROGRAM, ARG...]
                                (run in the scenario's folder, or cwd?), env?: {NAME:
                                VALUE}, cwd?: DIR, timeout_seconds?: 1-3600 (default
-                               10: how long it may do nothing lockstep sees)}}, which
+                               10: how long it may do nothing lockstep sees),
+                               draws_numbers?: BOOL (default true; false: its
+                               random bytes are one stream for all its clients,
+                               which symmetry may then interchange)}}, which
                                connects to $LOCKSTEP_REDIS_URL(S) and gets the lock
                                settings as LOCKSTEP_<NAME> and $LOCKSTEP_SETTINGS
                                (README, "Real lock libraries");
@@ -26,7 +29,7 @@ void ReadProcessAlgorithm(const ::lockstep::json::ObjectReader& a, nlohmann::jso
   namespace fs = std::filesystem;
   a.RejectUnknown({"process"});
   const ::lockstep::json::ObjectReader p = a.Object("process");
-  p.RejectUnknown({"command", "env", "cwd", "timeout_seconds"});
+  p.RejectUnknown({"command", "env", "cwd", "timeout_seconds", "draws_numbers"});
   auto program = std::make_shared<process::ProcessProgram>();
   const nlohmann::json& command = p.Array("command");
   if (command.empty()) {
@@ -82,12 +85,15 @@ void ReadProcessAlgorithm(const ::lockstep::json::ObjectReader& a, nlohmann::jso
   program->label = fs::path(program->command.back()).filename().string();
   if (program->label.empty()) program->label = program->command.back();
 
+  program->draws_numbers = p.Bool("draws_numbers", true);
+
   setup.algorithm = "process:" + program->label;
   setup.request_timeout = request_timeout;
-  // Never interchangeable: its randomness is its own stream, and nothing
-  // says what it does with it.
-  setup.settings = setup.algorithm + " " + p.Raw("command").dump() + " " + settings.dump();
-  setup.draws_numbers = true;
+  // Interchangeable only with a client that runs the same program the same
+  // way, and only if it declares that it draws no numbers of its own.
+  setup.settings = setup.algorithm + " " + p.Raw("command").dump() + " " +
+                   nlohmann::json(program->env).dump() + " " + program->cwd + " " + settings.dump();
+  setup.draws_numbers = program->draws_numbers;
   setup.max_parked = process::kParkedProcesses;
   setup.body = process::MakeProcessBody(program, std::move(settings), setup.name);
   written["process"]["cwd"] = program->cwd;

@@ -93,15 +93,31 @@ TEST_CASE("a process that does nothing lockstep sees is an error once its time i
 TEST_CASE("a process that is not deterministic is named with the step where it diverged",
           "[process]") {
   TempDir dir;
-  // Its process id differs from run to run; the clock's tick before or
-  // after its first command makes the automaton run it twice from the start.
-  const std::string s =
-      ProcessScenario(dir, std::string(kConnect) + "r.set('k', str(os.getpid()))\nr.get('k')\n");
+  // The kernel's random UUID, which the shim does not reach, differs from
+  // run to run; the clock's tick before or after its first command makes
+  // the automaton run it twice from the start.
+  const std::string s = ProcessScenario(
+      dir, std::string(kConnect) +
+               "r.set('k', open('/proc/sys/kernel/random/uuid').read().strip())\nr.get('k')\n");
   const auto r = RunLockstep({"explore", s});
   CHECK(r.exit_code == 2);
   CHECK(Has(r.err,
             "the algorithm of C1 is not deterministic: run again from its start with the "
             "same inputs, it diverged at its step 0 (it made command SET k "));
+}
+
+TEST_CASE("a malformed lockstep: call is an error naming the call and what was expected",
+          "[process]") {
+  TempDir dir;
+  const std::string s = ProcessScenario(
+      dir,
+      std::string(kConnect) + "r.set('k', '1')\nr.echo('lockstep:forget_history {\"live\": 3}')\n");
+  const auto r = RunLockstep({"explore", s});
+  CHECK(r.exit_code == 2);
+  CHECK(Has(r.err,
+            "C1's process (/usr/bin/python3 client.py) sent ECHO lockstep:forget_history with "
+            "{\"label\": TEXT, \"live\": [INTEGER...], \"times\": [TIME...]} (live and times "
+            "optional), got \"{\"live\": 3}\""));
 }
 
 TEST_CASE("a process client's scenario names what is wrong in it", "[process]") {

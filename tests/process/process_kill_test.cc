@@ -34,7 +34,8 @@ TEST_CASE("killing lockstep with SIGKILL leaves none of its clients' processes b
   dir.Write("client.py",
             "import os, signal, subprocess\n"
             "child = subprocess.Popen(['/bin/sleep', '1000'])\n"
-            "with open('pids.tmp', 'w') as f: f.write('%d %d' % (os.getpid(), child.pid))\n"
+            "me = int(os.readlink('/proc/self'))  # the real pid: getpid() is virtual\n"
+            "with open('pids.tmp', 'w') as f: f.write('%d %d' % (me, child.pid))\n"
             "os.rename('pids.tmp', 'pids')\n"
             "signal.pause()\n");
   const nlohmann::json scenario = {
