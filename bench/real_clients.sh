@@ -9,7 +9,9 @@
 #   bench/real_clients.sh --lockstep PATH use this binary instead
 #
 # The starts are counted by a wrapper that appends a line to a file and
-# then runs the example unchanged (runpy), in a copy of the scenario.
+# then runs the example unchanged (Python's runpy, Node's require), in a
+# copy of the scenario. The Node examples need .ci/install-deps's npm
+# packages.
 set -euo pipefail
 
 BENCH=$(cd "$(dirname "$0")" && pwd)
@@ -44,21 +46,34 @@ sys.argv = sys.argv[1:]
 runpy.run_path(sys.argv[0], run_name="__main__")
 PY
 
+cat > "$WORK/counting.js" <<JS
+require("fs").appendFileSync("$WORK/starts", "x\\n");
+process.argv.splice(1, 1);
+require(require("path").resolve(process.argv[1]));
+JS
+
 printf '%-22s %-10s %7s %11s %7s %9s %12s %7s\n' scenario verdict states transitions starts search_s transitions/s wall_s
-for scenario in redis-py-safe redis-py-stall; do
+# Each as the README runs it: the stalls breadth first.
+for run in redis-py-safe redis-py-stall:bfs redis-semaphore-safe redis-semaphore-stall:bfs \
+    redlock-js-safe redlock-js-stall:bfs; do
+  scenario=${run%%:*}
+  strategy=dfs
+  [ "$run" = "$scenario" ] || strategy=${run#*:}
   examples="$REPO/examples/real-clients"
-  /usr/bin/python3 - "$examples/$scenario.json" "$WORK/$scenario.json" "$WORK/counting.py" "$examples" <<'PY'
+  /usr/bin/python3 - "$examples/$scenario.json" "$WORK/$scenario.json" "$WORK" "$examples" <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1]))
 for c in doc["clients"]:
     p = c["algorithm"]["process"]
-    p["command"] = [p["command"][0], sys.argv[3]] + p["command"][1:]
+    wrapper = "counting.js" if p["command"][0] == "node" else "counting.py"
+    p["command"] = [p["command"][0], sys.argv[3] + "/" + wrapper] + p["command"][1:]
     p["cwd"] = sys.argv[4]
 json.dump(doc, open(sys.argv[2], "w"))
 PY
   : > "$WORK/starts"
   start=$(date +%s.%N)
-  "$LOCKSTEP" explore "$WORK/$scenario.json" --json --out "$WORK/out" > "$WORK/report.json" || true
+  "$LOCKSTEP" explore "$WORK/$scenario.json" --strategy "$strategy" --json --out "$WORK/out" \
+    > "$WORK/report.json" || true
   end=$(date +%s.%N)
   /usr/bin/python3 - "$WORK/report.json" "$scenario" "$(wc -l < "$WORK/starts")" "$start" "$end" <<'PY'
 import json, sys
