@@ -297,7 +297,8 @@ ProcessSession::Event ProcessSession::Next() {
           return {Event::Kind::kWait, m.nanos, 0};
         }
         if (m.call == static_cast<uint32_t>(ShimCall::kClock)) return {Event::Kind::kClock, 0, 0};
-        throw world::RuleBroken(Describe() + " sent lockstep a message its shim never sends (call " +
+        throw world::RuleBroken(Describe() +
+                                " sent lockstep a message its shim never sends (call " +
                                 std::to_string(m.call) + ")");
       }
       int status = 0;
