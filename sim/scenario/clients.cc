@@ -9,6 +9,7 @@
 #include "sim/algo/lua_algorithm.h"
 #include "sim/base/hash.h"
 #include "sim/base/limits.h"
+#include "sim/scenario/process_algorithm.h"
 #include "sim/scenario/sections.h"
 
 namespace lockstep::scenario::internal {
@@ -124,8 +125,14 @@ std::set<std::string> ReadClients(const jr::ObjectReader& o, const LockFields& l
       LockFields mine = lock;
       if (c.Has("lock")) mine = ReadLock(c.Object("lock"), mine, true);
       lua = true;
-      ReadLuaAlgorithm(c.Object("algorithm"), mine, world, s, setup,
-                       s.document["clients"][i]["algorithm"]);
+      if (c.Object("algorithm").Has("process")) {
+        ReadProcessAlgorithm(c.Object("algorithm"), LuaSettings(mine, world),
+                             mine.request_timeout.value_or(0), s.file, setup,
+                             s.document["clients"][i]["algorithm"]);
+      } else {
+        ReadLuaAlgorithm(c.Object("algorithm"), mine, world, s, setup,
+                         s.document["clients"][i]["algorithm"]);
+      }
     } else if (!setup.crashed || c.Has("algorithm")) {
       std::string name = c.String("algorithm");
       const algo::AlgorithmInfo* info = algo::FindAlgorithm(name);

@@ -6,6 +6,7 @@
 
 #include "sim/algo/lua_algorithm.h"
 #include "sim/algo/settings.h"
+#include "sim/scenario/process_algorithm.h"
 #include "sim/scenario/scenario.h"
 #include "sim/world/fault_kind.h"
 
@@ -30,7 +31,9 @@ most 16 MiB and nests at most 64 levels; integers are JSON integers, never
                                (default false), relative_time?: boolean (default
                                false; needed without a horizon)}, see "Lua
                                algorithms" below;
-                               optional if crashed
+)";
+const char* const kFieldsAfterAlgorithm =
+    R"(                               optional if crashed
     skew          integer      client clock = global clock + skew; |skew| <= 10000000
     crashed       boolean      crashed before the run: never runs (default false)
     may_never_enter boolean    a SAFE need not see it enter the critical section
@@ -208,8 +211,9 @@ std::string LockFieldLines() {
 }  // namespace
 
 std::string FieldReference() {
-  return kFieldsBeforeLock + LockFieldLines() + kFieldsBeforeFaults + FaultFields() +
-         kFieldsAfterFaults + "\n" + std::string(algo::kLuaApiReference);
+  return kFieldsBeforeLock + std::string(kProcessFields) + kFieldsAfterAlgorithm +
+         LockFieldLines() + kFieldsBeforeFaults + FaultFields() + kFieldsAfterFaults + "\n" +
+         std::string(algo::kLuaApiReference);
 }
 
 }  // namespace lockstep::scenario

@@ -216,6 +216,7 @@ class Client {
   // The driver (ClientAutomaton) makes, runs and reads clients; an
   // algorithm sees only the methods above.
   friend class ClientAutomaton;
+  friend struct UnobservedClock;
   Client(int index, uint64_t seed, FiberScheduler* scheduler, boost::fibers::context* driver);
   const Request& request() const { return request_; }
   uint64_t concrete_history() const { return concrete_; }
@@ -282,6 +283,14 @@ class Client {
   bool drew_number_ = false;  // Random() was called: the stream is this client's own
   RandomRules rules_;
   uint64_t Draw();
+};
+
+// The clock of a client whose body serves a program (sim/process/), read
+// without observing it: the program's own reads of its clock are observed,
+// each when it is made (docs/design.md, "Processes as clients"). Not for
+// algorithms, whose every read must be observed (Client::Now).
+struct UnobservedClock {
+  static Millis Of(const Client& c) { return c.input_.clock; }
 };
 
 }  // namespace lockstep::world

@@ -12,7 +12,6 @@
 namespace lockstep::world {
 namespace {
 
-constexpr size_t kMaxParked = 64;  // fibers kept parked for later learning
 // A fiber's stack is two mappings (the stack and its guard page) until the
 // dispatcher releases it; a process may hold 65,530 (vm.max_map_count).
 constexpr int kReleaseEvery = 64;
@@ -89,13 +88,14 @@ struct ClientAutomaton::Live {
 
 ClientAutomaton::ClientAutomaton(std::string name, int index, uint64_t seed,
                                  std::function<void(Client&)> body, bool use_forget_history,
-                                 RandomRules rules)
+                                 RandomRules rules, size_t max_parked)
     : name_(std::move(name)),
       index_(index),
       seed_(seed),
       body_(std::move(body)),
       use_forget_history_(use_forget_history),
-      rules_(rules) {}
+      rules_(rules),
+      max_parked_(max_parked) {}
 
 ClientAutomaton::~ClientAutomaton() {
   parked_.clear();
@@ -136,7 +136,24 @@ std::string Describe(const Request& r) {
   return "?";
 }
 
+bool SameRequest(const Request& a, const Request& b) {
+  bool same = a.kind == b.kind && a.argv.size() == b.argv.size() &&
+              a.sleep_ticks == b.sleep_ticks && a.sleep_most == b.sleep_most &&
+              a.token == b.token && a.instance == b.instance && bool(a.make) == bool(b.make);
+  for (size_t i = 0; same && i < a.argv.size(); ++i) {
+    same = a.argv[i].literal() == b.argv[i].literal() &&
+           a.argv[i].is_clock() == b.argv[i].is_clock() && a.argv[i].offset() == b.argv[i].offset();
+  }
+  return same;
+}
+
 }  // namespace
+
+size_t ClientAutomaton::Depth(LocalState s) const {
+  size_t depth = 0;
+  for (LocalState at = s; !nodes_.at(at).is_start; at = nodes_.at(at).parent) ++depth;
+  return depth;
+}
 
 void ClientAutomaton::Record(LocalState s, const Client& c, LocalState parent, const Input& via,
                              bool start) {
@@ -145,19 +162,14 @@ void ClientAutomaton::Record(LocalState s, const Client& c, LocalState parent, c
     // Same state reached again: the request must be the same.
     const Request& a = it->second.request;
     const Request& b = c.request();
-    bool same = a.kind == b.kind && a.argv.size() == b.argv.size() &&
-                a.sleep_ticks == b.sleep_ticks && a.sleep_most == b.sleep_most &&
-                a.token == b.token && a.instance == b.instance && bool(a.make) == bool(b.make);
-    for (size_t i = 0; same && i < a.argv.size(); ++i) {
-      same = a.argv[i].literal() == b.argv[i].literal() &&
-             a.argv[i].is_clock() == b.argv[i].is_clock() &&
-             a.argv[i].offset() == b.argv[i].offset();
-    }
+    const bool same = SameRequest(a, b);
     if (!same) {
       throw std::runtime_error(
           "the algorithm of " + name_ +
-          " makes different requests in what it declared to be the same state: it is not "
-          "deterministic, or a ForgetHistory call forgets something that matters (" +
+          " makes different requests in what it declared to be "
+          "the same state, at its step " +
+          std::to_string(Depth(s)) +
+          ": it is not deterministic, or a ForgetHistory call forgets something that matters (" +
           Describe(a) + " and then " + Describe(b) + ")");
     }
     return;
@@ -215,7 +227,7 @@ void ClientAutomaton::Keep(LocalState s, std::unique_ptr<Live> live) {
     finished_ += !fresh;
     it->second = std::move(live);
     if (fresh) parked_order_.push_back(s);
-    while (parked_.size() > kMaxParked) {
+    while (parked_.size() > max_parked_) {
       parked_.erase(parked_order_.front());
       parked_order_.erase(parked_order_.begin());
       ++finished_;
@@ -236,17 +248,29 @@ std::unique_ptr<ClientAutomaton::Live> ClientAutomaton::LiveAt(LocalState s) {
     parked_order_.erase(std::find(parked_order_.begin(), parked_order_.end(), s));
     return live;
   }
-  // Replay the first path that reached s on a new fiber.
-  std::vector<const Input*> path;
-  for (LocalState at = s; !nodes_.at(at).is_start; at = nodes_.at(at).parent) {
-    path.push_back(&nodes_.at(at).via);
+  // Replay the first path that reached s on a new fiber, each request
+  // held to the one made there before: a client that is not deterministic
+  // is named with the step where it diverged.
+  std::vector<LocalState> path;  // s, its parent, ..., the start
+  for (LocalState at = s;; at = nodes_.at(at).parent) {
+    path.push_back(at);
+    if (nodes_.at(at).is_start) break;
   }
   std::unique_ptr<Live> live = Spawn();
-  for (auto it = path.rbegin(); it != path.rend(); ++it) live->client.Resume(**it);
-  if (Id(live->client) != s) {
-    throw std::runtime_error("the algorithm of " + name_ +
-                             " did not reach the same state when given the same inputs again: "
-                             "it is not deterministic");
+  for (size_t step = 0; step < path.size(); ++step) {
+    const LocalState expected = path[path.size() - 1 - step];
+    if (step > 0) live->client.Resume(nodes_.at(expected).via);
+    const Request& before = nodes_.at(expected).request;
+    const Request& now = live->client.request();
+    if (Id(live->client) != expected || !SameRequest(before, now)) {
+      throw std::runtime_error(
+          "the algorithm of " + name_ + " is not deterministic: run again from its start with " +
+          "the same inputs, it diverged at its step " + std::to_string(step) + " (it made " +
+          Describe(before) + " before, and " +
+          (now.kind == Request::Kind::kDone && !now.error.empty() ? "threw: " + now.error
+                                                                  : Describe(now)) +
+          " now)");
+    }
   }
   return live;
 }

@@ -44,7 +44,7 @@ struct Transition {
 class ClientAutomaton {
  public:
   ClientAutomaton(std::string name, int index, uint64_t seed, std::function<void(Client&)> body,
-                  bool use_forget_history, RandomRules rules = {});
+                  bool use_forget_history, RandomRules rules = {}, size_t max_parked = kMaxParked);
   ~ClientAutomaton();
   ClientAutomaton(const ClientAutomaton&) = delete;
   ClientAutomaton& operator=(const ClientAutomaton&) = delete;
@@ -76,6 +76,9 @@ class ClientAutomaton {
   // How many transitions were learned by running the fiber.
   uint64_t learned() const { return learned_; }
   size_t states() const { return nodes_.size(); }
+
+  // Runs kept parked in their states, by default.
+  static constexpr size_t kMaxParked = 64;
 
   // Requests a client may make without a ForgetHistory before it is taken
   // for a loop that remembers everything it saw: its every pass is a new
@@ -114,6 +117,8 @@ class ClientAutomaton {
   LocalState Id(const Client& c) const;
   void Record(LocalState s, const Client& c, LocalState parent, const Input& via, bool start);
   void Keep(LocalState s, std::unique_ptr<Live> live);
+  // Its steps from the start to `s`.
+  size_t Depth(LocalState s) const;
   // Ends the search for the rule `r`'s error broke (a runtime_error, or a
   // world::TokenReadBack).
   [[noreturn]] void Throw(const Request& r) const;
@@ -124,6 +129,7 @@ class ClientAutomaton {
   std::function<void(Client&)> body_;
   bool use_forget_history_;
   RandomRules rules_;
+  size_t max_parked_;
   std::unordered_map<LocalState, Node> nodes_;
   // The memo: every transition learned, in a deque so that the ones
   // returned stay where they are, and an open-addressing index over it

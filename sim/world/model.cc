@@ -56,7 +56,8 @@ Model::Model(WorldConfig config, bool use_forget_history) : config_(std::move(co
                             .never_reads_tokens = c.never_reads_tokens,
                             .tokens_as_draws = tokens_renamable_};
     automata_.push_back(std::make_unique<ClientAutomaton>(c.name, static_cast<int>(i), config_.seed,
-                                                          c.body, use_forget_history, rules));
+                                                          c.body, use_forget_history, rules,
+                                                          c.max_parked));
   }
   writer_names_ = names_;
   // Indexed, not searched: an initial keyspace may name many writers.

@@ -47,6 +47,9 @@ struct ClientSetup {
   bool relative_time = false;
   Millis time_constants = 0;
   std::function<void(Client&)> body;
+  // Runs of the body its automaton keeps parked for later learning (a
+  // process client's runs are whole programs: fewer).
+  size_t max_parked = ClientAutomaton::kMaxParked;
 };
 
 // The partly synchronous world that timeout-based locks rely on, stated as
