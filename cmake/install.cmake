@@ -112,8 +112,11 @@ endif()
 # (LOCKSTEP_INSTALLED_SCENARIOS, relative to the prefix), and the examples.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/scenarios/ DESTINATION ${LOCKSTEP_INSTALLED_SCENARIOS}
         COMPONENT cli)
+# Not what a checkout gathers in them: the npm packages the real-client
+# examples install beside them, Python's caches, git's files.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/
-        DESTINATION ${CMAKE_INSTALL_DATADIR}/lockstep/examples COMPONENT cli)
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/lockstep/examples COMPONENT cli
+        PATTERN node_modules EXCLUDE PATTERN __pycache__ EXCLUDE PATTERN .gitignore EXCLUDE)
 
 install(FILES ${PROJECT_SOURCE_DIR}/sim/cli/completion/lockstep.bash
         DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME lockstep

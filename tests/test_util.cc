@@ -101,6 +101,8 @@ std::vector<std::string> LockstepWith(const std::vector<std::string>& args) {
 
 }  // namespace
 
+const char* LockstepBinary() { return LOCKSTEP_BINARY; }
+
 ProcessResult RunLockstep(const std::vector<std::string>& args) {
   return Run(LockstepWith(args), 0);
 }

@@ -60,6 +60,9 @@ struct ProcessResult {
   std::string err;
 };
 
+// The lockstep binary this build made.
+const char* LockstepBinary();
+
 // Runs the lockstep binary with `args` (no shell quoting is applied: pass
 // plain words).
 ProcessResult RunLockstep(const std::vector<std::string>& args);

@@ -13,6 +13,7 @@
 #include <string>
 
 #include <nlohmann/json.hpp>
+#include <sys/ioctl.h>
 
 #include "sim/base/hash.h"
 #include "sim/base/input_error.h"
@@ -21,6 +22,7 @@
 #include "sim/cli/commands.h"
 #include "sim/cli/explore_report.h"
 #include "sim/cli/memory_bound.h"
+#include "sim/cli/search_progress.h"
 #include "sim/explore/communicator.h"
 #include "sim/explore/strategy_registry.h"
 #ifdef LOCKSTEP_HAVE_MPI
@@ -154,13 +156,20 @@ explore::StrategyRequest MakeRequest(const ExploreOptions& o, const scenario::Sc
   return request;
 }
 
-// The live counts on a terminal's stderr, every quarter second or so.
-void ShowProgress(const explore::SearchStats& st) {
+// The live line on a terminal's stderr, every quarter second or so, as
+// wide as the terminal.
+size_t StderrWidth() {
+  struct winsize size {};
+  return ioctl(STDERR_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0 ? size.ws_col : 80;
+}
+void ClearProgress() { std::fprintf(stderr, "\r%*s\r", static_cast<int>(StderrWidth() - 1), ""); }
+void ShowProgress(const explore::SearchStats& st, const std::optional<world::Millis>& horizon,
+                  uint64_t max_memory) {
   if (st.elapsed_s < 1.0) return;
-  std::fprintf(stderr, "\r  %s executions/s  %s states  %s transitions  depth %d  %.1f s   ",
-               Thousands(static_cast<uint64_t>(st.executions / st.elapsed_s)).c_str(),
-               Thousands(st.states).c_str(), Thousands(st.transitions).c_str(), st.max_depth,
-               st.elapsed_s);
+  const size_t width = StderrWidth();
+  const std::string line = ProgressLine(st, horizon, ResidentBytes(), max_memory, width);
+  // Padded over a longer line before it.
+  std::fprintf(stderr, "\r%-*s", static_cast<int>(width - 1), line.c_str());
   std::fflush(stderr);
 }
 
@@ -321,9 +330,14 @@ int Search(const ExploreOptions& o, explore::Communicator* ranks) {
   options.request.search.communicator = ranks;
   const bool reports = !ranks || ranks->rank() == 0;
   const bool live = reports && !o.json && isatty(STDERR_FILENO);
-  if (live) options.request.search.progress = ShowProgress;
+  if (live) {
+    options.request.search.progress = [horizon = s.world.horizon,
+                                       bound = o.max_memory](const explore::SearchStats& st) {
+      ShowProgress(st, horizon, bound);
+    };
+  }
   options.found = [live](size_t steps) {
-    if (live) std::fprintf(stderr, "\r%80s\r", "");
+    if (live) ClearProgress();
     // One write: a reader of stderr sees the line whole.
     std::cerr << ("lockstep: violation found in " + std::to_string(steps) +
                   " steps; shrinking it (a stop signal saves it as found)\n")
@@ -353,7 +367,7 @@ int Search(const ExploreOptions& o, explore::Communicator* ranks) {
   // The violation reported is the counterexample's: shrinking finds the
   // shortest violation of any property, which may not be the one found.
   if (result.counterexample) r.violation = result.counterexample->trace.violation;
-  if (live) std::fprintf(stderr, "\r%80s\r", "");
+  if (live) ClearProgress();
   if (r.verdict == explore::Verdict::kIncomplete && r.incomplete == "interrupted") {
     if (memory_exceeded || (watch && watch->exceeded())) {
       r.incomplete = "stopped at " + stop_reason();
@@ -367,7 +381,11 @@ int Search(const ExploreOptions& o, explore::Communicator* ranks) {
   json report = MakeReport(o, s, result);
   run::Warn(o.file, r.warnings);
   std::ostringstream text;
-  text << SearchHeader(o, s, result) << StorageText(options.request.search.storage, r.stats);
+  const uint64_t peak = PeakResidentBytes();
+  report["memory"] = MemoryJson(r.stats, peak);
+  if (r.stats.clock_reached) report["clock_reached"] = *r.stats.clock_reached;
+  text << SearchHeader(o, s, result) << StorageText(options.request.search.storage, r.stats)
+       << MemoryText(r.stats, peak);
   if (ranks) {
     report["distributed"] = {{"ranks", ranks->size()},
                              {"states_sent", r.stats.states_sent},

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <deque>
+#include <functional>
 #include <limits>
 #include <unordered_set>
 
@@ -21,8 +22,10 @@ Continuation ShortestContinuation(const world::WorldConfig& config, const Proper
                                   bool symmetry) {
   const auto start = std::chrono::steady_clock::now();
   Continuation result;
+  std::function<void()> gauges = [] {};  // the queue's, once there is one
   auto finish = [&](Continuation::Outcome outcome) {
     result.outcome = outcome;
+    gauges();
     result.stats.elapsed_s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return result;
@@ -63,6 +66,14 @@ Continuation ShortestContinuation(const world::WorldConfig& config, const Proper
   seen.insert(space.Identity(s0));
   queue.emplace_back(std::move(s0), -1);
   std::vector<world::Action> enabled;
+  world::Millis clock_reached = queue.front().first.now;
+  gauges = [&] {
+    SearchStats& st = result.stats;
+    st.waiting = queue.size();
+    st.clock_reached = clock_reached;
+    st.automata_bytes = st.automata_states = st.automata_transitions = 0;
+    AddAutomata(model, &st);
+  };
   auto last_report = start;
   // The path from the initial state to `node`, then `last` if given.
   auto path_to = [&](int64_t node, const world::Action* last) {
@@ -86,6 +97,7 @@ Continuation ShortestContinuation(const world::WorldConfig& config, const Proper
         last_report = now;
         result.stats.states = seen.size();
         result.stats.elapsed_s = std::chrono::duration<double>(now - start).count();
+        gauges();
         progress(result.stats);
       }
     }
@@ -129,6 +141,7 @@ Continuation ShortestContinuation(const world::WorldConfig& config, const Proper
         result.why = StateBudgetText(max_states);
         return finish(Continuation::Outcome::kGaveUp);
       }
+      clock_reached = std::max(clock_reached, next.now);
       queue.emplace_back(std::move(next), id);
     }
   }

@@ -14,6 +14,7 @@
 // turn and explores below them, sharing the visited-state table.
 #include <chrono>
 #include <exception>
+#include <limits>
 #include <mutex>
 #include <thread>
 #include <unordered_set>
@@ -112,6 +113,19 @@ class Dfs {
     sh_.transitions += transitions_;
     sh_.executions += executions_;
     transitions_ = executions_ = 0;
+    SearchStats now;
+    now.waiting = stack_.size();
+    AddAutomata(space_.model(), &now);
+    // Each gauge moves by this thread's change (unsigned: a fall wraps
+    // around and adds back down).
+    auto move = [](std::atomic<uint64_t>& total, uint64_t& mine, uint64_t value) {
+      total += value - mine;
+      mine = value;
+    };
+    move(sh_.waiting, published_.waiting, now.waiting);
+    move(sh_.automata_bytes, published_.automata_bytes, now.automata_bytes);
+    move(sh_.automata_states, published_.automata_states, now.automata_states);
+    move(sh_.automata_transitions, published_.automata_transitions, now.automata_transitions);
   }
 
   // What follows a visit: stop the search, go back up, or explore the
@@ -151,6 +165,12 @@ class Dfs {
       max_depth_ = depth;
       int seen = sh_.max_depth.load();
       while (depth > seen && !sh_.max_depth.compare_exchange_weak(seen, depth)) {
+      }
+    }
+    if (s.now > clock_reached_) [[unlikely]] {
+      clock_reached_ = s.now;
+      world::Millis seen = sh_.clock_reached.load();
+      while (s.now > seen && !sh_.clock_reached.compare_exchange_weak(seen, s.now)) {
       }
     }
     const Fingerprint& f = child.f;
@@ -365,6 +385,7 @@ class Dfs {
         st.max_depth = sh_.max_depth;
         st.states = o_.reductions.cache ? sh_.visited.size() : seen_.size();
         st.elapsed_s = sh_.Elapsed();
+        sh_.Gauges(&st);
         o_.progress(st);
       }
     }
@@ -396,6 +417,8 @@ class Dfs {
   std::vector<FrontierItem>* frontier_ = nullptr;
   uint64_t transitions_ = 0, executions_ = 0;
   int max_depth_ = 0;
+  world::Millis clock_reached_ = std::numeric_limits<world::Millis>::min();
+  SearchStats published_;  // this thread's share of the shared gauges
 };
 
 }  // namespace
@@ -439,6 +462,7 @@ SearchResult DepthFirstSearch(const world::WorldConfig& config, const Properties
   st.executions = shared.executions;
   st.transitions = shared.transitions;
   st.max_depth = shared.max_depth;
+  shared.Gauges(&st);
   st.states = options.reductions.cache ? shared.visited.size() : first.plain_states();
   st.memory_bytes = options.reductions.cache ? shared.visited.bytes() : 0;
   st.expected_omissions = options.reductions.cache ? shared.visited.ExpectedOmissions() : 0;

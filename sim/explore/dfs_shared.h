@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <limits>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -43,6 +44,10 @@ struct Shared {
   std::atomic<uint64_t> transitions{0}, executions{0};
   std::atomic<uint64_t> fresh{0};  // states first visited, under Bounds::max_states
   std::atomic<int> max_depth{0};
+  // Gauges each thread adds its share to as it changes (Dfs::Flush): the
+  // states on its stack, its learned automata.
+  std::atomic<uint64_t> waiting{0}, automata_bytes{0}, automata_states{0}, automata_transitions{0};
+  std::atomic<world::Millis> clock_reached{std::numeric_limits<world::Millis>::min()};
   std::mutex mu;  // guards what follows
   std::optional<check::Violation> violation;
   std::vector<Action> counterexample;
@@ -51,6 +56,15 @@ struct Shared {
   Clock::time_point start;
   Clock::time_point last_report;
 
+  void Gauges(SearchStats* st) const {
+    st->waiting = waiting;
+    if (const world::Millis c = clock_reached; c != std::numeric_limits<world::Millis>::min()) {
+      st->clock_reached = c;
+    }
+    st->automata_bytes = automata_bytes;
+    st->automata_states = automata_states;
+    st->automata_transitions = automata_transitions;
+  }
   double Elapsed() const { return std::chrono::duration<double>(Clock::now() - start).count(); }
   void NoteBound(const std::string& what) {
     std::lock_guard<std::mutex> lock(mu);

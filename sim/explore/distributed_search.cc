@@ -249,6 +249,7 @@ class Rank {
         last_report = Clock::now();
         stats_.max_depth = depth_;
         stats_.elapsed_s = Elapsed();
+        Gauges();
         o_.progress(stats_);
       }
     }
@@ -419,12 +420,21 @@ class Rank {
     }
   }
 
+  // This rank's gauges: what it has left of its level and the next, its
+  // automata.
+  void Gauges() {
+    stats_.waiting = level_.size() - at_ + next_.size();
+    stats_.automata_bytes = stats_.automata_states = stats_.automata_transitions = 0;
+    AddAutomata(space_.model(), &stats_);
+  }
+
   SearchResult& Finish(SearchResult& result) {
     Count(ranks_.Sum(Mine()));
     stats_.max_depth = result.verdict == Verdict::kViolation
                            ? static_cast<int>(result.counterexample.size())
                            : depth_;
     stats_.elapsed_s = Elapsed();
+    Gauges();
     result.stats = stats_;
     AddGrowthWarnings(space_.model(), &result.warnings);
     result.symmetry_classes = space_.symmetry_classes();

@@ -36,4 +36,13 @@ void AddGrowthWarnings(const world::Model& model, std::vector<std::string>* warn
   }
 }
 
+void AddAutomata(const world::Model& model, SearchStats* stats) {
+  for (int i = 0; i < model.client_count(); ++i) {
+    const world::ClientAutomaton& a = model.automaton(i);
+    stats->automata_bytes += a.bytes();
+    stats->automata_states += a.states();
+    stats->automata_transitions += a.transitions();
+  }
+}
+
 }  // namespace lockstep::explore

@@ -61,6 +61,15 @@ struct SearchStats {
   int max_depth = 0;
   double elapsed_s = 0;
   uint64_t memory_bytes = 0;  // visited-state table
+  // Found and not yet expanded: the states on the depth-first stacks, the
+  // breadth-first queue, a rank's frontier.
+  uint64_t waiting = 0;
+  // The latest clock of a state reached (the searches that track it).
+  std::optional<world::Millis> clock_reached;
+  // The clients' learned automata, every thread's (AddAutomata).
+  uint64_t automata_bytes = 0;  // world::ClientAutomaton::bytes
+  uint64_t automata_states = 0;
+  uint64_t automata_transitions = 0;
   // Hash compaction and bitstate: the expected number of states missed
   // (state_store.h); exact storage: the same estimate for 128 bits.
   double expected_omissions = 0;
@@ -69,6 +78,9 @@ struct SearchStats {
   uint64_t states_sent = 0;
   uint64_t bytes_sent = 0;
 };
+// Adds the memory, states and transitions of `model`'s learned client
+// automata to `stats`.
+void AddAutomata(const world::Model& model, SearchStats* stats);
 
 enum class Verdict { kSafe, kViolation, kIncomplete };
 const char* VerdictText(Verdict v);

@@ -147,7 +147,37 @@ bool SameRequest(const Request& a, const Request& b) {
   return same;
 }
 
+// What a value owns on the heap beyond its own size (a string within the
+// small-string buffer owns nothing).
+uint64_t HeapBytes(const std::string& s) {
+  return s.capacity() > std::string().capacity() ? s.capacity() + 1 : 0;
+}
+uint64_t HeapBytes(const kv::Reply& r) {
+  uint64_t bytes = HeapBytes(r.text) + r.elements.capacity() * sizeof(kv::Reply);
+  for (const kv::Reply& e : r.elements) bytes += HeapBytes(e);
+  return bytes;
+}
+uint64_t HeapBytes(const Request& r) {
+  uint64_t bytes = r.argv.capacity() * sizeof(Value) + HeapBytes(r.error) + HeapBytes(r.source);
+  for (const Value& v : r.argv) bytes += HeapBytes(v.literal());
+  return bytes;
+}
+uint64_t HeapBytes(const Transition& t) {
+  uint64_t bytes = t.ghost.capacity() * sizeof(GhostEvent) + t.reasons.capacity() * sizeof(Reason);
+  for (const Reason& r : t.reasons) bytes += HeapBytes(r.text) + HeapBytes(r.source);
+  return bytes;
+}
+// A node of a std::unordered_map beyond its value: the next pointer and the
+// cached hash.
+constexpr uint64_t kMapNodeOverhead = 2 * sizeof(void*);
+
 }  // namespace
+
+uint64_t ClientAutomaton::bytes() const {
+  return table_bytes_ + nodes_.bucket_count() * sizeof(void*) +
+         memo_index_.capacity() * sizeof(uint32_t) +
+         parked_.size() * (sizeof(Live) + kMapNodeOverhead);
+}
 
 size_t ClientAutomaton::Depth(LocalState s) const {
   size_t depth = 0;
@@ -184,6 +214,9 @@ void ClientAutomaton::Record(LocalState s, const Client& c, LocalState parent, c
   it->second.parent = parent;
   it->second.via = via;
   it->second.is_start = start;
+  table_bytes_ += sizeof(std::pair<const LocalState, Node>) + kMapNodeOverhead +
+                  HeapBytes(it->second.request) + it->second.times.capacity() * sizeof(Millis) +
+                  HeapBytes(it->second.via.reply);
 }
 
 std::string ClientAutomaton::GrowthWarning() const {
@@ -309,6 +342,8 @@ const Transition& ClientAutomaton::Resume(LocalState s, const Input& input) {
   ++learned_;
   Keep(t.next, std::move(live));
   memos_.push_back(Memo{key, input, std::move(t)});
+  table_bytes_ +=
+      sizeof(Memo) + HeapBytes(memos_.back().input.reply) + HeapBytes(memos_.back().transition);
   const auto id = static_cast<uint32_t>(memos_.size());
   if (last != nullptr) {
     last->next = id;

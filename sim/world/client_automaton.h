@@ -76,6 +76,13 @@ class ClientAutomaton {
   // How many transitions were learned by running the fiber.
   uint64_t learned() const { return learned_; }
   size_t states() const { return nodes_.size(); }
+  size_t transitions() const { return memos_.size(); }
+  // The memory its table holds, counted as it grows: each state's node and
+  // each transition's memo with what they own on the heap, the indexes,
+  // and the fibers kept parked (not the pages their stacks touched). An
+  // estimate (the allocator's own overhead is not known), for the search's
+  // report.
+  uint64_t bytes() const;
 
   // Runs kept parked in their states, by default.
   static constexpr size_t kMaxParked = 64;
@@ -146,6 +153,7 @@ class ClientAutomaton {
   Input start_input_;
   bool started_ = false;
   uint64_t learned_ = 0;
+  uint64_t table_bytes_ = 0;  // nodes and memos, as Record and Resume add them
 };
 
 // A stable hash of an input, for memo keys.

@@ -81,8 +81,9 @@ TEST_CASE("connection set-up is answered as Redis 7 answers it, without a step",
   CHECK_FALSE(answer({"SET", "k", "v"}).has_value());  // a step: the model's
 }
 
-TEST_CASE("EVALSHA of a loaded script runs as the EVAL it stands for; unknown is NOSCRIPT",
-          "[process]") {
+TEST_CASE(
+    "EVALSHA of a loaded script runs as the EVAL it stands for, and an unknown one is NOSCRIPT",
+    "[process]") {
   ConnectionState conn;
   ScriptCache scripts;
   const std::string script = "return redis.call('get', KEYS[1])";
