@@ -4,6 +4,8 @@
 # 24, 32 and 40 ticks past the clock's start. The all-time verdict should
 # equal the bounded verdict once it has stabilised; the table says whether
 # it does. Scenarios the loader refuses without a horizon are listed so.
+# Each cell gives the search's CPU seconds (user + system, /usr/bin/time -v)
+# and wall seconds beside its verdict and states.
 #
 #   bench/all_time.sh [--lockstep PATH] [--clients N] [--timeout S]
 #
@@ -17,6 +19,7 @@ set -euo pipefail
 
 BENCH=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$BENCH/.." && pwd)
+. "$BENCH/deps.sh"
 OUT=${OUT:-$BENCH/results/all_time.md}
 LOCKSTEP="$REPO/build/lockstep"
 CLIENTS=3
@@ -33,6 +36,7 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
+bench_needs all_time.sh time python3 timeout
 if [ ! -x "$LOCKSTEP" ]; then
   echo "all_time.sh: $LOCKSTEP is missing: cmake --preset release && cmake --build --preset release" >&2
   exit 2
@@ -42,26 +46,31 @@ fi
 SCRATCH=$(mktemp -d)
 trap 'rm -rf "$SCRATCH"' EXIT
 
-# "verdict[:property] states" of one search, or "refused" / "timeout".
+# "verdict[:property] states (CPU s / wall s)" of one search, or "refused" / "timeout".
 search() {
   local out rc
   set +e
-  out=$(timeout "$TIMEOUT" "$LOCKSTEP" explore "$@" --json --out "$SCRATCH" 2>/dev/null)
+  out=$(timeout "$TIMEOUT" /usr/bin/time -v -o "$SCRATCH/time" "$LOCKSTEP" explore "$@" --json --out "$SCRATCH" 2>/dev/null)
   rc=$?
   set -e
   if [ $rc -eq 124 ]; then echo "timeout"; return; fi
   if [ $rc -eq 2 ]; then echo "refused"; return; fi
   python3 -c '
 import json, sys
+sys.path.insert(0, sys.argv[2])
+import time_v
 d = json.load(sys.stdin)
+t = time_v.parse(sys.argv[1])
 v = d["verdict"]
 ce = d.get("counterexample") or {}
 if ce.get("violation"): v += ":" + ce["violation"]["property"]
-print(v, "{:,}".format(d["states"]))' <<<"$out"
+print(v, "{:,}".format(d["states"]), "({:.2f} / {:.2f} s)".format(t["cpu_s"], t["wall_s"]))' "$SCRATCH/time" "$BENCH" <<<"$out"
 }
 
 mkdir -p "$(dirname "$OUT")"
 {
+  echo "Each search: verdict, distinct states (CPU s / wall s)."
+  echo
   echo "| scenario | all time | h+8 | h+16 | h+24 | h+32 | h+40 | agrees |"
   echo "|---|---|---|---|---|---|---|---|"
   for f in "$REPO"/scenarios/*.json; do

@@ -2,9 +2,10 @@
 # The distributed search beside the threaded one, in one run: the same
 # scenario with --jobs 1, --jobs 2, --strategy distributed (one rank, no
 # MPI) and mpirun -np K --distributed for K = 1..4, with the distinct
-# states (they must be equal), seconds, peak resident memory of the largest
-# process, and the states and bytes each rank sent to the others per
-# distinct state.
+# states (they must be equal), CPU seconds (user + system of every thread
+# and rank, from /usr/bin/time -v) beside wall seconds and lockstep's search
+# time, peak resident memory of the largest process, and the states and
+# bytes each rank sent to the others per distinct state.
 #
 #   bench/distributed.sh                       getset-delay-2 (649,836 states)
 #   bench/distributed.sh --scenario FILE       another scenario
@@ -17,6 +18,7 @@ set -euo pipefail
 
 BENCH=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$BENCH/.." && pwd)
+. "$BENCH/deps.sh"
 TIMEOUT=${TIMEOUT:-300}
 SCENARIO=$REPO/scenarios/getset-delay-2.json
 LOCKSTEP=""
@@ -30,7 +32,7 @@ while [ $# -gt 0 ]; do
   shift
 done
 [ -f "$SCENARIO" ] || { echo "distributed: no scenario $SCENARIO" >&2; exit 2; }
-[ -x /usr/bin/time ] || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq time >/dev/null
+bench_needs distributed time python3 timeout
 command -v mpirun >/dev/null || { echo "distributed: needs mpirun (.ci/install-deps)" >&2; exit 1; }
 if [ -z "$LOCKSTEP" ]; then
   . "$BENCH/build_lockstep.sh"
@@ -43,24 +45,26 @@ WORK=$(mktemp -d "${TMPDIR:-/tmp}/distributed.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 
 echo "$(basename "$SCENARIO"), default reductions; $(nproc) cores"
-printf '%-34s %11s %9s %9s %13s %13s\n' run states seconds "RSS MB" "sent/state" "bytes/state"
+printf '%-34s %11s %7s %7s %9s %7s %11s %11s\n' run states "CPU s" "wall s" "search s" "RSS MB" "sent/state" "bytes/state"
 row() {
   local label=$1; shift
   timeout "$TIMEOUT" /usr/bin/time -v -o "$WORK/time" "$@" --json --out "$WORK/cx" \
     > "$WORK/report.json" 2> "$WORK/err" || true
-  python3 - "$WORK/report.json" "$label" "$WORK/time" <<'PY'
-import json, re, sys
+  python3 - "$WORK/report.json" "$label" "$WORK/time" "$BENCH" <<'PY'
+import json, sys
+sys.path.insert(0, sys.argv[4])
+import time_v
 try:
     j = json.load(open(sys.argv[1]))
 except ValueError:
     print(f"{sys.argv[2]:<34} failed or timed out"); sys.exit()
-rss = re.search(r"Maximum resident set size \(kbytes\): (\d+)", open(sys.argv[3]).read())
+t = time_v.parse(sys.argv[3]) or {}
 d = j.get("distributed", {})
 states = j["states"] or 1
 sent = f"{d['states_sent'] / states:.2f}" if d else "—"
 sent_bytes = f"{d['bytes_sent'] / states:.1f}" if d else "—"
-print(f"{sys.argv[2]:<34} {j['states']:>11,} {j['elapsed_s']:>9.2f} "
-      f"{int(rss.group(1)) / 1024 if rss else 0:>9.0f} {sent:>13} {sent_bytes:>13}")
+print(f"{sys.argv[2]:<34} {j['states']:>11,} {t.get('cpu_s', 0):>7.2f} {t.get('wall_s', 0):>7.2f} "
+      f"{j['elapsed_s']:>9.2f} {t.get('rss_mb') or 0:>7.0f} {sent:>11} {sent_bytes:>11}")
 PY
 }
 row "--jobs 1" "$LOCKSTEP" explore "$SCENARIO" --jobs 1
@@ -69,4 +73,4 @@ row "--strategy distributed (no MPI)" "$LOCKSTEP" explore "$SCENARIO" --strategy
 for k in 1 2 3 4; do
   row "mpirun -np $k --distributed" "${mpi[@]}" -np "$k" "$LOCKSTEP" explore "$SCENARIO" --distributed
 done
-echo "RSS: the largest process (/usr/bin/time follows mpirun's children)."
+echo "CPU s: every thread and rank (/usr/bin/time counts mpirun's children); RSS: the largest process."

@@ -13,7 +13,7 @@
 #   --lockstep PATH     use this lockstep binary instead of building one
 #   --build-dir DIR     where to build lockstep (default: <repo>/build-bench)
 #   --rev REV           build this commit (git archive) instead of the working tree
-#   --repeat K          run every search K times, alternating SPIN and lockstep, and
+#   --repeat K          run every search K times, SPIN's and lockstep's in turn, and
 #                       report the medians (default 3; --quick: 1)
 #   --cpu C             pin every search to CPU C with taskset (default 0), so that SPIN
 #                       and lockstep run on the same core
@@ -24,21 +24,28 @@
 #   SPIN_DIR  the SPIN models (default <repo>/../shared/spin)
 #
 # For each model x parameter set x N it
-#   1. compiles pan as shared/spin/run.sh does (spin -a, gcc -O2 -DSAFETY -DMEMLIM=16000),
-#      timing the compile on its own;
-#   2. runs `./pan -m100000 -w20|-w26` (DFS, SPIN's partial-order reduction on, its default)
-#      under /usr/bin/time -v;
-#   3. runs `lockstep explore` on the same model and parameters twice, under /usr/bin/time -v:
+#   1. compiles pan twice as shared/spin/run.sh does (spin -a, gcc -O2 -DSAFETY
+#      -DMEMLIM=16000): plain, and with -DHC4 (hash compaction, 4 bytes a state: the
+#      like-for-like figure for lockstep's store of 96-bit fingerprints), timing the
+#      compiles on their own;
+#   2. runs `./pan -m100000 -w20|-w26` (DFS, SPIN's partial-order reduction on, its
+#      default), plain and -DHC4;
+#   3. runs `lockstep explore` on the same model and parameters:
 #      (a) --no-symmetry --no-por: the very state space pan searches;
-#      (b) the default reductions (symmetry among identical clients, partial-order reduction).
+#      (b) the default reductions (symmetry among identical clients, partial-order
+#          reduction);
+#      (c) for the naive model, --shortest (breadth-first violation hunting).
 #   Steps 2 and 3 are repeated K times (--repeat), in turn, so that a machine whose speed
 #   drifts slows both tools alike; the tables give the medians.
-# Every pan/lockstep invocation runs alone, one after the other, pinned to one core (pan
-# uses one core; so does lockstep without --jobs).
+# Every run is under /usr/bin/time -v: the tables give CPU seconds (user + system) beside
+# wall seconds, and every ratio is one of CPU seconds. Every pan/lockstep run is alone,
+# one after the other, pinned to one core (pan uses one core; so does lockstep without
+# --jobs).
 set -euo pipefail
 
 BENCH=$(cd "$(dirname "$0")" && pwd)
 . "$BENCH/scenario_set.sh"
+. "$BENCH/deps.sh"
 REPO=$(cd "$BENCH/.." && pwd)
 TIMEOUT=${TIMEOUT:-120}
 OUT=${OUT:-$BENCH/results/spin_vs_lockstep.md}
@@ -73,7 +80,6 @@ while [ $# -gt 0 ]; do
   shift
 done
 case $REPEAT in ''|*[!0-9]*|0) echo "spin_vs_lockstep: --repeat needs a positive whole number: $REPEAT" >&2; exit 2 ;; esac
-case $CPU in ''|*[!0-9]*) echo "spin_vs_lockstep: --cpu needs a CPU number: $CPU" >&2; exit 2 ;; esac
 for m in $MODELS; do
   case $m in naive|getset|getset_unbounded) ;; *) echo "spin_vs_lockstep: unknown model: $m" >&2; exit 2 ;; esac
 done
@@ -85,24 +91,8 @@ for n in $NS; do
 done
 
 # --- tools -------------------------------------------------------------------------------
-need=()
-command -v spin >/dev/null 2>&1 || need+=(spin)
-[ -x /usr/bin/time ] || need+=(time)
-command -v gcc >/dev/null 2>&1 || need+=(gcc)
-command -v python3 >/dev/null 2>&1 || need+=(python3)
-command -v timeout >/dev/null 2>&1 || need+=(coreutils)
-command -v taskset >/dev/null 2>&1 || need+=(util-linux)
-if [ ${#need[@]} -gt 0 ]; then
-  if [ "$(id -u)" -ne 0 ]; then
-    echo "spin_vs_lockstep: needs these Debian packages: ${need[*]}" >&2
-    echo "install them with: sudo apt-get install -y ${need[*]}" >&2
-    exit 1
-  fi
-  echo "installing: ${need[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
-fi
+bench_needs spin_vs_lockstep spin time gcc python3 timeout taskset
+bench_pin spin_vs_lockstep "$CPU"
 
 if [ ! -f "$SPIN_DIR/lock_core.pml" ]; then
   echo "spin_vs_lockstep: SPIN models not found: $SPIN_DIR/lock_core.pml" >&2
@@ -155,40 +145,38 @@ LOAD_START=$(cut -d" " -f1-3 /proc/loadavg)
   echo "lockstep=$LOCKSTEP_LABEL"
   echo "timeout=$TIMEOUT"
   echo "repeat=$REPEAT"
-  echo "cpu=$CPU"
+  echo "pin=$CPU"
 } > "$WORK/env.txt"
-PIN=(taskset -c "$CPU")
-"${PIN[@]}" true 2>/dev/null || { echo "spin_vs_lockstep: cannot pin to CPU $CPU (taskset -c $CPU)" >&2; exit 2; }
 
-now() { date +%s.%N; }
+declare -A PAN_FLAGS
+PAN_FLAGS[pan]=""
+PAN_FLAGS[hc4]="-DHC4"
 
-# compile_pan MODEL SET N: pan for this model in $WORK/build/ID, its compile time in the meta file
+# compile_pan MODEL SET N VARIANT: pan (VARIANT pan: plain; hc4: -DHC4) in
+# $WORK/build/ID.VARIANT; the compile's own /usr/bin/time report beside the logs
 compile_pan() {
-  local m=$1 s=$2 n=$3 id="$1.$2.N$3"
-  local b="$WORK/build/$id"
+  local m=$1 s=$2 n=$3 v=$4 id="$1.$2.N$3"
+  local b="$WORK/build/$id.$v" cflags="$CFLAGS ${PAN_FLAGS[$4]}"
   mkdir -p "$b"; cp "$WORK"/pml/*.pml "$b/"
   (
     cd "$b"
-    local t0 t1
-    t0=$(now)
-    spin -DN="$n" ${DEFS[$s]} -a "$m.pml" > spin_a.log 2>&1 || { echo "spin -a failed: $id" >&2; cat spin_a.log >&2; exit 1; }
-    gcc $CFLAGS -o pan pan.c 2> gcc.log || { echo "gcc failed: $id" >&2; cat gcc.log >&2; exit 1; }
-    t1=$(now)
-    { echo "compile_s=$(awk "BEGIN{printf \"%.3f\", $t1 - $t0}")"
-      echo "cmd=spin -DN=$n ${DEFS[$s]} -a $m.pml && gcc $CFLAGS -o pan pan.c && ./pan $PAN_DEPTH ${HASH[$s]}"
-    } > "$WORK/logs/$id.spin.meta"
+    /usr/bin/time -v -o "$WORK/logs/$id.$v.compile.time" \
+      sh -c "spin -DN=$n ${DEFS[$s]} -a $m.pml > spin_a.log 2>&1 && gcc $cflags -o pan pan.c 2> gcc.log" ||
+      { echo "spin -a or gcc failed: $id ($v)" >&2; cat spin_a.log gcc.log >&2 2>/dev/null; exit 1; }
   )
+  echo "cmd=spin -DN=$n ${DEFS[$s]} -a $m.pml && gcc $cflags -o pan pan.c && ./pan $PAN_DEPTH ${HASH[$s]}" \
+    > "$WORK/logs/$id.$v.meta"
 }
 
-# run_pan MODEL SET N K: the K-th run of the compiled pan
+# run_pan MODEL SET N VARIANT K: the K-th run of the compiled pan
 run_pan() {
-  local m=$1 s=$2 n=$3 k=$4 id="$1.$2.N$3" rc=0
+  local m=$1 s=$2 n=$3 v=$4 k=$5 id="$1.$2.N$3" rc=0
   (
-    cd "$WORK/build/$id"
-    timeout -k 5 -s INT "$TIMEOUT" /usr/bin/time -v -o "$WORK/logs/$id.spin.r$k.time" \
-      "${PIN[@]}" ./pan $PAN_DEPTH ${HASH[$s]} > "$WORK/logs/$id.spin.r$k.pan" 2>&1
+    cd "$WORK/build/$id.$v"
+    timeout -k 5 -s INT "$TIMEOUT" /usr/bin/time -v -o "$WORK/logs/$id.$v.r$k.time" \
+      "${PIN[@]}" ./pan $PAN_DEPTH ${HASH[$s]} > "$WORK/logs/$id.$v.r$k.pan" 2>&1
   ) || rc=$?
-  echo "rc=$rc" > "$WORK/logs/$id.spin.r$k.rc"
+  echo "rc=$rc" > "$WORK/logs/$id.$v.r$k.rc"
 }
 
 # run_lockstep MODEL SET N TAG K [FLAGS...]: the K-th run of one lockstep search
@@ -211,10 +199,13 @@ for s in $SETS; do
     for n in $NS; do
       id="$m.$s.N$n"
       printf '%-28s compile...' "$id"
-      compile_pan "$m" "$s" "$n"
+      compile_pan "$m" "$s" "$n" pan
+      compile_pan "$m" "$s" "$n" hc4
       for ((k = 1; k <= REPEAT; k++)); do
-        printf ' spin...'
-        run_pan "$m" "$s" "$n" "$k"
+        printf ' pan...'
+        run_pan "$m" "$s" "$n" pan "$k"
+        printf ' pan -DHC4...'
+        run_pan "$m" "$s" "$n" hc4 "$k"
         printf ' same...'
         run_lockstep "$m" "$s" "$n" same "$k" --no-symmetry --no-por
         printf ' reduced...'
@@ -224,7 +215,7 @@ for s in $SETS; do
           run_lockstep "$m" "$s" "$n" bfs "$k" --shortest
         fi
       done
-      rm -rf "$WORK/build/$id"
+      rm -rf "$WORK/build/$id.pan" "$WORK/build/$id.hc4"
       echo " done"
       echo "$id" >> "$WORK/runs.txt"
     done
@@ -233,14 +224,21 @@ done
 
 echo "load=$LOAD_START at the start, $(cut -d" " -f1-3 /proc/loadavg) at the end" >> "$WORK/env.txt"
 mkdir -p "$(dirname "$OUT")"
-python3 - "$WORK" "$OUT" <<'PY'
+python3 - "$WORK" "$OUT" "$BENCH" <<'PY'
 import json, os, re, statistics, sys
 
 work, out = sys.argv[1], sys.argv[2]
+sys.path.insert(0, sys.argv[3])
+import judge, time_v
+
 logs = os.path.join(work, "logs")
 env = dict(l.rstrip("\n").split("=", 1) for l in open(os.path.join(work, "env.txt")) if "=" in l)
 runs = [l.strip() for l in open(os.path.join(work, "runs.txt")) if l.strip()]
 repeat = int(env.get("repeat", "1"))
+
+# What the rows are called; pan and pan -DHC4 run for every model, --shortest for naive.
+NAMES = {"pan": "pan", "hc4": "pan -DHC4", "same": "lockstep same space",
+         "red": "lockstep reduced", "bfs": "lockstep --shortest"}
 
 def read(path):
     try:
@@ -251,13 +249,14 @@ def read(path):
 def meta(path):
     return dict(l.rstrip("\n").split("=", 1) for l in read(path).splitlines() if "=" in l)
 
-def max_rss_mb(path):
-    m = re.search(r"Maximum resident set size \(kbytes\): (\d+)", read(path))
-    return int(m.group(1)) / 1024 if m else None
+def with_time(r, path):
+    t = time_v.parse(path) or {}
+    r["cpu"], r["wall"], r["mb"] = t.get("cpu_s"), t.get("wall_s"), t.get("rss_mb")
+    return r
 
-def spin_one(id_, k):
-    pan = read(f"{logs}/{id_}.spin.r{k}.pan")
-    r = {"rc": int(meta(f"{logs}/{id_}.spin.r{k}.rc").get("rc", "0") or 0)}
+def pan_one(id_, v, k):
+    pan = read(f"{logs}/{id_}.{v}.r{k}.pan")
+    r = {"rc": int(meta(f"{logs}/{id_}.{v}.r{k}.rc").get("rc", "0") or 0)}
     def num(rx):
         m = re.search(rx, pan)
         return int(float(m.group(1))) if m else None
@@ -265,7 +264,6 @@ def spin_one(id_, k):
     r["transitions"] = num(r"([\d.e+]+) transitions \(= stored\+matched\)")
     m = re.search(r"pan: elapsed time ([\d.e+-]+) seconds", pan)
     r["s"] = float(m.group(1)) if m else None
-    r["mb"] = max_rss_mb(f"{logs}/{id_}.spin.r{k}.time")
     if r["rc"] in (124, 130) or "Interrupted" in pan:
         r["result"] = "TIMEOUT"
     elif "assertion violated" in pan or re.search(r"errors: [1-9]", pan):
@@ -274,15 +272,12 @@ def spin_one(id_, k):
         r["result"] = "safe"
     else:
         r["result"] = "error"
-    m = re.search(r"at depth (\d+)", pan)
-    r["depth"] = int(m.group(1)) if m else None
-    return r
+    return with_time(r, f"{logs}/{id_}.{v}.r{k}.time")
 
 def lockstep_one(id_, tag, k):
-    mt = meta(f"{logs}/{id_}.{tag}.r{k}.meta")
-    rc = int(mt.get("rc", "0") or 0)
-    r = {"rc": rc, "mb": max_rss_mb(f"{logs}/{id_}.{tag}.r{k}.time"),
-         "states": None, "transitions": None, "s": None}
+    rc = int(meta(f"{logs}/{id_}.{tag}.r{k}.meta").get("rc", "0") or 0)
+    r = with_time({"rc": rc, "states": None, "transitions": None, "s": None},
+                  f"{logs}/{id_}.{tag}.r{k}.time")
     try:
         j = json.loads(read(f"{logs}/{id_}.{tag}.r{k}.json"))
     except ValueError:
@@ -296,34 +291,30 @@ def lockstep_one(id_, tag, k):
     r["found_steps"], r["shortest"] = cx.get("found_steps"), cx.get("steps")
     return r
 
+def median(rs, key):
+    xs = [x[key] for x in rs]
+    return statistics.median(xs) if None not in xs else None
+
 def combine(rs):
     """The runs of one search: their counts and verdict (the same in every run, or the
-    result says they are not), the median time and memory, and the range of times."""
+    result says they are not), the medians of the times and memory, the range of CPU s."""
     r = dict(rs[0])
     for x in rs[1:]:
-        if (x["states"], x["transitions"], x["result"]) != (r["states"], r["transitions"], rs[0]["result"]):
+        if (x["states"], x["transitions"], x["result"]) != (rs[0]["states"], rs[0]["transitions"], rs[0]["result"]):
             r["result"] = f"runs differ ({rs[0]['result']}, then {x['result']})"
-    ts = [x["s"] for x in rs]
-    ms = [x["mb"] for x in rs if x["mb"] is not None]
-    r["s"] = statistics.median(ts) if None not in ts else None
-    r["range"] = (min(ts), max(ts)) if None not in ts and len(ts) > 1 else None
-    r["mb"] = statistics.median(ms) if ms else None
+    for key in ("s", "cpu", "wall", "mb"):
+        r[key] = median(rs, key)
+    cpus = [x["cpu"] for x in rs]
+    r["cpu_range"] = (min(cpus), max(cpus)) if None not in cpus and len(rs) > 1 else None
     return r
 
-def spin_run(id_):
-    r = combine([spin_one(id_, k) for k in range(1, repeat + 1)])
-    r["compile_s"] = float(meta(f"{logs}/{id_}.spin.meta").get("compile_s", "nan"))
-    return r
-
-def lockstep_run(id_, tag):
+def search(id_, tag):
+    if tag in ("pan", "hc4"):
+        r = combine([pan_one(id_, tag, k) for k in range(1, repeat + 1)])
+        c = time_v.parse(f"{logs}/{id_}.{tag}.compile.time") or {}
+        r["compile"] = (c.get("cpu_s"), c.get("wall_s"))
+        return r
     return combine([lockstep_one(id_, tag, k) for k in range(1, repeat + 1)])
-
-def spread(r):
-    """ (min–max over the runs)" for a median of several."""
-    if not r.get("range"):
-        return ""
-    lo, hi = r["range"]
-    return f" ({f_s(lo)}–{f_s(hi)})"
 
 def f_int(v):
     return "—" if v is None else f"{v:,}"
@@ -335,34 +326,58 @@ def f_s(v):
         return "<0.01"
     return f"{v:.4f}" if v < 0.1 else f"{v:.3f}" if v < 10 else f"{v:.1f}"
 
+def f_cpu(r):
+    if r["cpu"] is None:
+        return "—"
+    text = f"{r['cpu']:.2f}"
+    if r.get("cpu_range"):
+        lo, hi = r["cpu_range"]
+        text += f" ({lo:.2f}–{hi:.2f})"
+    return text
+
+def f_time_v(v):
+    """Seconds as /usr/bin/time -v resolves them."""
+    return "—" if v is None else f"{v:.2f}"
+
 def f_mb(v):
     return "—" if v is None else f"{v:.1f}"
 
-def ratio(ls, sp):
-    if ls is None or sp is None:
-        return "—"
-    if sp == 0:
-        return "n/a (SPIN <0.01 s)"
-    return f"{ls / sp:.2f}"
+def cpu_ratio(num, den):
+    """num's CPU s / den's; None where either is missing or den is below the 0.01 s
+    that /usr/bin/time resolves."""
+    if num["cpu"] is None or den["cpu"] is None or den["cpu"] < 0.01:
+        return None
+    return num["cpu"] / den["cpu"]
 
-def same_space(sp, ls):
-    """pan counts one transition more than lockstep on a finished search (its initial
-    'transition' into the first state); on a search stopped by an assertion it does not
-    count the violating transition, which lockstep counts, so the totals are equal."""
-    if sp["states"] is None or ls["states"] is None or "TIMEOUT" in (sp["result"], ls["result"]):
-        return "—"
-    if sp["result"] == "violation":
-        ok = sp["states"] == ls["states"] and sp["transitions"] == ls["transitions"]
-    else:
-        ok = sp["states"] == ls["states"] and sp["transitions"] == ls["transitions"] + 1
-    return "✓" if ok else "✗"
+def f_ratio(q, den):
+    if q is None:
+        return "n/a (< 0.01 CPU s)" if den["cpu"] is not None and den["cpu"] < 0.01 else "—"
+    return judge.ratio_text(q)
 
-rows, comp = [], []
+def target(model, pset, n, tag, r, R):
+    """The aim this row is judged by, "" if it has none."""
+    if n != "5":
+        return ""
+    pan, hc = R["pan"], R["hc4"]
+    if model == "getset" and pset == "L" and tag in ("same", "red"):
+        if r["result"] != pan["result"] or hc["result"] != pan["result"]:
+            return f"not measured ({r['result']}; pan {pan['result']}; pan -DHC4 {hc['result']})"
+        search = r["s"] / hc["s"] if r["s"] and hc["s"] else None
+        if tag == "same":
+            return judge.against_hc4(r["cpu"], hc["cpu"], judge.SAME_SPACE_VS_HC4,
+                                     judge.counts(pan, r, lockstep=True) == "✓", search)
+        return judge.against_hc4(r["cpu"], hc["cpu"], judge.REDUCED_VS_HC4, None, search)
+    if model == "naive" and tag in ("same", "red", "bfs"):
+        return judge.naive_found(r["s"], r["result"])
+    return ""
+
+rows, targets = [], []
 for id_ in runs:
     model, pset, n = id_.split(".")
-    sp, same, red = spin_run(id_), lockstep_run(id_, "same"), lockstep_run(id_, "red")
-    rows.append((model, pset, n[1:], sp, same, red))
-    comp.append((model, pset, n[1:], sp["compile_s"]))
+    n = n[1:]
+    tags = ["pan", "hc4", "same", "red"] + (["bfs"] if model == "naive" else [])
+    R = {tag: search(id_, tag) for tag in tags}
+    rows.append((model, pset, n, R))
 
 L = []
 L.append("# SPIN vs lockstep")
@@ -372,73 +387,70 @@ L.append(f"Measured {env.get('date','?')} by `bench/spin_vs_lockstep.sh`: {env.g
          f"lockstep {env.get('lockstep','?')}. Per-run cap {env.get('timeout','?')} s. "
          f"Load average (1, 5, 15 min): {env.get('load','?')}. "
          f"Every search ran {repeat} time(s), SPIN's and lockstep's in turn, each pinned to "
-         f"CPU {env.get('cpu','?')} (`taskset`); times and MB are the medians.")
+         f"CPU {env.get('pin','?')} (`taskset`); times and MB are the medians.")
 L.append("")
-L.append("SPIN: `./pan -m100000 -w20` (S) or `-w26` (L), DFS, POR on (default). "
-         "lockstep: `lockstep explore` on the same model; *same space* = `--no-symmetry --no-por`, "
-         "*reduced* = default reductions (symmetry, POR). "
-         "Times are search times (pan's `elapsed time`, which has a resolution of 0.01 s; lockstep's `elapsed_s`); MB is max RSS "
-         "(`/usr/bin/time -v`); ratio = lockstep s / SPIN s (≤ 1.0: lockstep is no slower). "
-         "= is ✓ when lockstep's states equal pan's *states stored* and its transitions + 1 equal "
-         "pan's *transitions* (for a violation, where both stop at the first one: transitions equal). "
-         "For a violation, states and transitions count what was searched up to the first violation, "
-         "and the time is the time to find it.")
+L.append("SPIN: `./pan -m100000 -w20` (S) or `-w26` (L), DFS, POR on (default), compiled plain "
+         "and with `-DHC4` (hash compaction: 4 bytes a state, the like-for-like of lockstep's "
+         "96-bit fingerprints). lockstep: `lockstep explore` on the same model; *same space* = "
+         "`--no-symmetry --no-por`, *reduced* = default reductions (symmetry, POR), *--shortest* = "
+         "breadth-first violation hunting. "
+         "**CPU s** is user + system time of the whole process from `/usr/bin/time -v` "
+         "(resolution 0.01 s; with the range over the runs), **wall s** the same process's "
+         "elapsed time, **search s** the tool's own search time (pan's `elapsed time`, "
+         "lockstep's `elapsed_s`); MB is max RSS. **Every ratio is of CPU seconds**: this "
+         "row's CPU s / pan's, and / pan -DHC4's (≤ 1.0: no slower); "
+         "where both runs take under about 0.1 CPU s the ratio compares start-up costs "
+         "(loading, pan clearing its hash table), not searches. pan's CPU s includes setting "
+         "up its hash table, about 1.8 s at `-w26` (the L rows; see L N=2, whose search takes "
+         "under 0.01 s); the targets give the ratio of search times beside. "
+         "= is ✓ when lockstep's same-space states equal pan's *states stored* and its "
+         "transitions + 1 equal pan's *transitions* (for a violation, where both stop at the "
+         "first one: transitions equal), and for pan -DHC4 when its counts equal plain pan's "
+         "(otherwise the states hash compaction missed). For a violation, states and "
+         "transitions count what was searched up to the first violation.")
 L.append("")
-hdr = ["model", "params", "N", "result",
-       "SPIN states", "SPIN transitions", "SPIN s", "SPIN MB",
-       "lockstep states", "lockstep transitions", "lockstep s", "lockstep MB", "ratio", "=",
-       "reduced states", "reduced transitions", "reduced s", "reduced MB", "reduced ratio"]
+L.append(f"Targets: GETSET L N=5, same space: CPU s ≤ {judge.SAME_SPACE_VS_HC4}× pan -DHC4's with "
+         f"counts equal to pan's; reduced: ≤ {judge.REDUCED_VS_HC4}× pan -DHC4's; naive N=5: the "
+         f"violation found in under {judge.NAIVE_FOUND_MS} ms of search time (below what CPU "
+         "seconds resolve).")
+L.append("")
+hdr = ["model", "params", "N", "run", "result", "states", "transitions", "=",
+       "CPU s", "wall s", "search s", "MB", "CPU / pan", "CPU / pan -DHC4", "target"]
 L.append("| " + " | ".join(hdr) + " |")
-L.append("|" + "|".join("---" if i < 4 or h == "=" else "---:" for i, h in enumerate(hdr)) + "|")
-for model, pset, n, sp, same, red in rows:
-    res = sp["result"]
-    if same["result"] not in (res,) or red["result"] not in (res,):
-        res = f"SPIN {sp['result']} / lockstep {same['result']} / reduced {red['result']}"
-    L.append("| " + " | ".join([
-        model, pset, n, res,
-        f_int(sp["states"]), f_int(sp["transitions"]), f_s(sp["s"]), f_mb(sp["mb"]),
-        f_int(same["states"]), f_int(same["transitions"]), f_s(same["s"]), f_mb(same["mb"]),
-        ratio(same["s"], sp["s"]), same_space(sp, same),
-        f_int(red["states"]), f_int(red["transitions"]), f_s(red["s"]), f_mb(red["mb"]),
-        ratio(red["s"], sp["s"]),
-    ]) + " |")
+L.append("|" + "|".join("---:" if h in ("states", "transitions", "CPU s", "wall s", "search s",
+                                        "MB", "CPU / pan", "CPU / pan -DHC4") else "---"
+                        for h in hdr) + "|")
+for model, pset, n, R in rows:
+    sp, hc = R["pan"], R["hc4"]
+    for tag, r in R.items():
+        result = r["result"]
+        if tag != "pan" and result != sp["result"]:
+            result = f"{result} (pan: {sp['result']})"
+        eq = judge.counts(sp, r, lockstep=True) if tag == "same" else \
+            judge.counts(sp, r, lockstep=False) if tag == "hc4" else ""
+        vs_pan = "" if tag == "pan" else f_ratio(cpu_ratio(r, sp), sp)
+        vs_hc4 = "" if tag in ("pan", "hc4") else f_ratio(cpu_ratio(r, hc), hc)
+        aim = target(model, pset, n, tag, r, R)
+        if aim:
+            targets.append(f"- {model} {pset} N={n}, {NAMES[tag]}: {aim} (CPU s {f_cpu(r)}; "
+                           f"pan -DHC4 {f_cpu(hc)}, pan {f_cpu(sp)})")
+        L.append("| " + " | ".join([
+            model, pset, n, NAMES[tag], result, f_int(r["states"]), f_int(r["transitions"]), eq,
+            f_cpu(r), f_time_v(r["wall"]), f_s(r["s"]), f_mb(r["mb"]), vs_pan, vs_hc4, aim,
+        ]) + " |")
 L.append("")
 L.append("SPIN's compile time (`spin -a` + `gcc -O2`), not included above:")
 L.append("")
-L.append("| model | params | N | compile s |")
-L.append("|---|---|---|---:|")
-for model, pset, n, c in comp:
-    L.append(f"| {model} | {pset} | {n} | {c:.2f} |")
+L.append("| model | params | N | pan CPU s | pan wall s | pan -DHC4 CPU s | pan -DHC4 wall s |")
+L.append("|---|---|---|---:|---:|---:|---:|")
+for model, pset, n, R in rows:
+    (pc, pw), (hc, hw) = R["pan"]["compile"], R["hc4"]["compile"]
+    L.append(f"| {model} | {pset} | {n} | {f_time_v(pc)} | {f_time_v(pw)} | {f_time_v(hc)} | {f_time_v(hw)} |")
 L.append("")
-
-# Targets
-tg = []
-for model, pset, n, sp, same, red in rows:
-    if model == "getset" and pset == "L" and n == "5":
-        # The issue's aims: the same space no slower than SPIN; the default
-        # reductions in a fiftieth of SPIN's time.
-        for name, r, aim in (("same space", same, 1.0), ("reduced", red, 0.02)):
-            if r["s"] is not None and sp["s"]:
-                q = r["s"] / sp["s"]
-                tg.append(f"- GETSET L N=5, {name}: {f_s(r['s'])}{spread(r)} s vs SPIN "
-                          f"{f_s(sp['s'])}{spread(sp)} s, "
-                          f"ratio {q:.3f}: {'met' if q <= aim else 'missed'} (target ≤ {aim})")
-            else:
-                tg.append(f"- GETSET L N=5, {name}: not measured ({r['result']}, SPIN {sp['result']})")
-    if model == "naive" and n == "5":
-        bfs = lockstep_run(f"{model}.{pset}.N{n}", "bfs")
-        for name, r in (("same space", same), ("reduced", red), ("--shortest (breadth-first)", bfs)):
-            if r["s"] is not None and r["result"] == "violation":
-                ms = r["s"] * 1000
-                tg.append(f"- naive {pset} N=5, {name}: violation found in {ms:.1f} ms "
-                          f"({r.get('found_steps')} steps, {r.get('shortest')} shortest; "
-                          f"SPIN {f_s(sp['s'])} s): {'met' if ms < 10 else 'missed'} (target < 10 ms)")
-            else:
-                tg.append(f"- naive {pset} N=5, {name}: {r['result']}")
-if tg:
+if targets:
     L.append("Targets:")
     L.append("")
-    L.extend(tg)
+    L.extend(targets)
     L.append("")
 
 text = "\n".join(L)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Simulated steps per second of lockstep on one core, the speed-up of --jobs 2,
+# Simulated steps per CPU second of lockstep on one core, the speed-up of --jobs 2,
 # and the cost of a Boost.Fiber switch on this machine (the ceiling), in one run.
 #
 #   bench/throughput.sh                 everything (about 2-4 minutes)
@@ -12,17 +12,21 @@
 #   --repeat K          repetitions of each measurement; the median is reported (default 3)
 #   --executions E      executions of the sampled (random, pct) runs (default 20000)
 #   --no-fiber          skip the Boost.Fiber switch microbenchmark
+#   --cpu C             pin the one-core runs to CPU C with taskset (default 0); the
+#                       --jobs 2 runs are not pinned
 # Environment:
 #   OUT   where the Markdown table goes (default bench/results/throughput.md)
 #
 # A step is one simulated action: one Redis command of one client (with the client's
 # local code up to its next command) or one clock tick. lockstep's JSON report counts
-# them as "transitions"; steps per second = transitions / elapsed_s (search time only).
-# The one-core runs are pinned to one CPU with taskset.
+# them as "transitions". Every run is under /usr/bin/time -v; steps per CPU second =
+# transitions / the process's CPU seconds (user + system), the rate of one core however
+# busy the machine is. The table gives wall seconds and lockstep's search time beside.
 set -euo pipefail
 
 BENCH=$(cd "$(dirname "$0")" && pwd)
 . "$BENCH/scenario_set.sh"
+. "$BENCH/deps.sh"
 REPO=$(cd "$BENCH/.." && pwd)
 OUT=${OUT:-$BENCH/results/throughput.md}
 LOCKSTEP=""
@@ -33,6 +37,7 @@ REPEAT=3
 EXECUTIONS=20000
 QUICK=0
 FIBER=1
+CPU=0
 
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
@@ -44,25 +49,16 @@ while [ $# -gt 0 ]; do
     --repeat) REPEAT=$2; shift ;;
     --executions) EXECUTIONS=$2; shift ;;
     --no-fiber) FIBER=0 ;;
+    --cpu) CPU=$2; shift ;;
     -h|--help) usage; exit 0 ;;
     *) echo "throughput: unknown option: $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
 done
 
-need=()
-command -v python3 >/dev/null 2>&1 || need+=(python3)
-command -v taskset >/dev/null 2>&1 || need+=(util-linux)
-if [ ${#need[@]} -gt 0 ]; then
-  if [ "$(id -u)" -ne 0 ]; then
-    echo "throughput: needs these Debian packages: ${need[*]}" >&2
-    echo "install them with: sudo apt-get install -y ${need[*]}" >&2
-    exit 1
-  fi
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
-fi
+case $REPEAT in ''|*[!0-9]*|0) echo "throughput: --repeat needs a positive whole number: $REPEAT" >&2; exit 2 ;; esac
+bench_needs throughput python3 taskset time g++
+bench_pin throughput "$CPU"
 
 if [ -z "$LOCKSTEP" ]; then
   . "$BENCH/build_lockstep.sh"
@@ -93,14 +89,15 @@ HAS_STRATEGY=0
 measure() {
   local name=$1 cpus=$2; shift 3
   local i pin=()
-  [ "$cpus" = 1 ] && pin=(taskset -c 0)
+  [ "$cpus" = 1 ] && pin=("${PIN[@]}")
   printf '%-34s' "$name"
   for ((i = 1; i <= REPEAT; i++)); do
     # Exit 0, 1 and 3 are verdicts (safe, violation, bound); anything else,
     # or no report, is a failed run and fails the bench: a median over the
     # runs that happened to work would misreport.
     local rc=0
-    ( cd "$WORK" && "${pin[@]}" "$LOCKSTEP" explore "$@" --json --out "$WORK/cx" ) \
+    ( cd "$WORK" && /usr/bin/time -v -o "$WORK/runs/$name.$i.time" \
+        "${pin[@]}" "$LOCKSTEP" explore "$@" --json --out "$WORK/cx" ) \
       > "$WORK/runs/$name.$i.json" 2> "$WORK/runs/$name.$i.err" || rc=$?
     if { [ "$rc" != 0 ] && [ "$rc" != 1 ] && [ "$rc" != 3 ]; } || [ ! -s "$WORK/runs/$name.$i.json" ]; then
       echo >&2
@@ -115,6 +112,13 @@ measure() {
 }
 
 LOAD_START=$(cut -d" " -f1-3 /proc/loadavg)
+# What every run's CPU seconds include besides its search: starting the process.
+printf '%-34s' "start-up (lockstep --version)"
+for ((i = 1; i <= 3; i++)); do
+  /usr/bin/time -v -o "$WORK/runs/startup.$i.time" "${PIN[@]}" "$LOCKSTEP" --version > /dev/null
+  printf ' %d' "$i"
+done
+echo
 S="$WORK/scen"
 if [ "$QUICK" = 1 ]; then
   measure dfs.same.getset.S.N5 1 -- "$S/getset-bounded.S.json" --clients 5 --no-symmetry --no-por
@@ -145,7 +149,7 @@ fi
 FIBER_JSON=""
 if [ "$FIBER" = 1 ]; then
   cat > "$WORK/fiber_switch.cc" <<'CC'
-// Cost of a context switch on this machine.
+// Cost of a context switch on this machine, in CPU time and wall time.
 //  - fiber_yield: two Boost.Fiber fibers on one thread hand control to each other with
 //    this_fiber::yield(); one yield = one switch through the fiber scheduler.
 //  - context_switch: a bare boost::context::fiber resumed and suspended; one resume or
@@ -155,52 +159,70 @@ if [ "$FIBER" = 1 ]; then
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <utility>
 
 namespace ctx = boost::context;
 using clk = std::chrono::steady_clock;
 
-static double fiber_yield_ns(long rounds) {
-  long switches = 0;
-  auto body = [&] {
-    for (long i = 0; i < rounds; ++i) { ++switches; boost::this_fiber::yield(); }
-  };
+struct Cost {
+  double cpu_ns, wall_ns;  // per switch
+};
+
+// Times f(), which makes `switches` switches: the process's CPU time (std::clock,
+// microseconds on Linux) and the wall time.
+template <class F>
+static Cost Timed(double switches, F f) {
+  std::clock_t c0 = std::clock();
   auto t0 = clk::now();
-  boost::fibers::fiber a(body), b(body);
-  a.join();
-  b.join();
-  double s = std::chrono::duration<double>(clk::now() - t0).count();
-  return s * 1e9 / switches;
+  f();
+  double wall = std::chrono::duration<double>(clk::now() - t0).count();
+  double cpu = double(std::clock() - c0) / CLOCKS_PER_SEC;
+  return {cpu * 1e9 / switches, wall * 1e9 / switches};
 }
 
-static double context_switch_ns(long rounds) {
+static Cost fiber_yield(long rounds) {
+  auto body = [rounds] {
+    for (long i = 0; i < rounds; ++i) boost::this_fiber::yield();
+  };
+  return Timed(2.0 * rounds, [&] {
+    boost::fibers::fiber a(body), b(body);
+    a.join();
+    b.join();
+  });
+}
+
+static Cost context_switch(long rounds) {
   ctx::fiber f{[rounds](ctx::fiber&& caller) {
     for (long i = 0; i < rounds; ++i) caller = std::move(caller).resume();
     return std::move(caller);
   }};
-  auto t0 = clk::now();
-  for (long i = 0; i < rounds; ++i) f = std::move(f).resume();
-  double s = std::chrono::duration<double>(clk::now() - t0).count();
+  Cost c = Timed(2.0 * rounds, [&] {
+    for (long i = 0; i < rounds; ++i) f = std::move(f).resume();
+  });
   f = std::move(f).resume();  // let it finish
-  return s * 1e9 / (2.0 * rounds);
+  return c;
 }
 
 int main(int argc, char** argv) {
   long rounds = argc > 1 ? std::atol(argv[1]) : 2000000;
-  fiber_yield_ns(rounds / 10);  // warm up
-  context_switch_ns(rounds / 10);
-  double best_y = 1e9, best_c = 1e9;
+  fiber_yield(rounds / 10);  // warm up
+  context_switch(rounds / 10);
+  Cost best_y{1e9, 1e9}, best_c{1e9, 1e9};
   for (int k = 0; k < 5; ++k) {
-    double y = fiber_yield_ns(rounds), c = context_switch_ns(rounds);
-    if (y < best_y) best_y = y;
-    if (c < best_c) best_c = c;
+    Cost y = fiber_yield(rounds), c = context_switch(rounds);
+    if (y.cpu_ns < best_y.cpu_ns) best_y = y;
+    if (c.cpu_ns < best_c.cpu_ns) best_c = c;
   }
-  std::printf("{\"fiber_yield_ns\": %.2f, \"context_switch_ns\": %.2f}\n", best_y, best_c);
+  std::printf(
+      "{\"fiber_yield_ns\": %.2f, \"fiber_yield_wall_ns\": %.2f, "
+      "\"context_switch_ns\": %.2f, \"context_switch_wall_ns\": %.2f}\n",
+      best_y.cpu_ns, best_y.wall_ns, best_c.cpu_ns, best_c.wall_ns);
 }
 CC
   if g++ -O2 -std=c++17 "$WORK/fiber_switch.cc" -o "$WORK/fiber_switch" -lboost_fiber -lboost_context 2> "$WORK/fiber.err"; then
     printf '%-34s' "boost.fiber switch"
-    FIBER_JSON=$(taskset -c 0 "$WORK/fiber_switch")
+    FIBER_JSON=$("${PIN[@]}" "$WORK/fiber_switch")
     echo " $FIBER_JSON"
   else
     echo "fiber microbenchmark did not compile (needs libboost-fiber-dev):" >&2
@@ -216,84 +238,104 @@ fi
   echo "repeat=$REPEAT"
   echo "has_jobs=$HAS_JOBS"
   echo "fiber=$FIBER_JSON"
+  echo "pin=$CPU"
 } > "$WORK/env.txt"
 
 mkdir -p "$(dirname "$OUT")"
-python3 - "$WORK" "$OUT" <<'PY'
+python3 - "$WORK" "$OUT" "$BENCH" <<'PY'
 import json, os, statistics, sys
 
 work, out = sys.argv[1], sys.argv[2]
+sys.path.insert(0, sys.argv[3])
+import judge, time_v
+
 env = dict(l.rstrip("\n").split("=", 1) for l in open(os.path.join(work, "env.txt")) if "=" in l)
 runs = [l.rstrip("\n").split("|", 1) for l in open(os.path.join(work, "runs.txt")) if l.strip()]
 repeat = int(env["repeat"])
-TARGET, CEILING = 3.3e6, 10e6
 
 def load(name):
+    """Each run's JSON report with its /usr/bin/time figures (cpu_s, wall_s) added."""
     res = []
     for i in range(1, repeat + 1):
         try:
             j = json.load(open(f"{work}/runs/{name}.{i}.json"))
         except (OSError, ValueError):
             continue
-        if j.get("elapsed_s"):
-            res.append(j)
+        j.update(time_v.parse(f"{work}/runs/{name}.{i}.time") or {})
+        res.append(j)
     return res
 
 def med(xs):
-    return statistics.median(xs) if xs else None
+    return statistics.median(xs) if xs and None not in xs else None
+
+def rate(j):
+    """Steps per CPU second; None below the 0.01 s that /usr/bin/time resolves."""
+    return j["transitions"] / j["cpu_s"] if j.get("cpu_s") else None
 
 R = {}
 for name, args in runs:
     js = load(name)
+    rates = [rate(j) for j in js]
     R[name] = {
         "args": args,
-        "n": len(js),
-        "s": med([j["elapsed_s"] for j in js]),
-        "rate": med([j["transitions"] / j["elapsed_s"] for j in js]),
-        "rates": [j["transitions"] / j["elapsed_s"] for j in js],
+        "s": med([j.get("elapsed_s") for j in js]),
+        "cpu": med([j.get("cpu_s") for j in js]),
+        "wall": med([j.get("wall_s") for j in js]),
+        "rate": med(rates),
+        "rates": rates if None not in rates else [],
         "transitions": js[0]["transitions"] if js else None,
         "states": js[0]["states"] if js else None,
-        "verdict": js[0].get("verdict") if js else None,
-        "executions": js[0].get("executions") if js else None,
     }
+
+startups = [t["cpu_s"] for t in (time_v.parse(f"{work}/runs/startup.{i}.time") for i in (1, 2, 3)) if t]
+startup = statistics.median(startups) if startups else None
 
 def M(v):
     return "—" if v is None else f"{v / 1e6:.2f} M"
 
+def S(v, digits=2):
+    return "—" if v is None else f"{v:.{digits}f}"
+
 L = ["# lockstep throughput", ""]
 L.append(f"Measured {env['date']} by `bench/throughput.sh`: {env['host']} ({env['cpu']}); "
          f"lockstep {env['lockstep']}; load average (1, 5, 15 min) {env['load']}. Each figure is the median of {repeat} run(s) "
-         "(min–max in brackets); one-core runs are pinned with `taskset -c 0`. "
-         "Steps/s = transitions / elapsed_s from lockstep's JSON report; a step is one Redis "
-         "command of one client or one clock tick. S = T 2, horizon 8, 1 round; "
-         "L = T 2, horizon 16, 3 rounds.")
+         f"(min–max in brackets); one-core runs are pinned with `taskset -c {env['pin']}`. "
+         "A step is one Redis command of one client or one clock tick (`transitions` in "
+         "lockstep's JSON report). **CPU s** is user + system time of the whole process from "
+         "`/usr/bin/time -v` (resolution 0.01 s), **wall s** its elapsed time, **search s** "
+         "lockstep's `elapsed_s`; **steps per CPU s** = transitions / CPU s, so a busy machine "
+         "does not lower it; starting the process counts against it ("
+         + (f"{startup:.2f} CPU s, the median of three `lockstep --version`" if startup is not None else "not measured")
+         + f"), so the aim is judged on runs of at least {judge.STEPS_MIN_CPU_S:g} CPU s. "
+         "S = T 2, horizon 8, 1 round; L = T 2, horizon 16, 3 rounds.")
 L.append("")
-L.append("| run | command (lockstep explore …) | states | steps | s | steps/s | vs 3.3 M/s aim |")
-L.append("|---|---|---:|---:|---:|---:|---|")
+L.append(f"| run | command (lockstep explore …) | states | steps | CPU s | wall s | search s | steps per CPU s | ≥ {judge.STEPS_PER_CPU_S / 1e6:g} M a core |")
+L.append("|---|---|---:|---:|---:|---:|---:|---:|---|")
 for name, args in runs:
     if name.startswith("jobs"):
         continue
     r = R[name]
     short = " ".join(a if not a.endswith(".json") else os.path.basename(a) for a in args.split())
-    rng = f" ({min(r['rates'])/1e6:.2f}–{max(r['rates'])/1e6:.2f})" if r["n"] > 1 else ""
     if r["states"] is None:
-        L.append(f"| {name} | `{short}` | — | — | — | — | failed |")
+        L.append(f"| {name} | `{short}` | — | — | — | — | — | — | failed |")
         continue
-    aim = "met" if r["rate"] >= TARGET else f"missed ({r['rate'] / TARGET:.0%} of aim)"
-    L.append(f"| {name} | `{short}` | {r['states']:,} | {r['transitions']:,} | {r['s']:.3f} | "
-             f"{M(r['rate'])}{rng} | {aim} |")
+    rng = f" ({min(r['rates'])/1e6:.2f}–{max(r['rates'])/1e6:.2f})" if len(r["rates"]) > 1 else ""
+    aim = judge.steps_per_cpu_s(r["rate"], r["cpu"])
+    L.append(f"| {name} | `{short}` | {r['states']:,} | {r['transitions']:,} | {S(r['cpu'])} | "
+             f"{S(r['wall'])} | {S(r['s'], 3)} | {M(r['rate'])}{rng} | {aim} |")
 L.append("")
 
 fib = env.get("fiber", "")
 if fib:
     f = json.loads(fib)
-    L.append(f"Ceiling on this machine (`g++ -O2`, Boost.Fiber/Boost.Context, pinned to one core, best of 5): "
-             f"a `boost::this_fiber::yield()` between two fibers costs **{f['fiber_yield_ns']:.1f} ns** "
-             f"(≈ {1e3 / f['fiber_yield_ns']:.1f} M switches/s); a bare `boost::context::fiber` switch costs "
-             f"**{f['context_switch_ns']:.1f} ns** (≈ {1e3 / f['context_switch_ns']:.1f} M/s). "
-             f"A step that resumes a client's fiber and returns to the scheduler costs two yields, "
-             f"≈ {2 * f['fiber_yield_ns']:.0f} ns: a simulator that runs a fiber for every step is bounded "
-             f"at ≈ {1e3 / (2 * f['fiber_yield_ns']):.1f} M steps/s on this machine.")
+    y, c = f["fiber_yield_ns"], f["context_switch_ns"]
+    L.append(f"Ceiling on this machine (`g++ -O2`, Boost.Fiber/Boost.Context, pinned to one core, best of 5 "
+             f"by CPU time): a `boost::this_fiber::yield()` between two fibers costs **{y:.1f} ns** of CPU "
+             f"({f['fiber_yield_wall_ns']:.1f} ns wall; ≈ {1e3 / y:.1f} M switches per CPU second); a bare "
+             f"`boost::context::fiber` switch costs **{c:.1f} ns** ({f['context_switch_wall_ns']:.1f} ns wall; "
+             f"≈ {1e3 / c:.1f} M/s). A step that resumes a client's fiber and returns to the scheduler "
+             f"costs two yields, ≈ {2 * y:.0f} ns: a simulator that runs a fiber for every step is bounded "
+             f"at ≈ {1e3 / (2 * y):.1f} M steps per CPU second on this machine.")
     L.append("")
 
 L.append("## --jobs 2")
@@ -301,20 +343,27 @@ L.append("")
 if env.get("has_jobs") != "1":
     L.append("Speed-up with --jobs 2: not available (this lockstep has no --jobs option).")
 else:
-    L.append("| configuration | jobs | states | steps | s | speed-up vs --jobs 1 | same states |")
-    L.append("|---|---:|---:|---:|---:|---:|---|")
+    L.append("--jobs 1 is pinned to one core, --jobs 2 is not. The speed-up is the one ratio of "
+             "wall time, search s with --jobs 1 / with --jobs 2: what the second core buys. "
+             "CPU / --jobs 1 is the CPU seconds both threads spent over those of one: what "
+             "sharing the search costs.")
+    L.append("")
+    L.append("| configuration | jobs | states | steps | CPU s | wall s | search s | speed-up (search s) | CPU / --jobs 1 | same states |")
+    L.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     pairs = [(a, a.replace("jobs1", "jobs2")) for a, _ in runs if a.startswith("jobs1")]
     for a, b in pairs:
         ra, rb = R[a], R.get(b)
         cfg = " ".join(x if not x.endswith(".json") else os.path.basename(x) for x in ra["args"].split() if x not in ("--jobs", "1"))
-        for nm, r, j in ((a, ra, 1), (b, rb, 2)):
+        for r, j in ((ra, 1), (rb, 2)):
             if r is None or r["s"] is None:
-                L.append(f"| `{cfg}` | {j} | — | — | — | — | — |")
+                L.append(f"| `{cfg}` | {j} | — | — | — | — | — | — | — | — |")
                 continue
-            sp = ra["s"] / r["s"] if ra["s"] else None
+            sp = ra["s"] / r["s"] if ra["s"] and r["s"] else None
+            cpu = r["cpu"] / ra["cpu"] if ra["cpu"] and r["cpu"] is not None else None
             same = "—" if j == 1 else ("✓" if r["states"] == ra["states"] else f"✗ ({r['states']:,} vs {ra['states']:,})")
-            L.append(f"| `{cfg}` | {j} | {r['states']:,} | {r['transitions']:,} | {r['s']:.3f} | "
-                     f"{'—' if sp is None else f'{sp:.2f}×'} | {same} |")
+            L.append(f"| `{cfg}` | {j} | {r['states']:,} | {r['transitions']:,} | {S(r['cpu'])} | "
+                     f"{S(r['wall'])} | {S(r['s'], 3)} | {'—' if sp is None else f'{sp:.2f}×'} | "
+                     f"{'—' if cpu is None else f'{cpu:.2f}'} | {same} |")
 L.append("")
 
 text = "\n".join(L)
