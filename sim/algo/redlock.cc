@@ -82,6 +82,10 @@ void RunRedlock(world::Client& c, const LockSettings& s, RedlockTokens tokens) {
       c.Because(count + (locked >= quorum ? ", but no validity left" : "") +
                 ": unlock them all and back off");
       UnlockAll(c, s, value);
+      // Nothing of this attempt matters any more: its times left in the
+      // state would tell apart, for as long as the all-time window lasts,
+      // clients that back off alike.
+      c.ForgetHistory("back off", {round});
       // A random back-off, every value of which the explorer tries.
       c.SleepBetween(1, std::max<Millis>(s.retry_delay, 1));
     }

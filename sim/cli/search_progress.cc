@@ -1,9 +1,9 @@
 #include "sim/cli/search_progress.h"
 
-#include <sys/resource.h>
-
 #include <cstdio>
 #include <vector>
+
+#include <sys/resource.h>
 
 #include "sim/cli/explore_report.h"
 

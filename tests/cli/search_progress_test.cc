@@ -1,9 +1,10 @@
 // What explore shows while it searches (on a terminal), and where its
 // memory went at the end.
+#include "sim/cli/search_progress.h"
+
 #include <poll.h>
 #include <pty.h>
 #include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -12,8 +13,8 @@
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
+#include <sys/wait.h>
 
-#include "sim/cli/search_progress.h"
 #include "tests/test_util.h"
 
 namespace lockstep {
@@ -34,8 +35,7 @@ TEST_CASE("the live line narrows to the terminal, dropping the least telling fie
   CHECK(wide ==
         "  1,234,567 states  9,876,543 transitions  2,345 waiting  depth 2346  clock 16 of 64  "
         "memory 312 MiB of 12 GiB  12.3 s");
-  const std::string narrow =
-      cli::ProgressLine(st, 64, uint64_t{312} << 20, uint64_t{12} << 30, 80);
+  const std::string narrow = cli::ProgressLine(st, 64, uint64_t{312} << 20, uint64_t{12} << 30, 80);
   CHECK(narrow.size() < 80);
   // The time, the depth and the transitions go first; the states, memory
   // and what waits stay.
@@ -123,9 +123,10 @@ TEST_CASE("on a terminal, explore's live line shows what waits, the clock and th
   // A second into a depth-first search of Redlock for all time, states
   // wait on its stack and the clock has moved.
   std::smatch m;
-  REQUIRE(std::regex_search(line, m, std::regex("^  ([0-9,]+) states  ([0-9,]+) transitions  "
-                                                "([0-9,]+) waiting  depth ([0-9]+)  clock "
-                                                "([0-9]+)  memory [0-9.]+ [KMG]iB of 6.0 GiB  ")));
+  REQUIRE(std::regex_search(line, m,
+                            std::regex("^  ([0-9,]+) states  ([0-9,]+) transitions  "
+                                       "([0-9,]+) waiting  depth ([0-9]+)  clock "
+                                       "([0-9]+)  memory [0-9.]+ [KMG]iB of 6.0 GiB  ")));
   CHECK(m[3].str() != "0");
   CHECK(m[5].str() != "0");
   CHECK(line.size() == 119);  // padded to the terminal's width, less one
