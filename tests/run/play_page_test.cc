@@ -67,6 +67,41 @@ TEST_CASE("each state's distance to a violation is the shortest continuation's l
   CHECK(prefix.size() == s.schedule.size());
 }
 
+TEST_CASE("the race's moves carry the ghost facts the debrief tells and the goal gives no answer") {
+  const scenario::Scenario s =
+      scenario::LoadScenarioFile(testing::ScenarioPath("setnx-docs-race.json"));
+  const nlohmann::json graph = run::PlayGraph(s, "race");
+  CHECK(graph["goal"] == "Make two clients hold the lock (be in the critical section) at once.");
+  // Along the documented race: each step's facts, in the debrief's order.
+  std::vector<std::string> told;
+  int state = 0;
+  for (const world::Action& next : s.schedule) {
+    const std::string text = world::FormatAction(next, {"C1", "C2", "C3"});
+    const nlohmann::json* move = nullptr;
+    for (const auto& m : graph["states"][static_cast<size_t>(state)]["moves"]) {
+      if (m["action"] == text) move = &m;
+    }
+    REQUIRE(move != nullptr);
+    const nlohmann::json& facts = (*move)["facts"];
+    if (facts.contains("read")) {
+      told.push_back(text + " read " + facts["read"]["value"].get<std::string>() + " of " +
+                     facts["read"]["writer"].get<std::string>());
+    }
+    for (const auto& r : facts.value("removed", nlohmann::json::array())) {
+      told.push_back(r["by"].get<std::string>() + " " + r["how"].get<std::string>() + " " +
+                     r["of"].get<std::string>());
+    }
+    if ((*move)["to"] == -1) break;
+    state = (*move)["to"];
+  }
+  CHECK(told == std::vector<std::string>{"C1 read \"7\" of C3", "C2 read \"7\" of C3", "C1 DEL C3",
+                                         "C2 DEL C1"});
+
+  const scenario::Scenario fix =
+      scenario::LoadScenarioFile(testing::ScenarioPath("getset-docs-fix.json"));
+  CHECK(run::PlayGraph(fix, "fix")["goal"].get<std::string>().starts_with("Try to break the fix"));
+}
+
 TEST_CASE("a game too large for a page is refused, saying so") {
   const scenario::Scenario s =
       scenario::LoadScenarioFile(testing::ScenarioPath("setnx-naive.json"));
