@@ -7,7 +7,10 @@
 // screen, screenshots not blank), undoes; then plays the GETSET fix, which
 // cannot be broken, to an end and checks it is a win. Nothing may be fetched.
 //
-//   node game_test.mjs LOCKSTEP SCENARIO FIX_SCENARIO
+// Last, the translator's question (C4's stale GETSET over C5's lock) is
+// played to its violation and laid out at both widths.
+//
+//   node game_test.mjs LOCKSTEP SCENARIO FIX_SCENARIO TRANSLATOR_SCENARIO
 //
 // Exits 0 iff every check holds; prints each failure.
 import { execFileSync } from "node:child_process";
@@ -17,7 +20,7 @@ import { join } from "node:path";
 import { inflateSync } from "node:zlib";
 import { chromium } from "playwright-core";
 
-const [lockstep, scenario, fixScenario] = process.argv.slice(2);
+const [lockstep, scenario, fixScenario, translatorScenario] = process.argv.slice(2);
 const failures = [];
 function check(ok, what) {
   if (!ok) failures.push(what);
@@ -66,6 +69,35 @@ function coloursOf(png) {
     }
   }
   return colours.size;
+}
+
+// At a laptop's and a phone's width, every lane and the keyspace are on
+// screen, before the moves, with no inner scroll and nothing cut.
+async function checkLayout(page, game, columns) {
+  for (const [width, height] of [[1366, 768], [390, 844]]) {
+    await page.setViewportSize({ width, height });
+    const boxes = await page.$$eval("#lanes th", (ths) => ths.map((t) => {
+      const r = t.getBoundingClientRect();
+      return { text: t.textContent, left: r.left, right: r.right, width: r.width };
+    }));
+    const names = boxes.map((b) => b.text).join(", ");
+    check(boxes.length === columns && boxes.every((b) => b.left >= 0 && b.right <= width && b.width >= 20),
+          `${game} at ${width} px every lane and the keyspace are on screen (${names}: ` +
+          boxes.map((b) => Math.round(b.left) + "-" + Math.round(b.right)).join(" ") + ")");
+    const scroll = await page.evaluate(() => [document.documentElement.scrollWidth,
+        document.querySelector("div.main").scrollWidth, document.querySelector("div.main").clientWidth]);
+    check(scroll[0] <= width && scroll[1] <= scroll[2], `${game} at ${width} px nothing scrolls sideways (${scroll})`);
+    const lanesTop = (await page.locator("#lanes").boundingBox()).y;
+    const movesTop = (await page.locator("#status").boundingBox()).y;
+    const lanesLeft = (await page.locator("#lanes").boundingBox()).x;
+    const movesLeft = (await page.locator("#status").boundingBox()).x;
+    check(lanesTop < movesTop || lanesLeft < movesLeft, `${game} at ${width} px the lanes come first`);
+    const keyspace = await page.locator("#lanes tr:last-child td.keyspace").boundingBox();
+    check(keyspace.x + keyspace.width <= width && keyspace.width >= 20,
+          `${game} at ${width} px the keyspace after the last step is on screen`);
+    const colours = coloursOf(await page.screenshot());
+    check(colours >= 8, `${game} at ${width} px the page's screenshot is not blank (${colours} colours)`);
+  }
 }
 
 const dir = mkdtempSync(join(tmpdir(), "lockstep-game-"));
@@ -150,32 +182,7 @@ try {
   }
   check(await page.locator("#description").isVisible(), "the story opens after the end");
 
-  // At a laptop's and a phone's width, every lane and the keyspace are on
-  // screen, before the moves, with no inner scroll and nothing cut.
-  for (const [width, height] of [[1366, 768], [390, 844]]) {
-    await page.setViewportSize({ width, height });
-    const boxes = await page.$$eval("#lanes th", (ths) => ths.map((t) => {
-      const r = t.getBoundingClientRect();
-      return { text: t.textContent, left: r.left, right: r.right, width: r.width };
-    }));
-    const names = boxes.map((b) => b.text).join(", ");
-    check(boxes.length === 6 && boxes.every((b) => b.left >= 0 && b.right <= width && b.width >= 20),
-          `at ${width} px every lane and the keyspace are on screen (${names}: ` +
-          boxes.map((b) => Math.round(b.left) + "-" + Math.round(b.right)).join(" ") + ")");
-    const scroll = await page.evaluate(() => [document.documentElement.scrollWidth,
-        document.querySelector("div.main").scrollWidth, document.querySelector("div.main").clientWidth]);
-    check(scroll[0] <= width && scroll[1] <= scroll[2], `at ${width} px nothing scrolls sideways (${scroll})`);
-    const lanesTop = (await page.locator("#lanes").boundingBox()).y;
-    const movesTop = (await page.locator("#status").boundingBox()).y;
-    const lanesLeft = (await page.locator("#lanes").boundingBox()).x;
-    const movesLeft = (await page.locator("#status").boundingBox()).x;
-    check(lanesTop < movesTop || lanesLeft < movesLeft, `at ${width} px the lanes come first`);
-    const keyspace = await page.locator("#lanes tr:last-child td.keyspace").boundingBox();
-    check(keyspace.x + keyspace.width <= width && keyspace.width >= 20,
-          `at ${width} px the keyspace after the last step is on screen`);
-    const colours = coloursOf(await page.screenshot());
-    check(colours >= 8, `at ${width} px the page's screenshot is not blank (${colours} colours)`);
-  }
+  await checkLayout(page, "the race", 6);
   await page.setViewportSize({ width: 1600, height: 1000 });
 
   // The lanes: a row per step, the reasons and the source lines in them.
@@ -220,6 +227,23 @@ try {
   check(await page.locator("#outcome.win").isVisible(), "an end of the fix's game is a win");
   check(win.includes("You win: you can't break this one.") && win.includes("no violation reachable"),
         "the win says the fix cannot be broken: " + win);
+
+  // The translator's question: three lanes, C4's stale GETSET in words.
+  const translator_file = join(dir, "translator.html");
+  execFileSync(lockstep, ["render", translatorScenario, "--play-html", translator_file],
+               { stdio: "inherit" });
+  await page.goto("file://" + translator_file);
+  const schedule = ["C4", "C4", "C5", "C5", "tick", "C5", "C4~1", "C4", "tick", "tick", "tick", "C4", "C4"];
+  for (const move of schedule) {
+    if (move === "C4~1") {
+      const said = await page.textContent('button.move[data-action="C4~1"]');
+      check(said.startsWith("C4, with a timestamp read 1 tick ago: GETSET "), "C4's stale move: " + said);
+    }
+    await page.click(`button.move[data-action="${move}"]`);
+  }
+  const told = await page.textContent("#outcome");
+  check(told.includes("C4's GETSET replaced C5's lock on "), "the translator's debrief: " + told);
+  await checkLayout(page, "the translator's question", 6);
 
   check(fetched.length === 0, "nothing fetched: " + fetched.join(", "));
   check(errors.length === 0, "no script errors: " + errors.join("; "));
