@@ -56,10 +56,11 @@ json StepJson(const world::StepRecord& r) {
 
 // The ghost facts of a move, for the debrief: the value its command read
 // and who wrote it, and each lock (a value some client's acquisition owns)
-// the step removed or replaced, and by whom: a command, or expiry.
+// the step removed or replaced, and by whom: a command, expiry or a fault
+// (`action_text` names the step's action).
 json FactsJson(const world::Model& model, const world::WorldState& before,
                const world::WorldState& after, const world::StepRecord& r,
-               const world::StepEffects& effects) {
+               const world::StepEffects& effects, const std::string& action_text) {
   const std::vector<std::string>& writers = model.writer_names();
   auto name = [&](int w) {
     return w >= 0 && static_cast<size_t>(w) < writers.size() ? writers[w] : "";
@@ -72,12 +73,19 @@ json FactsJson(const world::Model& model, const world::WorldState& before,
                      {"value", trace::CompactReply(*r.reply)},
                      {"writer", name(g.writer)}};
   }
+  // Without a command, time removed it (a tick, a stall, a clock jump), or a
+  // fault such as a restart or a failover did.
+  using Kind = world::Action::Kind;
+  const Kind kind = r.action.kind;
+  const std::string lapse = kind == Kind::kTick || kind == Kind::kStall || kind == Kind::kJump
+                                ? "expiry"
+                                : action_text.substr(0, action_text.find(' '));
   json removed = json::array();
   for (size_t i = 0; i < before.servers.size() && i < after.servers.size(); ++i) {
+    const int server = static_cast<int>(i);
     for (const auto& [key, was] : before.servers[i].ghosts) {
-      if (was.owner < 0) continue;
-      const bool gone =
-          !after.servers[i].keyspace.Find(key, model.ServerClock(after, static_cast<int>(i)));
+      if (was.owner < 0) continue;  // no acquisition holds it: not a lock
+      const bool gone = !after.servers[i].keyspace.Find(key, model.ServerClock(after, server));
       const world::ValueGhost now = world::Model::GhostOf(after.servers[i], key);
       if (!gone && now.owner == was.owner) continue;
       const bool by_command = effects.ran && static_cast<size_t>(effects.server) == i &&
@@ -85,7 +93,7 @@ json FactsJson(const world::Model& model, const world::WorldState& before,
       removed.push_back({{"key", key},
                          {"of", name(was.owner)},
                          {"by", by_command ? r.actor : ""},
-                         {"how", by_command ? r.command[0] : "expiry"},
+                         {"how", by_command ? r.command[0] : lapse},
                          {"gone", gone}});
     }
   }
@@ -193,7 +201,8 @@ json PlayGraph(const scenario::Scenario& s, const std::string& file, uint64_t ma
       Move m;
       m.action = a;
       m.step = StepJson(r);
-      m.step["facts"] = FactsJson(model, nodes[at].state, next, r, kept);
+      m.step["facts"] =
+          FactsJson(model, nodes[at].state, next, r, kept, world::FormatAction(a, names, servers));
       count(m.step);
       m.step["state"] = StateJson(r, names);
       m.violation = std::move(violation);
