@@ -54,6 +54,67 @@ json StepJson(const world::StepRecord& r) {
           {"source", r.source}};
 }
 
+// The ghost facts of a move, for the debrief: the value its command read
+// and who wrote it, and each lock (a value some client's acquisition owns)
+// the step removed or replaced, and by whom: a command, expiry or a fault
+// (`action_text` names the step's action).
+json FactsJson(const world::Model& model, const world::WorldState& before,
+               const world::WorldState& after, const world::StepRecord& r,
+               const world::StepEffects& effects, const std::string& action_text) {
+  const std::vector<std::string>& writers = model.writer_names();
+  auto name = [&](int w) {
+    return w >= 0 && static_cast<size_t>(w) < writers.size() ? writers[w] : "";
+  };
+  json facts = json::object();
+  if (effects.ran && r.command.size() >= 2 && r.reply && r.reply->type == kv::Reply::Type::kBulk) {
+    const world::ValueGhost g =
+        world::Model::GhostOf(before.servers[static_cast<size_t>(effects.server)], r.command[1]);
+    facts["read"] = {{"key", r.command[1]},
+                     {"value", trace::CompactReply(*r.reply)},
+                     {"writer", name(g.writer)}};
+  }
+  // Without a command, time removed it (a tick, a stall, a clock jump), or a
+  // fault such as a restart or a failover did.
+  using Kind = world::Action::Kind;
+  const Kind kind = r.action.kind;
+  const std::string lapse = kind == Kind::kTick || kind == Kind::kStall || kind == Kind::kJump
+                                ? "expiry"
+                                : action_text.substr(0, action_text.find(' '));
+  json removed = json::array();
+  for (size_t i = 0; i < before.servers.size() && i < after.servers.size(); ++i) {
+    const int server = static_cast<int>(i);
+    for (const auto& [key, was] : before.servers[i].ghosts) {
+      if (was.owner < 0) continue;  // no acquisition holds it: not a lock
+      const bool gone = !after.servers[i].keyspace.Find(key, model.ServerClock(after, server));
+      const world::ValueGhost now = world::Model::GhostOf(after.servers[i], key);
+      if (!gone && now.owner == was.owner) continue;
+      const bool by_command = effects.ran && static_cast<size_t>(effects.server) == i &&
+                              std::find(r.command.begin(), r.command.end(), key) != r.command.end();
+      removed.push_back({{"key", key},
+                         {"of", name(was.owner)},
+                         {"by", by_command ? r.actor : ""},
+                         {"how", by_command ? r.command[0] : lapse},
+                         {"gone", gone}});
+    }
+  }
+  if (!removed.empty()) facts["removed"] = std::move(removed);
+  return facts;
+}
+
+// What the player is asked to do, before play: the goal, not the answer
+// (the scenario's description tells the story, shown after the end).
+std::string Goal(const scenario::Scenario& s) {
+  if (s.expect.stated && s.expect.safe) {
+    return "Try to break the fix: find a schedule in which two clients hold the lock at once, "
+           "or show that there is none.";
+  }
+  const std::string& p = s.expect.property;
+  if (p == "mutual_exclusion")
+    return "Make two clients hold the lock (be in the critical section) at once.";
+  if (p.empty()) return "Find a schedule that breaks one of the scenario's properties.";
+  return "Find a schedule that breaks " + p + ".";
+}
+
 }  // namespace
 
 json PlayGraph(const scenario::Scenario& s, const std::string& file, uint64_t max_states,
@@ -135,10 +196,13 @@ json PlayGraph(const scenario::Scenario& s, const std::string& file, uint64_t ma
       world::WorldState next = nodes[at].state;
       world::StepEffects effects;
       std::optional<check::Violation> violation = space.Step(next, a, depth + 1, &effects);
+      const world::StepEffects kept = effects;
       world::StepRecord r = world::RecordStep(model, next, depth + 1, a, std::move(effects));
       Move m;
       m.action = a;
       m.step = StepJson(r);
+      m.step["facts"] =
+          FactsJson(model, nodes[at].state, next, r, kept, world::FormatAction(a, names, servers));
       count(m.step);
       m.step["state"] = StateJson(r, names);
       m.violation = std::move(violation);
@@ -218,6 +282,7 @@ json PlayGraph(const scenario::Scenario& s, const std::string& file, uint64_t ma
   for (const auto& c : s.world.clients) clients.push_back(c.name);
   return {{"name", s.name},
           {"description", s.description},
+          {"goal", Goal(s)},
           {"clients", clients},
           {"expect", s.expect.Text()},
           {"max_steps", s.max_steps},

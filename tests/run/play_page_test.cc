@@ -67,6 +67,61 @@ TEST_CASE("each state's distance to a violation is the shortest continuation's l
   CHECK(prefix.size() == s.schedule.size());
 }
 
+// The ghost facts of the moves along a scenario's schedule, in the
+// debrief's order: "C1 read "7" of C3", "C2 DEL C1" (C2's DEL removed C1's
+// lock), " expiry C1", " restart C1".
+std::vector<std::string> FactsAlongSchedule(const scenario::Scenario& s,
+                                            const nlohmann::json& graph) {
+  std::vector<std::string> names;
+  for (const auto& c : s.world.clients) names.push_back(c.name);
+  std::vector<std::string> told;
+  int state = 0;
+  for (const world::Action& next : s.schedule) {
+    const std::string text = world::FormatAction(next, names);
+    const nlohmann::json* move = nullptr;
+    for (const auto& m : graph["states"][static_cast<size_t>(state)]["moves"]) {
+      if (m["action"] == text) move = &m;
+    }
+    REQUIRE(move != nullptr);
+    const nlohmann::json& facts = (*move)["facts"];
+    if (facts.contains("read")) {
+      told.push_back(text + " read " + facts["read"]["value"].get<std::string>() + " of " +
+                     facts["read"]["writer"].get<std::string>());
+    }
+    for (const auto& r : facts.value("removed", nlohmann::json::array())) {
+      told.push_back(r["by"].get<std::string>() + " " + r["how"].get<std::string>() + " " +
+                     r["of"].get<std::string>());
+    }
+    if ((*move)["to"] == -1) break;
+    state = (*move)["to"];
+  }
+  return told;
+}
+
+TEST_CASE("the moves carry the ghost facts the debrief tells and the goal gives no answer") {
+  const scenario::Scenario race =
+      scenario::LoadScenarioFile(testing::ScenarioPath("setnx-docs-race.json"));
+  const nlohmann::json graph = run::PlayGraph(race, "race");
+  CHECK(graph["goal"] == "Make two clients hold the lock (be in the critical section) at once.");
+  CHECK(FactsAlongSchedule(race, graph) == std::vector<std::string>{"C1 read \"7\" of C3",
+                                                                    "C2 read \"7\" of C3",
+                                                                    "C1 DEL C3", "C2 DEL C1"});
+  // A lease: the stall lets C1's lock expire, and C1's DEL removes C2's.
+  const scenario::Scenario lease =
+      scenario::LoadScenarioFile(testing::ScenarioPath("set-px-del-stall.json"));
+  CHECK(FactsAlongSchedule(lease, run::PlayGraph(lease, "lease")) ==
+        std::vector<std::string>{" expiry C1", "C1 DEL C2"});
+  // A fault: the restart loses C1's lock (no persistence).
+  const scenario::Scenario restart =
+      scenario::LoadScenarioFile(testing::ScenarioPath("restart-none.json"));
+  CHECK(FactsAlongSchedule(restart, run::PlayGraph(restart, "restart")) ==
+        std::vector<std::string>{" restart C1"});
+
+  const scenario::Scenario fix =
+      scenario::LoadScenarioFile(testing::ScenarioPath("getset-docs-fix.json"));
+  CHECK(run::PlayGraph(fix, "fix")["goal"].get<std::string>().starts_with("Try to break the fix"));
+}
+
 TEST_CASE("a game too large for a page is refused, saying so") {
   const scenario::Scenario s =
       scenario::LoadScenarioFile(testing::ScenarioPath("setnx-naive.json"));
