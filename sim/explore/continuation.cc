@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <chrono>
 #include <deque>
-#include <functional>
 #include <limits>
+#include <optional>
 #include <unordered_set>
 
 #include "sim/explore/replay_strategy.h"
@@ -22,14 +22,6 @@ Continuation ShortestContinuation(const world::WorldConfig& config, const Proper
                                   bool symmetry) {
   const auto start = std::chrono::steady_clock::now();
   Continuation result;
-  std::function<void()> gauges = [] {};  // the queue's, once there is one
-  auto finish = [&](Continuation::Outcome outcome) {
-    result.outcome = outcome;
-    gauges();
-    result.stats.elapsed_s =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    return result;
-  };
 
   const int base = static_cast<int>(prefix.size());
   StateSpace space(config, properties,
@@ -41,6 +33,22 @@ Continuation ShortestContinuation(const world::WorldConfig& config, const Proper
                                      : std::optional<int>(base + max_steps)});
   world::Model& model = space.model();
   result.symmetry_classes = space.symmetry_classes();
+  std::deque<std::pair<world::WorldState, int64_t>> queue;
+  std::optional<world::Millis> clock_reached;  // of the states queued
+  // The gauges of the stats: the queue, the clock, the automata.
+  auto gauges = [&] {
+    SearchStats& st = result.stats;
+    st.waiting = queue.size();
+    st.clock_reached = clock_reached;
+    SetAutomata(model, &st);
+  };
+  auto finish = [&](Continuation::Outcome outcome) {
+    result.outcome = outcome;
+    gauges();
+    result.stats.elapsed_s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return result;
+  };
   world::WorldState s0;
   if ((result.violation = space.Initial(&s0))) return finish(Continuation::Outcome::kFound);
   for (size_t i = 0; i < prefix.size(); ++i) {
@@ -61,19 +69,11 @@ Continuation ShortestContinuation(const world::WorldConfig& config, const Proper
     int depth;
   };
   std::vector<Node> nodes;
-  std::deque<std::pair<world::WorldState, int64_t>> queue;
   std::unordered_set<Fingerprint, FingerprintHash> seen;
   seen.insert(space.Identity(s0));
+  clock_reached = s0.now;
   queue.emplace_back(std::move(s0), -1);
   std::vector<world::Action> enabled;
-  world::Millis clock_reached = queue.front().first.now;
-  gauges = [&] {
-    SearchStats& st = result.stats;
-    st.waiting = queue.size();
-    st.clock_reached = clock_reached;
-    st.automata_bytes = st.automata_states = st.automata_transitions = 0;
-    AddAutomata(model, &st);
-  };
   auto last_report = start;
   // The path from the initial state to `node`, then `last` if given.
   auto path_to = [&](int64_t node, const world::Action* last) {
@@ -141,7 +141,7 @@ Continuation ShortestContinuation(const world::WorldConfig& config, const Proper
         result.why = StateBudgetText(max_states);
         return finish(Continuation::Outcome::kGaveUp);
       }
-      clock_reached = std::max(clock_reached, next.now);
+      clock_reached = std::max(*clock_reached, next.now);
       queue.emplace_back(std::move(next), id);
     }
   }

@@ -115,7 +115,7 @@ class Dfs {
     transitions_ = executions_ = 0;
     SearchStats now;
     now.waiting = stack_.size();
-    AddAutomata(space_.model(), &now);
+    SetAutomata(space_.model(), &now);
     // Each gauge moves by this thread's change (unsigned: a fall wraps
     // around and adds back down).
     auto move = [](std::atomic<uint64_t>& total, uint64_t& mine, uint64_t value) {

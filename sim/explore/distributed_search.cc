@@ -424,8 +424,7 @@ class Rank {
   // automata.
   void Gauges() {
     stats_.waiting = level_.size() - at_ + next_.size();
-    stats_.automata_bytes = stats_.automata_states = stats_.automata_transitions = 0;
-    AddAutomata(space_.model(), &stats_);
+    SetAutomata(space_.model(), &stats_);
   }
 
   SearchResult& Finish(SearchResult& result) {

@@ -65,11 +65,13 @@ SearchResult SampleExecutions(const world::WorldConfig& config, const Properties
       last_report = now;
       st.states = seen.size();
       st.elapsed_s = std::chrono::duration<double>(now - start).count();
+      SetAutomata(space.model(), &st);
       options.progress(st);
     }
   }
   st.states = seen.size();
   st.elapsed_s = std::chrono::duration<double>(Clock::now() - start).count();
+  SetAutomata(space.model(), &st);
   if (result.verdict == Verdict::kSafe) {
     // Sampling proves nothing: no violation among the executions tried.
     result.verdict = Verdict::kIncomplete;

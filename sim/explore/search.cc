@@ -36,7 +36,8 @@ void AddGrowthWarnings(const world::Model& model, std::vector<std::string>* warn
   }
 }
 
-void AddAutomata(const world::Model& model, SearchStats* stats) {
+void SetAutomata(const world::Model& model, SearchStats* stats) {
+  stats->automata_bytes = stats->automata_states = stats->automata_transitions = 0;
   for (int i = 0; i < model.client_count(); ++i) {
     const world::ClientAutomaton& a = model.automaton(i);
     stats->automata_bytes += a.bytes();

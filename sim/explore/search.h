@@ -66,7 +66,7 @@ struct SearchStats {
   uint64_t waiting = 0;
   // The latest clock of a state reached (the searches that track it).
   std::optional<world::Millis> clock_reached;
-  // The clients' learned automata, every thread's (AddAutomata).
+  // The clients' learned automata, every thread's (SetAutomata).
   uint64_t automata_bytes = 0;  // world::ClientAutomaton::bytes
   uint64_t automata_states = 0;
   uint64_t automata_transitions = 0;
@@ -78,9 +78,9 @@ struct SearchStats {
   uint64_t states_sent = 0;
   uint64_t bytes_sent = 0;
 };
-// Adds the memory, states and transitions of `model`'s learned client
-// automata to `stats`.
-void AddAutomata(const world::Model& model, SearchStats* stats);
+// Sets `stats`' automata figures to those of `model`'s learned client
+// automata: their memory, states and transitions.
+void SetAutomata(const world::Model& model, SearchStats* stats);
 
 enum class Verdict { kSafe, kViolation, kIncomplete };
 const char* VerdictText(Verdict v);

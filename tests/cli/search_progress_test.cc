@@ -68,6 +68,20 @@ TEST_CASE("explore says where its memory went: the table, the clients' automata,
   // The clock got to the horizon and no further.
   CHECK(j["clock_reached"] == j["bounds"]["horizon"]);
 
+  // Every strategy learns the clients as it walks, and says so.
+  for (const std::vector<std::string>& strategy :
+       {std::vector<std::string>{"bfs"},
+        std::vector<std::string>{"random", "--executions", "20"}}) {
+    std::vector<std::string> args = {"explore",   testing::ScenarioPath("getset-bounded.json"),
+                                     "--clients", "3",
+                                     "--json",    "--strategy"};
+    args.insert(args.end(), strategy.begin(), strategy.end());
+    const auto other = testing::RunLockstep(args);
+    INFO(strategy[0] << ": " << other.err);
+    const nlohmann::json o = nlohmann::json::parse(other.out);
+    CHECK(o["memory"]["automata_states"].get<uint64_t>() > 0);
+  }
+
   const auto text = testing::RunLockstep(
       {"explore", testing::ScenarioPath("getset-bounded.json"), "--clients", "3"});
   CHECK(Has(text.out, "memory: peak "));
