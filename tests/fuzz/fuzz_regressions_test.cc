@@ -6,6 +6,7 @@
 #include <functional>
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include "tests/fuzz/entry_points.h"
 #include "tests/test_util.h"
@@ -47,6 +48,27 @@ TEST_CASE("the scenario fuzz target's seeds and regressions load or are refused 
 
 TEST_CASE("the trace fuzz target's seeds and regressions read or are refused cleanly", "[fuzz]") {
   RunAll("trace", fuzz::TraceInput, 7);
+}
+
+TEST_CASE("a fuzzed scenario or trace that names a program as a client never runs it", "[fuzz]") {
+  testing::TempDir dir;
+  const std::string mark = dir.File("ran");
+  const nlohmann::json program = {{"process", {{"command", {"/usr/bin/touch", mark}}}}};
+  // The scenario loads: only running it would start the program.
+  nlohmann::json scenario = {{"clients", {{{"name", "C1"}, {"algorithm", program}}}},
+                             {"lock", {{"key", "lock.foo"}, {"ttl", 2}}},
+                             {"clock", {{"horizon", 2}}}};
+  fuzz::ScenarioInput(scenario.dump());
+  // A trace lockstep wrote, its client made the program: what replaying it
+  // would start.
+  const std::string written = dir.File("trace.json");
+  REQUIRE(testing::RunLockstep({"run", testing::ScenarioPath("setnx-naive.json"), "--seed", "1",
+                                "--trace-out", written})
+              .exit_code <= 1);
+  nlohmann::json trace = nlohmann::json::parse(testing::ReadText(written));
+  trace["scenario"]["clients"][0]["algorithm"] = program;
+  fuzz::TraceInput(trace.dump());
+  CHECK(!fs::exists(mark));
 }
 
 TEST_CASE("the command fuzz target's seeds and regressions run on the model keyspace", "[fuzz]") {
