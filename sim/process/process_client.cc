@@ -115,8 +115,11 @@ void Serve(Client& c, ProcessSession& s, const ProcessProgram& program, const st
       throw std::runtime_error(client + "'s process " + ExitText(e.status) +
                                (why.empty() ? "" : ": " + why));
     }
-    // A connection it closed was closed here too: something to read.
-    const bool ran = RunCommands(c, s, program.label) | s.TakeClosed();
+    // A connection it closed was closed here too: something to read. Both
+    // are taken, whatever the first gives.
+    const bool ran_commands = RunCommands(c, s, program.label);
+    const bool closed = s.TakeClosed();
+    const bool ran = ran_commands || closed;
     if (e.kind == ProcessSession::Event::Kind::kSleep || (!ran && e.nanos >= 0)) {
       SleepFor(c, s, e.nanos, program.label);
       s.Answer(kWoke);
