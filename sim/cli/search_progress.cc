@@ -72,7 +72,11 @@ std::string MemoryText(const explore::SearchStats& st, uint64_t peak_resident) {
   text += st.memory_bytes ? "the visited table " + RoundedSize(st.memory_bytes) + ", " : "";
   text += "the clients' automata about " + RoundedSize(st.automata_bytes) + " (" +
           Thousands(st.automata_states) + " states, " + Thousands(st.automata_transitions) +
-          " transitions learned)";
+          " transitions learned" +
+          (st.automata_forgets ? ", forgotten " + Thousands(st.automata_forgets) +
+                                     " times to bound their memory, then learned again"
+                               : std::string()) +
+          ")";
   if (peak_resident > known) {
     text += ", the rest " + RoundedSize(peak_resident - known) +
             " (the search's stack or queue, the fibers' stacks, the program)";
@@ -85,7 +89,8 @@ nlohmann::json MemoryJson(const explore::SearchStats& st, uint64_t peak_resident
           {"table_bytes", st.memory_bytes},
           {"automata_bytes", st.automata_bytes},
           {"automata_states", st.automata_states},
-          {"automata_transitions", st.automata_transitions}};
+          {"automata_transitions", st.automata_transitions},
+          {"automata_forgets", st.automata_forgets}};
 }
 
 uint64_t PeakResidentBytes() {

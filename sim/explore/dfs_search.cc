@@ -126,6 +126,7 @@ class Dfs {
     move(sh_.automata_bytes, published_.automata_bytes, now.automata_bytes);
     move(sh_.automata_states, published_.automata_states, now.automata_states);
     move(sh_.automata_transitions, published_.automata_transitions, now.automata_transitions);
+    move(sh_.automata_forgets, published_.automata_forgets, now.automata_forgets);
   }
 
   // What follows a visit: stop the search, go back up, or explore the

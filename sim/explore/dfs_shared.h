@@ -46,7 +46,8 @@ struct Shared {
   std::atomic<int> max_depth{0};
   // Gauges each thread adds its share to as it changes (Dfs::Flush): the
   // states on its stack, its learned automata.
-  std::atomic<uint64_t> waiting{0}, automata_bytes{0}, automata_states{0}, automata_transitions{0};
+  std::atomic<uint64_t> waiting{0}, automata_bytes{0}, automata_states{0}, automata_transitions{0},
+      automata_forgets{0};
   std::atomic<world::Millis> clock_reached{std::numeric_limits<world::Millis>::min()};
   std::mutex mu;  // guards what follows
   std::optional<check::Violation> violation;
@@ -64,6 +65,7 @@ struct Shared {
     st->automata_bytes = automata_bytes;
     st->automata_states = automata_states;
     st->automata_transitions = automata_transitions;
+    st->automata_forgets = automata_forgets;
   }
   double Elapsed() const { return std::chrono::duration<double>(Clock::now() - start).count(); }
   void NoteBound(const std::string& what) {

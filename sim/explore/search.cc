@@ -37,12 +37,14 @@ void AddGrowthWarnings(const world::Model& model, std::vector<std::string>* warn
 }
 
 void SetAutomata(const world::Model& model, SearchStats* stats) {
-  stats->automata_bytes = stats->automata_states = stats->automata_transitions = 0;
+  stats->automata_bytes = stats->automata_states = stats->automata_transitions =
+      stats->automata_forgets = 0;
   for (int i = 0; i < model.client_count(); ++i) {
     const world::ClientAutomaton& a = model.automaton(i);
     stats->automata_bytes += a.bytes();
     stats->automata_states += a.states();
     stats->automata_transitions += a.transitions();
+    stats->automata_forgets += a.forgets();
   }
 }
 

@@ -70,6 +70,7 @@ struct SearchStats {
   uint64_t automata_bytes = 0;  // world::ClientAutomaton::bytes
   uint64_t automata_states = 0;
   uint64_t automata_transitions = 0;
+  uint64_t automata_forgets = 0;  // times an automaton forgot its transitions (kMaxMemoBytes)
   // Hash compaction and bitstate: the expected number of states missed
   // (state_store.h); exact storage: the same estimate for 128 bits.
   double expected_omissions = 0;

@@ -27,6 +27,25 @@ uint64_t HashReplyValue(uint64_t h, const kv::Reply& r) {
 
 }  // namespace
 
+uint64_t ClientAutomaton::HashReply::operator()(const kv::Reply& r) const {
+  return HashReplyValue(0x7265706c79ULL, r);
+}
+
+uint64_t ClientAutomaton::HashReasons::operator()(const std::vector<Reason>& reasons) const {
+  uint64_t h = reasons.size();
+  for (const Reason& r : reasons) h = base::HashText(base::HashText(h, r.text), r.source);
+  return h;
+}
+
+uint64_t ClientAutomaton::HashGhost::operator()(const std::vector<GhostEvent>& ghost) const {
+  uint64_t h = ghost.size();
+  for (const GhostEvent& g : ghost) {
+    h = base::Mum(h ^ (static_cast<uint64_t>(g.kind) + 1),
+                  static_cast<uint64_t>(g.valid_until) ^ base::kGoldenGamma);
+  }
+  return h;
+}
+
 uint64_t HashInput(const Input& in) {
   uint64_t h = HashReplyValue(0x696e707574ULL, in.reply);
   h = base::Mum(h ^ static_cast<uint64_t>(in.clock),
@@ -88,14 +107,15 @@ struct ClientAutomaton::Live {
 
 ClientAutomaton::ClientAutomaton(std::string name, int index, uint64_t seed,
                                  std::function<void(Client&)> body, bool use_forget_history,
-                                 RandomRules rules, size_t max_parked)
+                                 RandomRules rules, size_t max_parked, uint64_t max_memo_bytes)
     : name_(std::move(name)),
       index_(index),
       seed_(seed),
       body_(std::move(body)),
       use_forget_history_(use_forget_history),
       rules_(rules),
-      max_parked_(max_parked) {}
+      max_parked_(max_parked),
+      max_memo_bytes_(max_memo_bytes) {}
 
 ClientAutomaton::~ClientAutomaton() {
   parked_.clear();
@@ -162,19 +182,31 @@ uint64_t HeapBytes(const Request& r) {
   for (const Value& v : r.argv) bytes += HeapBytes(v.literal());
   return bytes;
 }
-uint64_t HeapBytes(const Transition& t) {
-  uint64_t bytes = t.ghost.capacity() * sizeof(GhostEvent) + t.reasons.capacity() * sizeof(Reason);
-  for (const Reason& r : t.reasons) bytes += HeapBytes(r.text) + HeapBytes(r.source);
+uint64_t HeapBytes(const std::vector<Reason>& reasons) {
+  uint64_t bytes = reasons.capacity() * sizeof(Reason);
+  for (const Reason& r : reasons) bytes += HeapBytes(r.text) + HeapBytes(r.source);
   return bytes;
 }
-// A node of a std::unordered_map beyond its value: the next pointer and the
-// cached hash.
+uint64_t HeapBytes(const std::vector<GhostEvent>& ghost) {
+  return ghost.capacity() * sizeof(GhostEvent);
+}
+// A node of a std::unordered_map (or set) beyond its value: the next
+// pointer and the cached hash.
 constexpr uint64_t kMapNodeOverhead = 2 * sizeof(void*);
+
+// What keeping `v` in an Interned set costs, if it was kept just now.
+template <typename T>
+uint64_t KeptBytes(const std::pair<const T*, bool>& kept) {
+  return kept.second ? sizeof(T) + kMapNodeOverhead + HeapBytes(*kept.first) : 0;
+}
 
 }  // namespace
 
 uint64_t ClientAutomaton::bytes() const {
-  return table_bytes_ + nodes_.bucket_count() * sizeof(void*) +
+  return node_bytes_ + memo_bytes_ +
+         (nodes_.bucket_count() + replies_.bucket_count() + reasons_.bucket_count() +
+          ghosts_.bucket_count()) *
+             sizeof(void*) +
          memo_index_.capacity() * sizeof(uint32_t) +
          parked_.size() * (sizeof(Live) + kMapNodeOverhead);
 }
@@ -214,9 +246,9 @@ void ClientAutomaton::Record(LocalState s, const Client& c, LocalState parent, c
   it->second.parent = parent;
   it->second.via = via;
   it->second.is_start = start;
-  table_bytes_ += sizeof(std::pair<const LocalState, Node>) + kMapNodeOverhead +
-                  HeapBytes(it->second.request) + it->second.times.capacity() * sizeof(Millis) +
-                  HeapBytes(it->second.via.reply);
+  node_bytes_ += sizeof(std::pair<const LocalState, Node>) + kMapNodeOverhead +
+                 HeapBytes(it->second.request) + it->second.times.capacity() * sizeof(Millis) +
+                 HeapBytes(it->second.via.reply);
 }
 
 std::string ClientAutomaton::GrowthWarning() const {
@@ -312,6 +344,17 @@ size_t ClientAutomaton::MemoSlot(const Key& key, const std::vector<uint32_t>& in
   return base::Mix64(key.state ^ key.input_hash * base::kGoldenGamma) & (index.size() - 1);
 }
 
+void ClientAutomaton::ForgetMemos() {
+  memos_ = {};
+  memo_index_.assign(64, 0);
+  memo_keys_ = 0;
+  replies_.Clear();
+  reasons_.Clear();
+  ghosts_.Clear();
+  memo_bytes_ = 0;
+  ++forgets_;
+}
+
 const Transition& ClientAutomaton::Resume(LocalState s, const Input& input) {
   const Key key{s, HashInput(input)};
   const size_t mask = memo_index_.size() - 1;
@@ -321,16 +364,23 @@ const Transition& ClientAutomaton::Resume(LocalState s, const Input& input) {
     Memo* m = &memos_[memo_index_[slot] - 1];
     if (!(m->key == key)) continue;
     for (;; m = &memos_[m->next - 1]) {
-      if (m->input == input) return m->transition;
+      if (m->input.Matches(input)) return m->transition;
       if (m->next == 0) break;
     }
     last = m;
     break;
   }
+  if (memo_bytes_ > max_memo_bytes_) {
+    ForgetMemos();
+    slot = MemoSlot(key, memo_index_);
+    last = nullptr;
+  }
   std::unique_ptr<Live> live = LiveAt(s);
   Transition t;
-  t.ghost = live->client.Resume(input);
-  t.reasons = live->client.reasons();
+  const auto ghost = ghosts_.Keep(live->client.Resume(input));
+  const auto reasons = reasons_.Keep(live->client.reasons());
+  t.ghost = ghost.first;
+  t.reasons = reasons.first;
   t.read_clock = live->client.read_clock();
   t.next = Id(live->client);
   Record(t.next, live->client, s, input, false);
@@ -341,9 +391,12 @@ const Transition& ClientAutomaton::Resume(LocalState s, const Input& input) {
   if (!done.error.empty() && !done.error_is_finding) Throw(done);
   ++learned_;
   Keep(t.next, std::move(live));
-  memos_.push_back(Memo{key, input, std::move(t)});
-  table_bytes_ +=
-      sizeof(Memo) + HeapBytes(memos_.back().input.reply) + HeapBytes(memos_.back().transition);
+  const auto reply = replies_.Keep(input.reply);
+  memos_.push_back(
+      Memo{key,
+           {reply.first, input.clock, input.sent_timestamp, input.sent_clock, input.reply_is_time},
+           t});
+  memo_bytes_ += sizeof(Memo) + KeptBytes(reply) + KeptBytes(reasons) + KeptBytes(ghost);
   const auto id = static_cast<uint32_t>(memos_.size());
   if (last != nullptr) {
     last->next = id;

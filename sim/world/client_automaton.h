@@ -27,24 +27,28 @@
 
 #include "sim/base/hash.h"
 #include "sim/world/client.h"
+#include "sim/world/interned.h"
 #include "sim/world/request.h"
 
 namespace lockstep::world {
 
 using LocalState = uint64_t;
 
+// The lists a transition points at are kept once by its automaton (they
+// recur across transitions), and never null.
 struct Transition {
   LocalState next = 0;
   const Request* next_request = nullptr;  // RequestAt(next), looked up once
-  std::vector<GhostEvent> ghost;
-  std::vector<Reason> reasons;  // what the local code said of its decisions
-  bool read_clock = false;      // the client's local code read its clock
+  const std::vector<GhostEvent>* ghost = nullptr;
+  const std::vector<Reason>* reasons = nullptr;  // what the local code said of its decisions
+  bool read_clock = false;                       // the client's local code read its clock
 };
 
 class ClientAutomaton {
  public:
   ClientAutomaton(std::string name, int index, uint64_t seed, std::function<void(Client&)> body,
-                  bool use_forget_history, RandomRules rules = {}, size_t max_parked = kMaxParked);
+                  bool use_forget_history, RandomRules rules = {}, size_t max_parked = kMaxParked,
+                  uint64_t max_memo_bytes = kMaxMemoBytes);
   ~ClientAutomaton();
   ClientAutomaton(const ClientAutomaton&) = delete;
   ClientAutomaton& operator=(const ClientAutomaton&) = delete;
@@ -73,10 +77,13 @@ class ClientAutomaton {
     return s == 0 ? kNone : nodes_.at(s).times;
   }
 
-  // How many transitions were learned by running the fiber.
+  // How many transitions were learned by running the fiber (again after
+  // they were forgotten).
   uint64_t learned() const { return learned_; }
   size_t states() const { return nodes_.size(); }
+  // The transitions it holds now, and how often it forgot all it held.
   size_t transitions() const { return memos_.size(); }
+  uint64_t forgets() const { return forgets_; }
   // The memory its table holds, counted as it grows: each state's node and
   // each transition's memo with what they own on the heap, the indexes,
   // and the fibers kept parked (not the pages their stacks touched). An
@@ -86,6 +93,14 @@ class ClientAutomaton {
 
   // Runs kept parked in their states, by default.
   static constexpr size_t kMaxParked = 64;
+  // The memory its transitions may hold before it forgets them all, by
+  // default. A forgotten transition is learned again when a search takes
+  // it (from a parked run, or by replaying the state's first path), so
+  // this bounds memory at long horizons, where a client's transitions grow
+  // with the square of the clock's range (each state meets every time),
+  // and costs only time. Its states are kept: the search's states name
+  // them.
+  static constexpr uint64_t kMaxMemoBytes = uint64_t{256} << 20;
 
   // Requests a client may make without a ForgetHistory before it is taken
   // for a loop that remembers everything it saw: its every pass is a new
@@ -111,9 +126,21 @@ class ClientAutomaton {
     uint64_t input_hash;
     friend bool operator==(const Key&, const Key&) = default;
   };
+  // An input as a memo keeps it: its reply kept once by the automaton.
+  struct StoredInput {
+    const kv::Reply* reply = nullptr;
+    Millis clock = 0;
+    Millis sent_timestamp = 0;
+    bool sent_clock = false;
+    bool reply_is_time = false;
+    bool Matches(const Input& in) const {
+      return clock == in.clock && sent_timestamp == in.sent_timestamp &&
+             sent_clock == in.sent_clock && reply_is_time == in.reply_is_time && *reply == in.reply;
+    }
+  };
   struct Memo {
     Key key;
-    Input input;
+    StoredInput input;
     Transition transition;
     uint32_t next = 0;  // 1 + the index of the next memo with the same key, or 0
   };
@@ -126,6 +153,8 @@ class ClientAutomaton {
   void Keep(LocalState s, std::unique_ptr<Live> live);
   // Its steps from the start to `s`.
   size_t Depth(LocalState s) const;
+  // Forgets every memo and the values they keep.
+  void ForgetMemos();
   // Ends the search for the rule `r`'s error broke (a runtime_error, or a
   // world::TokenReadBack).
   [[noreturn]] void Throw(const Request& r) const;
@@ -137,6 +166,7 @@ class ClientAutomaton {
   bool use_forget_history_;
   RandomRules rules_;
   size_t max_parked_;
+  uint64_t max_memo_bytes_;
   std::unordered_map<LocalState, Node> nodes_;
   // The memo: every transition learned, in a deque so that the ones
   // returned stay where they are, and an open-addressing index over it
@@ -153,7 +183,21 @@ class ClientAutomaton {
   Input start_input_;
   bool started_ = false;
   uint64_t learned_ = 0;
-  uint64_t table_bytes_ = 0;  // nodes and memos, as Record and Resume add them
+  uint64_t node_bytes_ = 0;  // nodes, as Record adds them
+  uint64_t memo_bytes_ = 0;  // memos and the values they keep, as Resume adds them
+  uint64_t forgets_ = 0;
+  struct HashReply {
+    uint64_t operator()(const kv::Reply& r) const;
+  };
+  struct HashReasons {
+    uint64_t operator()(const std::vector<Reason>& reasons) const;
+  };
+  struct HashGhost {
+    uint64_t operator()(const std::vector<GhostEvent>& ghost) const;
+  };
+  Interned<kv::Reply, HashReply> replies_;
+  Interned<std::vector<Reason>, HashReasons> reasons_;
+  Interned<std::vector<GhostEvent>, HashGhost> ghosts_;
 };
 
 // A stable hash of an input, for memo keys.

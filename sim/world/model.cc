@@ -57,7 +57,7 @@ Model::Model(WorldConfig config, bool use_forget_history) : config_(std::move(co
                             .tokens_as_draws = tokens_renamable_};
     automata_.push_back(std::make_unique<ClientAutomaton>(c.name, static_cast<int>(i), config_.seed,
                                                           c.body, use_forget_history, rules,
-                                                          c.max_parked));
+                                                          c.max_parked, c.max_memo_bytes));
   }
   writer_names_ = names_;
   // Indexed, not searched: an initial keyspace may name many writers.

@@ -50,6 +50,8 @@ struct ClientSetup {
   // Runs of the body its automaton keeps parked for later learning (a
   // process client's runs are whole programs: fewer).
   size_t max_parked = ClientAutomaton::kMaxParked;
+  // The memory its automaton's transitions may hold before it forgets them.
+  uint64_t max_memo_bytes = ClientAutomaton::kMaxMemoBytes;
 };
 
 // The partly synchronous world that timeout-based locks rely on, stated as

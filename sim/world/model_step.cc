@@ -14,9 +14,9 @@ void Model::Resume(WorldState& s, int i, const Input& input, StepEffects* effect
   ClientSlot& c = s.clients[i];
   const Transition& t = automata_[i]->Resume(c.local, input);
   if (effects) {
-    for (const Reason& r : t.reasons) effects->reasons.push_back({i, r});
+    for (const Reason& r : *t.reasons) effects->reasons.push_back({i, r});
   }
-  for (const GhostEvent& g : t.ghost) {
+  for (const GhostEvent& g : *t.ghost) {
     if (g.kind == GhostEvent::Kind::kEnter) {
       s.step.entered = true;
       c.in_critical_section = true;

@@ -66,6 +66,7 @@ struct GhostEvent {
   enum class Kind { kEnter, kRenew, kForget };
   Kind kind;
   Millis valid_until = 0;  // kEnter, kRenew
+  friend bool operator==(const GhostEvent&, const GhostEvent&) = default;
 };
 
 }  // namespace lockstep::world

@@ -88,6 +88,19 @@ TEST_CASE("explore says where its memory went: the table, the clients' automata,
   CHECK(Has(text.out, " transitions learned)"));
 }
 
+TEST_CASE("the memory line says when the automata forgot their transitions") {
+  explore::SearchStats st;
+  st.automata_bytes = 1'000;
+  st.automata_states = 7;
+  st.automata_transitions = 40;
+  CHECK(!Has(cli::MemoryText(st, 1 << 20), "forgotten"));
+  st.automata_forgets = 1'234;
+  CHECK(Has(cli::MemoryText(st, 1 << 20),
+            "40 transitions learned, forgotten 1,234 times to bound their memory, then learned "
+            "again)"));
+  CHECK(cli::MemoryJson(st, 1 << 20)["automata_forgets"] == 1'234);
+}
+
 // Reads `fd` until `done` says the text so far is enough, or 120 s pass.
 template <typename Done>
 std::string ReadUntil(int fd, Done done) {

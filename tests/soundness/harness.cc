@@ -67,6 +67,10 @@ std::vector<Mode> ExploreModes() {
       modes.push_back(m);
     }
   }
+  Mode forgetful;
+  forgetful.max_memo_bytes = 2'048;
+  forgetful.name = "default, each automaton forgetting its transitions past 2 KB";
+  modes.push_back(forgetful);
   return modes;
 }
 
@@ -144,9 +148,13 @@ Outcome Search(const scenario::Scenario& s, const explore::Properties& propertie
   o.progress = [&stop, limit](const explore::SearchStats& st) {
     if (st.transitions > limit) stop.store(true);
   };
+  world::WorldConfig world = s.world;
+  if (mode.max_memo_bytes) {
+    for (world::ClientSetup& c : world.clients) c.max_memo_bytes = mode.max_memo_bytes;
+  }
   Outcome out;
-  out.result = mode.ranks > 0 ? DistributedOnThreads(s.world, properties, o, mode.ranks)
-                              : explore::DepthFirstSearch(s.world, properties, o);
+  out.result = mode.ranks > 0 ? DistributedOnThreads(world, properties, o, mode.ranks)
+                              : explore::DepthFirstSearch(world, properties, o);
   out.out_of_time =
       stop.load() || (limits.max_states && out.result.verdict == explore::Verdict::kIncomplete &&
                       out.result.incomplete == explore::StateBudgetText(*limits.max_states));

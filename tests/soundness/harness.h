@@ -59,12 +59,16 @@ struct Mode {
   // Under the scenario's max_steps; false: no step bound (a verdict for
   // all time, or up to the horizon).
   bool step_bound = true;
+  // Each client's automaton forgets its transitions past this many bytes
+  // (world::ClientSetup::max_memo_bytes); 0: its default.
+  uint64_t max_memo_bytes = 0;
 };
 // Every combination of the explore command's switches, normalised as the
 // command does (without caching: no sleep sets, one job), and hash
 // compaction with and without sleep sets (its table keeps sleep sets and
 // depths as the exact one does), and the distributed search on one, two
-// and three ranks. Bitstate is not among them: it cannot bound the steps,
+// and three ranks, and the default with automata that forget their
+// transitions almost at once. Bitstate is not among them: it cannot bound the steps,
 // and every search here runs under max_steps.
 std::vector<Mode> ExploreModes();
 // No caching, no ForgetHistory, no symmetry, no sleep sets.
