@@ -212,8 +212,7 @@ void TracePane::DrawDiagram(ImDrawList* dl, ImVec2 o) {
       if (l.skew != 0)
         name += " (skew " + std::string(l.skew > 0 ? "+" : "") + std::to_string(l.skew) + ")";
       text(h.x + 8, h.y + 4, pal::kLaneHeaderText, name);
-      text(h.x + 8, h.y + 19, pal::kLaneHeaderText,
-           l.crashed_at_start ? "crashed at start" : l.algorithm);
+      text(h.x + 8, h.y + 19, pal::kLaneHeaderText, trace::LaneSubtitle(l));
     }
   };
   for (size_t i = 0; i < d.lanes.size(); ++i) {
@@ -299,11 +298,16 @@ void TracePane::DrawDiagram(ImDrawList* dl, ImVec2 o) {
     text(s.box.x + 7, s.box.y + 3, ink, s.command);
     std::string second = s.reply.empty() ? "" : "-> " + s.reply;
     text(s.box.x + 7, s.box.y + 17, ink, second);
-    if (!s.notes.empty()) {
-      const float w =
-          second.empty() ? 0 : ImGui::CalcTextSize((second + "  ").c_str()).x;  // at zoom 1
-      text(s.box.x + 7 + w, s.box.y + 17, fault ? ink : pal::kCritical, Join(s.notes, "  "));
-    }
+    // After the reply: the notes in green, a warning in its own colour.
+    std::string before = second;
+    auto after_reply = [&](const std::string& what, uint32_t colour) {
+      if (!before.empty()) before += "  ";
+      const float w = ImGui::CalcTextSize(before.c_str()).x;  // at zoom 1
+      text(s.box.x + 7 + w, s.box.y + 17, fault ? ink : colour, what);
+      before += what;
+    };
+    if (!s.notes.empty()) after_reply(trace::NotesText(s), pal::kCritical);
+    if (!s.warning.empty()) after_reply(s.warning, pal::kWarning);
     for (size_t k = 0; k < s.why.size(); ++k) {
       text(s.box.x + 7, s.box.y + 31 + d.line_height * static_cast<double>(k),
            fault ? ink : pal::kMutedText, s.why[k]);
