@@ -1,6 +1,7 @@
 // `lockstep demo`: the documented race found by search and told as the
 // documentation tells it, the GETSET fix, the fix verified for all time, and
 // the translator's question; in five parts, one at a time if asked.
+#include <algorithm>
 #include <iostream>
 
 #include "sim/base/printable.h"
@@ -44,10 +45,15 @@ constexpr const char* kNext = "/getset-unbounded.json  (the fix without the hold
 constexpr const char* kDocsHolder = "C3";
 constexpr int kFirstGetsetContender = 4;
 
+// Prose wraps at the timeline's width, or at 80 without one.
+size_t prose_width(const trace::TimelineStyle& timeline) {
+  return timeline.width ? timeline.width : 80;
+}
+
 class DemoRun {
  public:
   DemoRun(const std::string& dir, const trace::TimelineStyle& timeline)
-      : dir_(dir), timeline_(timeline), prose_width_(timeline.width ? timeline.width : 80) {}
+      : dir_(dir), timeline_(timeline), prose_width_(prose_width(timeline)) {}
 
   void Part(int n) {
     std::cout << "\n=== " << kPartTitles[n - 1] << " ===\n";
@@ -123,7 +129,14 @@ class DemoRun {
                                      Thousands(r.search.stats.states) + " distinct states, " +
                                      Thousands(r.search.stats.transitions) + " transitions)",
                                  prose_width_);
-    if (r.safe() && r.exhaustive) std::cout << SafeText(s, r);
+    if (r.safe() && r.exhaustive) {
+      const std::string covers = SafeText(s, r);  // lines, each ending in a newline
+      for (size_t at = 0; at < covers.size();) {
+        const size_t end = std::min(covers.find('\n', at), covers.size());
+        std::cout << trace::WrapText(covers.substr(at, end - at), prose_width_);
+        at = end + 1;
+      }
+    }
     Expectation(s, r.counterexample.has_value(),
                 r.counterexample ? r.counterexample->trace.violation->property : "");
   }
@@ -194,7 +207,8 @@ int Demo(const std::string& dir, const trace::TimelineStyle& timeline, int part,
     return kExitBadInput;
   }
   if (part == 0 || part == kDemoParts) {
-    std::cout << "\nNext: lockstep explore " << dir << kNext << "\n";
+    std::cout << "\n"
+              << trace::WrapText("Next: lockstep explore " + dir + kNext, prose_width(timeline));
   }
   return demo.all_as_expected() ? kExitSafe : kExitViolation;
 }
