@@ -61,6 +61,10 @@ int main(int argc, char** argv) {
   app.add_option("--moves", moves, "With --play: make these choices first (\"C1,C2,tick\")");
   app.add_option("--screenshot", screenshot,
                  "Render one frame to this PNG, print the layout as JSON, and exit");
+  app.add_option("--zoom", options.zoom,
+                 "Start zoomed, for a projector: the diagrams, the side panels and their text "
+                 "(Ctrl+= and Ctrl+- change it)")
+      ->check(CLI::Range(0.25, 4.0));
   app.add_option("--width", width, "Window width")->check(CLI::Range(320, 8192));
   app.add_option("--height", height, "Window height")->check(CLI::Range(240, 8192));
   try {

@@ -24,6 +24,12 @@ ImU32 Col(uint32_t rgb, int alpha = 255) {
 
 constexpr uint32_t kCursorBand = 0xFFF4C2;
 constexpr uint32_t kCursorMark = 0xF2B705;
+// Step numbers end this far into the step column; the cursor's triangle
+// stands in the margin left of it, never over a number.
+constexpr double kStepNumberRight = 40;
+constexpr double kCursorMarkWidth = 8, kCursorMarkHeight = 12, kCursorMarkGap = 4;
+// The side panel at zoom 1 (it grows with the zoom, its text too).
+constexpr float kStatePanelWidth = 340, kStatePanelHeight = 230;
 
 using base::Join;
 
@@ -48,7 +54,8 @@ void TracePane::SetTrace(trace::Trace t, std::optional<int> cursor) {
 
 void TracePane::set_cursor(int c) {
   c = std::clamp(c, 0, std::max(0, last_step()));
-  if (c != cursor_) scroll_to_cursor_ = true;
+  // Two frames: in the first a new trace's canvas has no size to scroll yet.
+  if (c != cursor_) scroll_to_cursor_ = 2;
   cursor_ = c;
 }
 
@@ -80,13 +87,6 @@ bool TracePane::Draw(const char* id, ImVec2 size, bool keyboard, bool panel_besi
     if (pressed(ImGuiKey_PageUp)) set_cursor(cursor_ - 10);
     if (pressed(ImGuiKey_Home)) set_cursor(0);
     if (pressed(ImGuiKey_End)) set_cursor(last_step());
-    if (ImGui::GetIO().KeyCtrl) {
-      // ImGui 1.86 reads keys by GLFW's codes.
-      auto key = [](int glfw_key) { return ImGui::IsKeyPressed(glfw_key); };
-      if (key(GLFW_KEY_EQUAL) || key(GLFW_KEY_KP_ADD)) set_zoom(zoom_ * 1.25f);
-      if (key(GLFW_KEY_MINUS) || key(GLFW_KEY_KP_SUBTRACT)) set_zoom(zoom_ / 1.25f);
-      if (key(GLFW_KEY_0) || key(GLFW_KEY_KP_0)) set_zoom(1);
-    }
   }
   if (ImGui::ArrowButton("prev", ImGuiDir_Left)) set_cursor(cursor_ - 1);
   ImGui::SameLine();
@@ -98,7 +98,7 @@ bool TracePane::Draw(const char* id, ImVec2 size, bool keyboard, bool panel_besi
   if (ImGui::IsItemActivated()) clicked = true;
 
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float panel_w = 340, panel_h = 230;
+  const float panel_w = kStatePanelWidth * zoom_, panel_h = kStatePanelHeight * zoom_;
   ImVec2 canvas_size = panel_beside ? ImVec2(std::max(100.f, avail.x - panel_w - 8), avail.y)
                                     : ImVec2(avail.x, std::max(100.f, avail.y - panel_h - 8));
   ImGui::PushStyleColor(ImGuiCol_ChildBg, Col(trace::palette::kBackground));
@@ -132,13 +132,23 @@ bool TracePane::Draw(const char* id, ImVec2 size, bool keyboard, bool panel_besi
     ImGui::SetTooltip("step %d: %s", r.index,
                       r.index == 0 ? "the initial state" : trace::StepLine(r).c_str());
   }
-  if (scroll_to_cursor_ && cursor_ < static_cast<int>(diagram_.steps.size())) {
-    const trace::Box& row = diagram_.steps[static_cast<size_t>(cursor_)].row;
+  if (scroll_to_cursor_ > 0 && cursor_ < static_cast<int>(diagram_.steps.size())) {
+    const trace::DiagramStep& step = diagram_.steps[static_cast<size_t>(cursor_)];
+    const trace::Box& row = step.row;
     const float top = ImGui::GetScrollY(), height = ImGui::GetWindowHeight();
     if (row.y * zoom_ < top || row.bottom() * zoom_ > top + height - 20) {
       ImGui::SetScrollY(static_cast<float>(row.y) * zoom_ - height / 2);
     }
-    scroll_to_cursor_ = false;
+    // The acting client's lane too: with many clients it may be off to
+    // the right (or, scrolled, to the left).
+    if (step.lane >= 0) {
+      const trace::Box& box = step.box;
+      const float left = ImGui::GetScrollX(), width = ImGui::GetWindowWidth();
+      if (box.x * zoom_ < left || box.right() * zoom_ > left + width - 20) {
+        ImGui::SetScrollX(std::max(0.f, static_cast<float>(box.x) * zoom_ - 40 * zoom_));
+      }
+    }
+    --scroll_to_cursor_;
   }
   DrawDiagram(dl, origin_);
   ImGui::EndChild();
@@ -148,6 +158,8 @@ bool TracePane::Draw(const char* id, ImVec2 size, bool keyboard, bool panel_besi
   if (panel_beside) ImGui::SameLine();
   ImGui::BeginChild("state", panel_beside ? ImVec2(panel_w, avail.y) : ImVec2(avail.x, panel_h),
                     true);
+  ImGui::SetWindowFontScale(zoom_);  // readable from the back of a room
+  state_panel_ = {ImGui::GetWindowPos(), ImGui::GetWindowSize(), ImGui::GetFontSize()};
   DrawStatePanel();
   ImGui::EndChild();
 
@@ -212,8 +224,7 @@ void TracePane::DrawDiagram(ImDrawList* dl, ImVec2 o) {
       if (l.skew != 0)
         name += " (skew " + std::string(l.skew > 0 ? "+" : "") + std::to_string(l.skew) + ")";
       text(h.x + 8, h.y + 4, pal::kLaneHeaderText, name);
-      text(h.x + 8, h.y + 19, pal::kLaneHeaderText,
-           l.crashed_at_start ? "crashed at start" : l.algorithm);
+      text(h.x + 8, h.y + 19, pal::kLaneHeaderText, trace::LaneSubtitle(l));
     }
   };
   for (size_t i = 0; i < d.lanes.size(); ++i) {
@@ -228,7 +239,12 @@ void TracePane::DrawDiagram(ImDrawList* dl, ImVec2 o) {
     if (s.cycle_turn > 0) {
       rect(s.cycle_bar, Col(s.cycle_turn == 1 ? pal::kCycle : pal::kCycleAgain));
     }
-    text_right(d.step_column.x + 40, s.row.y + 13, pal::kText, std::to_string(s.index));
+    text_right(d.step_column.x + kStepNumberRight, s.row.y + 13, pal::kText,
+               std::to_string(s.index));
+    if (s.index == cursor_) {
+      const double w = ImGui::CalcTextSize(std::to_string(s.index).c_str()).x;
+      cursor_number_ = {d.step_column.x + kStepNumberRight - w, s.row.y + 13, w, 14};
+    }
     const bool tick = s.kind == trace::StepKind::kTick;
     text_right(d.clock_column.x + 56, s.row.y + 13, tick ? pal::kText : pal::kMutedText,
                (tick ? "tick " : "") + std::to_string(s.clock));
@@ -299,11 +315,16 @@ void TracePane::DrawDiagram(ImDrawList* dl, ImVec2 o) {
     text(s.box.x + 7, s.box.y + 3, ink, s.command);
     std::string second = s.reply.empty() ? "" : "-> " + s.reply;
     text(s.box.x + 7, s.box.y + 17, ink, second);
-    if (!s.notes.empty()) {
-      const float w =
-          second.empty() ? 0 : ImGui::CalcTextSize((second + "  ").c_str()).x;  // at zoom 1
-      text(s.box.x + 7 + w, s.box.y + 17, fault ? ink : pal::kCritical, Join(s.notes, "  "));
-    }
+    // After the reply: the notes in green, a warning in its own colour.
+    std::string before = second;
+    auto after_reply = [&](const std::string& what, uint32_t colour) {
+      if (!before.empty()) before += "  ";
+      const float w = ImGui::CalcTextSize(before.c_str()).x;  // at zoom 1
+      text(s.box.x + 7 + w, s.box.y + 17, fault ? ink : colour, what);
+      before += what;
+    };
+    if (!s.notes.empty()) after_reply(trace::NotesText(s), pal::kCritical);
+    if (!s.warning.empty()) after_reply(s.warning, pal::kWarning);
     for (size_t k = 0; k < s.why.size(); ++k) {
       text(s.box.x + 7, s.box.y + 31 + d.line_height * static_cast<double>(k),
            fault ? ink : pal::kMutedText, s.why[k]);
@@ -328,12 +349,15 @@ void TracePane::DrawDiagram(ImDrawList* dl, ImVec2 o) {
     text(m.banner.x + 16, m.banner.y + 23, pal::kText, m.message);
   }
 
-  // The cursor's mark, at the right edge of the step column.
+  // The cursor's mark, in the margin left of the step numbers.
   if (cursor_ < static_cast<int>(d.steps.size())) {
     const trace::Box& row = d.steps[static_cast<size_t>(cursor_)].row;
     outline(row, Col(kCursorMark), 2);
-    const double x = d.step_column.x + d.step_column.w - 2, y = row.y + row.h / 2;
-    dl->AddTriangleFilled(P(x - 8, y - 6), P(x - 8, y + 6), P(x, y), Col(kCursorMark));
+    cursor_mark_ = {d.step_column.x - kCursorMarkGap - kCursorMarkWidth,
+                    row.y + row.h / 2 - kCursorMarkHeight / 2, kCursorMarkWidth, kCursorMarkHeight};
+    const trace::Box& m = cursor_mark_;
+    dl->AddTriangleFilled(P(m.x, m.y), P(m.x, m.bottom()), P(m.right(), m.y + m.h / 2),
+                          Col(kCursorMark));
   }
 
   // Sticky headers: the rows scrolled under the top edge keep their lanes named.
@@ -378,9 +402,23 @@ nlohmann::json TracePane::LayoutJson() const {
       {"server_events", events},
       {"rows", rows},
       {"cursor", cursor_},
+      {"cursor_mark", BoxJson(cursor_mark_, origin_, zoom_)},
+      {"cursor_number", BoxJson(cursor_number_, origin_, zoom_)},
+      {"zoom", zoom_},
+      {"state_panel",
+       {{"box",
+         {std::lround(state_panel_.pos.x), std::lround(state_panel_.pos.y),
+          std::lround(state_panel_.size.x), std::lround(state_panel_.size.y)}},
+        {"font_size", state_panel_.font_size}}},
       {"visible",
        {std::lround(clip_min_.x), std::lround(clip_min_.y), std::lround(clip_max_.x - clip_min_.x),
         std::lround(clip_max_.y - clip_min_.y)}}};
+  if (cursor_ < static_cast<int>(diagram_.steps.size()) &&
+      diagram_.steps[static_cast<size_t>(cursor_)].lane >= 0) {
+    const trace::DiagramStep& s = diagram_.steps[static_cast<size_t>(cursor_)];
+    j["cursor_step"] = {{"lane", diagram_.lanes[static_cast<size_t>(s.lane)].name},
+                        {"box", BoxJson(s.box, origin_, zoom_)}};
+  }
   if (diagram_.marker) {
     j["marker"] = {{"step", diagram_.marker->step},
                    {"property", diagram_.marker->property},

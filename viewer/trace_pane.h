@@ -39,7 +39,8 @@ class TracePane {
 
   int cursor() const { return cursor_; }
   void set_cursor(int c);
-  // Zoom for a projector, 0.25 to 4 (Ctrl +/-/0, Ctrl and the wheel).
+  // Zoom for a projector, 0.25 to 4 (Ctrl and the wheel over the diagram;
+  // ViewerApp's Ctrl +/-/0): the diagram, the side panel and its text.
   float zoom() const { return zoom_; }
   void set_zoom(float z) { zoom_ = std::clamp(z, 0.25f, 4.f); }
   // Said in the pane's header instead of "no violation (...)", e.g. by a
@@ -63,10 +64,15 @@ class TracePane {
   trace::Diagram diagram_;
   std::map<std::string, std::string> sources_;  // the algorithms' text (trace::SourcesOf)
   int cursor_ = 0;
-  bool scroll_to_cursor_ = false;
+  int scroll_to_cursor_ = 0;                // frames left to bring the cursor's step into view
   ImVec2 origin_{0, 0};                     // the diagram's (0,0) on screen, last frame
   ImVec2 clip_min_{0, 0}, clip_max_{0, 0};  // the visible part of the canvas
   double header_shift_ = 0;
+  trace::Box cursor_mark_, cursor_number_;  // in diagram pixels, last frame
+  struct Panel {
+    ImVec2 pos, size;
+    float font_size = 0;
+  } state_panel_;  // where the side panel was, last frame
   float zoom_ = 1;
   std::string status_;  // how far down the sticky headers are drawn, last frame
 };

@@ -37,7 +37,8 @@ std::vector<std::string> OfferedFiles() {
 
 }  // namespace
 
-ViewerApp::ViewerApp(const ViewerOptions& options) : files_(OfferedFiles()) {
+ViewerApp::ViewerApp(const ViewerOptions& options)
+    : zoom_(std::clamp(options.zoom, kMinZoom, kMaxZoom)), files_(OfferedFiles()) {
   for (const std::string& t : options.traces) Open(t, /*beside=*/true);
   if (!options.play.empty()) {
     StartPlay(options.play);
@@ -66,6 +67,7 @@ void ViewerApp::Open(const std::string& path, bool beside) {
     play_.reset();
     panes_.clear();
   }
+  pane->set_zoom(zoom_);
   if (beside || panes_.empty()) {
     panes_.push_back(std::move(pane));
     active_ = static_cast<int>(panes_.size()) - 1;
@@ -85,6 +87,7 @@ void ViewerApp::StartPlay(const std::string& path) {
   error_shown_.clear();
   panes_.clear();
   panes_.push_back(std::make_unique<TracePane>("game: " + play_->scenario().name, play_->trace()));
+  panes_.front()->set_zoom(zoom_);
   active_ = 0;
   hint_.reset();
   play_message_.clear();
@@ -169,11 +172,33 @@ void ViewerApp::DrawToolbar() {
   }
 }
 
+// Ctrl and = (or +) zooms in, Ctrl and - out, Ctrl and 0 back to 100 %:
+// every pane and side panel at once. ImGui 1.86 reads keys by GLFW's codes.
+void ViewerApp::ZoomKeys() {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (!io.KeyCtrl || io.WantTextInput) return;
+  auto key = [](int glfw_key) { return ImGui::IsKeyPressed(glfw_key); };
+  float zoom = zoom_;
+  if (key(GLFW_KEY_EQUAL) || key(GLFW_KEY_KP_ADD)) zoom *= kZoomStep;
+  if (key(GLFW_KEY_MINUS) || key(GLFW_KEY_KP_SUBTRACT)) zoom /= kZoomStep;
+  if (key(GLFW_KEY_0) || key(GLFW_KEY_KP_0)) zoom = 1;
+  SetZoom(zoom);
+}
+
+void ViewerApp::SetZoom(float zoom) {
+  zoom_ = std::clamp(zoom, kMinZoom, kMaxZoom);
+  for (auto& p : panes_) p->set_zoom(zoom_);
+}
+
 void ViewerApp::DrawPlayPanel(float width, float height) {
   ImGui::BeginChild("play", ImVec2(width, height), true);
+  ImGui::SetWindowFontScale(zoom_);  // readable from the back of a room
+  play_panel_font_ = ImGui::GetFontSize();
   const scenario::Scenario& s = play_->scenario();
   ImGui::Text("Be the scheduler: %s", s.name.c_str());
-  if (ImGui::CollapsingHeader("About this scenario", ImGuiTreeNodeFlags_DefaultOpen)) {
+  // Closed at first: the description tells the answer the player looks for.
+  about_open_ = ImGui::CollapsingHeader("About this scenario");
+  if (about_open_) {
     ImGui::PushTextWrapPos(0);
     ImGui::TextUnformatted(s.description.c_str());
     ImGui::TextDisabled("expected: %s; %s; crashes allowed: %d", s.expect.Text().c_str(),
@@ -215,7 +240,7 @@ void ViewerApp::DrawPlayPanel(float width, float height) {
     ImGui::TextDisabled("tick: %s", play_->tick_blocked().c_str());
     ImGui::PopTextWrapPos();
   }
-  ImGui::TextDisabled("keys: 1-8 a client's step, t tick, u undo, h hint");
+  ImGui::TextDisabled("keys: 1-8 a client's step, t tick, u undo, h hint, Ctrl+= / Ctrl+- zoom");
   ImGui::Spacing();
   ImGui::BeginDisabled(play_->steps() == 0);
   if (ImGui::Button("Undo")) moved = play_->Undo();
@@ -288,9 +313,11 @@ void ViewerApp::Frame() {
                    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus);
   DrawToolbar();
   ImGui::Separator();
+  ZoomKeys();
   ImVec2 avail = ImGui::GetContentRegionAvail();
   if (play_) {
-    const float panel = 400;
+    const float panel = std::min(kPlayPanelWidth * zoom_, avail.x / 2);
+    play_panel_width_ = panel;
     DrawPlayPanel(panel, avail.y);
     ImGui::SameLine();
     panes_.front()->Draw("game", ImVec2(avail.x - panel - 8, avail.y), true, avail.x > 1500);
@@ -315,15 +342,28 @@ void ViewerApp::Frame() {
       for (auto& p : panes_) p->set_cursor(after);
     }
   }
+  // Ctrl and the wheel zoomed one pane: the others and the panels follow.
+  for (const auto& p : panes_) {
+    if (p->zoom() != zoom_) {
+      SetZoom(p->zoom());
+      break;
+    }
+  }
   ImGui::End();
 }
 
 nlohmann::json ViewerApp::LayoutJson() const {
   nlohmann::json panes = nlohmann::json::array();
   for (const auto& p : panes_) panes.push_back(p->LayoutJson());
-  return {{"mode", play_ ? "play" : "traces"},
-          {"panes", panes},
-          {"status", play_ ? play_->Status() : ""}};
+  nlohmann::json j = {{"mode", play_ ? "play" : "traces"},
+                      {"panes", panes},
+                      {"zoom", zoom_},
+                      {"status", play_ ? play_->Status() : ""}};
+  if (play_) {
+    j["play_panel"] = {
+        {"width", play_panel_width_}, {"font_size", play_panel_font_}, {"about_open", about_open_}};
+  }
+  return j;
 }
 
 }  // namespace lockstep::viewer

@@ -20,6 +20,7 @@ struct ViewerOptions {
   std::vector<std::string> traces;  // traces (or scenarios with a schedule) to open
   std::string play;                 // a scenario to play, if not empty
   std::vector<std::string> moves;   // play: choices to make first, in schedule form
+  float zoom = 1;                   // the diagrams, the side panels and their text
 };
 
 class ViewerApp {
@@ -42,9 +43,18 @@ class ViewerApp {
   void AfterMove();
   // The game's keys; true iff the game moved.
   bool PlayKeys();
+  void ZoomKeys();
+  void SetZoom(float zoom);
+
+  static constexpr float kMinZoom = 0.25f, kMaxZoom = 4, kZoomStep = 1.25f;
+  static constexpr float kPlayPanelWidth = 400;  // at zoom 1
 
   std::vector<std::unique_ptr<TracePane>> panes_;
   int active_ = 0;
+  float zoom_ = 1;
+  // The play panel as the last frame drew it, for LayoutJson.
+  float play_panel_width_ = 0, play_panel_font_ = 0;
+  bool about_open_ = false;
   bool link_cursors_ = true;
   std::unique_ptr<PlaySession> play_;
   std::optional<Hint> hint_;

@@ -22,4 +22,10 @@ inline std::string JoinWithAnd(const std::vector<std::string>& v) {
   return s;
 }
 
+// A count with its noun, singular for one: "1 tick", "2 ticks"
+// (`plural` when adding an "s" is wrong).
+inline std::string Counted(long long n, const std::string& noun, const std::string& plural = "") {
+  return std::to_string(n) + " " + (n == 1 ? noun : plural.empty() ? noun + "s" : plural);
+}
+
 }  // namespace lockstep::base

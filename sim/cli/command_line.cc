@@ -229,6 +229,11 @@ int RunCommandLine(const std::vector<std::string>& args) {
 
   auto* demo = app.add_subcommand("demo", "Show the documented race, then the GETSET fix holding");
   demo->add_option("--dir", dir, "Scenario folder")->check(kPath);
+  int demo_part = 0;
+  demo->add_option("--part", demo_part,
+                   "Show only this part, 1 to " + std::to_string(kDemoParts) +
+                       " (on a terminal, all of them pause for Enter between parts)")
+      ->check(CLI::Range(1, kDemoParts));
   for (CLI::App* command : {replay, run, explore, demo}) add_terminal(command);
 
   RenderOutputs render_out;
@@ -351,7 +356,11 @@ int RunCommandLine(const std::vector<std::string>& args) {
       }
       return List(dir, json);
     }
-    if (*demo) return Demo(dir, out.timeline);
+    if (*demo) {
+      // Pause between parts only with a reader at a terminal: never in a pipe.
+      const bool at_terminal = isatty(STDIN_FILENO) != 0 && isatty(STDOUT_FILENO) != 0;
+      return Demo(dir, out.timeline, demo_part, at_terminal ? &std::cin : nullptr);
+    }
     if (*render) {
       if (render_out.svg.empty() && render_out.png.empty() && render_out.html.empty() &&
           render_out.play_html.empty()) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <istream>
 #include <optional>
 #include <string>
 
@@ -31,7 +32,12 @@ int Replay(const std::string& file, const OutputOptions& out);
 int Run(const std::string& file, uint64_t seed, std::optional<int> max_steps,
         const OutputOptions& out);
 int List(const std::string& scenario_dir, bool json);
-int Demo(const std::string& scenario_dir, const trace::TimelineStyle& timeline);
+// The demo's parts (demo.cc): 1..kDemoParts, or every one for `part` 0.
+// With `pause` (stdin on a terminal), waits for a line from it before each
+// part after the first; never without, so that a pipe never blocks.
+constexpr int kDemoParts = 5;
+int Demo(const std::string& scenario_dir, const trace::TimelineStyle& timeline, int part = 0,
+         std::istream* pause = nullptr);
 
 // Where the scenarios are: ./scenarios if it exists, else the source tree's.
 std::string DefaultScenarioDir();

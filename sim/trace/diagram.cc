@@ -26,6 +26,9 @@ constexpr double kBarWidth = 6;
 constexpr double kBoxInset = 28;    // room for the two bars at a lane's left edge
 constexpr double kBoxPadding = 20;  // inside a box, around its text
 constexpr double kMinLaneWidth = 160;
+// A client crashed before the run never acts: its lane is only wide enough
+// for its name and "crashed".
+constexpr double kCrashedLaneWidth = 84;
 constexpr double kMinKeyWidth = 170;
 constexpr double kBannerHeight = 44;
 constexpr double kLegendHeight = 22;
@@ -48,7 +51,8 @@ std::string Note(const std::string& event, const std::string& actor) {
 // The lines a step's box shows; its width decides the lanes' width.
 std::string SecondLine(const DiagramStep& d) {
   std::string s = d.reply.empty() ? "" : "-> " + d.reply;
-  for (const auto& n : d.notes) s += (s.empty() ? "" : "  ") + n;
+  if (!d.notes.empty()) s += (s.empty() ? "" : "  ") + NotesText(d);
+  if (!d.warning.empty()) s += (s.empty() ? "" : "  ") + d.warning;
   return s;
 }
 
@@ -128,8 +132,7 @@ Diagram Layout(const Trace& t, const DiagramOptions& options) {
                   : r.server.empty() ? CommandText(r.command)
                                      : r.server + ": " + CommandText(r.command);
       if (r.reply) s.reply = CompactReply(*r.reply);
-      if (r.action.arg_age > 0)
-        s.notes.push_back("args " + std::to_string(r.action.arg_age) + " ticks old");
+      if (r.action.arg_age > 0) s.warning = ArgAgeLabel(r.action.arg_age);
       for (size_t k = 0; k < t.server_names.size(); ++k) {
         if (t.server_names[k] == r.server) s.server = static_cast<int>(k);
       }
@@ -299,10 +302,11 @@ Diagram Layout(const Trace& t, const DiagramOptions& options) {
     lane.algorithm = t.clients[c].algorithm;
     lane.skew = t.clients[c].skew;
     lane.crashed_at_start = t.clients[c].crashed_at_start;
-    lane.header = {x + 2, header_y, lane_width - 4, kHeaderHeight - 4};
-    lane.body = {x, rows_y, lane_width, rows_bottom - rows_y};
+    const double width = lane.crashed_at_start ? kCrashedLaneWidth : lane_width;
+    lane.header = {x + 2, header_y, width - 4, kHeaderHeight - 4};
+    lane.body = {x, rows_y, width, rows_bottom - rows_y};
     d.lanes.push_back(std::move(lane));
-    x += lane_width;
+    x += width;
   }
   for (size_t k = 0; k < server_count; ++k) {
     ServerColumn& col = d.servers[k];
@@ -329,7 +333,7 @@ Diagram Layout(const Trace& t, const DiagramOptions& options) {
     if (s.cycle_turn > 0) s.cycle_bar = {d.step_column.x + 0.5, s.row.y + 2, 3, s.row.h - 4};
     if (s.lane >= 0) {
       const Box& body = d.lanes[static_cast<size_t>(s.lane)].body;
-      s.box = {body.x + kBoxInset, s.row.y + 4, lane_width - kBoxInset - 6,
+      s.box = {body.x + kBoxInset, s.row.y + 4, body.w - kBoxInset - 6,
                kRowHeight - 8 + kLineHeight * static_cast<double>(s.why.size())};
       if (s.server >= 0) {
         s.arrow =

@@ -54,6 +54,7 @@ inline constexpr uint32_t kFaultFill = 0x4A4F57;
 inline constexpr uint32_t kFaultText = 0xFFFFFF;
 inline constexpr uint32_t kHolding = 0x2F6FDE;   // believes it holds the lock
 inline constexpr uint32_t kCritical = 0x1E9E4A;  // inside the critical section
+inline constexpr uint32_t kWarning = 0xB45F06;   // a step's stale arguments
 inline constexpr uint32_t kKeyFill = 0xEFE7FA;
 inline constexpr uint32_t kKeyBorder = 0x7D5BA6;
 inline constexpr uint32_t kDownFill = 0xE1E4EA;   // a server that is restarting or failed
@@ -80,6 +81,7 @@ struct DiagramStep {
   std::string command;             // "SETNX lock.foo 13", "leaves CS", "CRASH", ""
   std::string reply;               // "0", "\"7\"", nil ...; empty if none
   std::vector<std::string> notes;  // "enters CS", "wakes"
+  std::string warning;             // "args 1 tick old": drawn after the notes, in its colour
   // Why (Client::Because): the actor's reasons, wrapped to its lane, drawn
   // under the box's reply line; and where its algorithm made the request.
   std::vector<std::string> why;
@@ -159,6 +161,19 @@ struct Lane {
   Box header;  // the title band
   Box body;    // the lane below the header, over every row
 };
+
+// A step's notes on one line, each set apart: "leaves CS; finishes".
+inline std::string NotesText(const DiagramStep& s) {
+  std::string text;
+  for (const std::string& n : s.notes) text += (text.empty() ? "" : "; ") + n;
+  return text;
+}
+
+// The second line of a lane's header: its algorithm, or "crashed" for a
+// client crashed before the run (whose lane is narrow).
+inline std::string LaneSubtitle(const Lane& l) {
+  return l.crashed_at_start ? "crashed" : l.algorithm;
+}
 
 struct Marker {
   int step = 0;

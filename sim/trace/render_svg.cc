@@ -32,8 +32,15 @@ std::string RectAttrs(const Box& b) {
          Num(b.h) + "\"";
 }
 
-std::string Subtitle(const Trace& t) {
-  std::string s = std::to_string(t.steps.empty() ? 0 : t.steps.size() - 1) + " steps, ";
+// "48 steps, violation of ... at step 8"; an excerpt says which steps it
+// shows: "steps 30-44 of 48, ...".
+std::string Subtitle(const Trace& t, const DiagramOptions& rows) {
+  const int last = t.steps.empty() ? 0 : static_cast<int>(t.steps.size()) - 1;
+  const int to = rows.to_step < 0 ? last : rows.to_step;
+  std::string s = rows.from_step > 0 || to < last
+                      ? "steps " + std::to_string(rows.from_step) + "-" + std::to_string(to) +
+                            " of " + std::to_string(last) + ", "
+                      : base::Counted(last, "step") + ", ";
   if (t.violation) {
     s += "violation of " + t.violation->property + " at step " + std::to_string(t.violation->step);
   } else {
@@ -70,24 +77,28 @@ class Svg {
 
 std::string Fill(uint32_t rgb) { return "fill=\"" + Colour(rgb) + "\""; }
 
-// The diagram as an <svg> element (no XML declaration).
-std::string SvgElement(const Trace& t, const PictureOptions& options) {
+// The diagram as an <svg> element (no XML declaration). `fit`: as wide as
+// its container, never wider than its own size, its height following (a
+// page); otherwise its own size (a file).
+std::string SvgElement(const Trace& t, const PictureOptions& options, bool fit = false) {
   const Diagram d = Layout(t, options.diagram);
   const double scale = options.font_size / kDiagramFontSize;
+  const std::string size =
+      fit ? "width=\"100%\" style=\"max-width: " + Num(d.width * scale) + "px; height: auto\""
+          : "width=\"" + Num(d.width * scale) + "\" height=\"" + Num(d.height * scale) + "\"";
   Svg s;
-  s.Open("svg", "xmlns=\"http://www.w3.org/2000/svg\" width=\"" + Num(d.width * scale) +
-                    "\" height=\"" + Num(d.height * scale) + "\" viewBox=\"0 0 " + Num(d.width) +
+  s.Open("svg", "xmlns=\"http://www.w3.org/2000/svg\" " + size + " viewBox=\"0 0 " + Num(d.width) +
                     " " + Num(d.height) +
                     "\" font-family=\"DejaVu Sans Mono, Menlo, Consolas, monospace\" "
                     "font-size=\"12\"");
-  s.Raw("<title>" + XmlEscape(d.title + ": " + Subtitle(t)) + "</title>");
+  s.Raw("<title>" + XmlEscape(d.title + ": " + Subtitle(t, options.diagram)) + "</title>");
   s.Empty("rect", "class=\"background\" x=\"0\" y=\"0\" width=\"" + Num(d.width) + "\" height=\"" +
                       Num(d.height) + "\" " + Fill(palette::kBackground));
   s.Text(d.step_column.x, d.step_column.y - 12, d.title,
          "font-size=\"15\" font-weight=\"bold\" " + Fill(palette::kText));
   // The title is bold and larger: about 9.5 pixels a character.
   s.Text(d.step_column.x + 9.5 * static_cast<double>(d.title.size()) + 16, d.step_column.y - 12,
-         Subtitle(t), Fill(palette::kMutedText));
+         Subtitle(t, options.diagram), Fill(palette::kMutedText));
 
   // Column headers.
   s.Open("g", "class=\"columns\" " + Fill(palette::kMutedText));
@@ -113,8 +124,7 @@ std::string SvgElement(const Trace& t, const PictureOptions& options) {
       name += " (skew " + std::string(l.skew > 0 ? "+" : "") + std::to_string(l.skew) + ")";
     s.Text(l.header.x + 8, l.header.y + 15, name,
            "font-weight=\"bold\" " + Fill(palette::kLaneHeaderText));
-    s.Text(l.header.x + 8, l.header.y + 29, l.crashed_at_start ? "crashed at start" : l.algorithm,
-           Fill(palette::kLaneHeaderText));
+    s.Text(l.header.x + 8, l.header.y + 29, LaneSubtitle(l), Fill(palette::kLaneHeaderText));
     s.Close("g");
   }
 
@@ -248,11 +258,16 @@ std::string SvgElement(const Trace& t, const PictureOptions& options) {
     std::string second = st.reply.empty() ? "" : "-> " + st.reply;
     if (!second.empty())
       s.Text(st.box.x + 7, st.box.y + 28, second, Fill(ink) + " font-weight=\"bold\"");
-    if (!st.notes.empty()) {
-      const double x =
-          st.box.x + 7 + 7.4 * static_cast<double>(second.size() + (second.empty() ? 0 : 2));
-      s.Text(x, st.box.y + 28, base::Join(st.notes, "  "), Fill(fault ? ink : palette::kCritical));
-    }
+    // After the reply: the notes in green, a warning in its own colour.
+    size_t column = second.size();
+    auto after_reply = [&](const std::string& text, uint32_t colour, const std::string& cls) {
+      column += column == 0 ? 0 : 2;
+      s.Text(st.box.x + 7 + 7.4 * static_cast<double>(column), st.box.y + 28, text,
+             "class=\"" + cls + "\" " + Fill(fault ? ink : colour));
+      column += text.size();
+    };
+    if (!st.notes.empty()) after_reply(NotesText(st), palette::kCritical, "note");
+    if (!st.warning.empty()) after_reply(st.warning, palette::kWarning, "warning");
     for (size_t k = 0; k < st.why.size(); ++k) {
       s.Text(st.box.x + 7, st.box.y + 42 + d.line_height * static_cast<double>(k), st.why[k],
              "class=\"why\" font-style=\"italic\" " + Fill(fault ? ink : palette::kMutedText));
@@ -396,8 +411,8 @@ std::string RenderHtml(const Trace& t, const PictureOptions& options) {
        "</style>\n</head>\n<body>\n";
   h << "<h1>" << XmlEscape(name) << "</h1>\n";
   if (!description.empty()) h << "<p class=\"description\">" << XmlEscape(description) << "</p>\n";
-  h << "<p>" << XmlEscape(Subtitle(t)) << "</p>\n";
-  h << "<div class=\"diagram\">\n" << SvgElement(t, options) << "</div>\n";
+  h << "<p>" << XmlEscape(Subtitle(t, options.diagram)) << "</p>\n";
+  h << "<div class=\"diagram\">\n" << SvgElement(t, options, true) << "</div>\n";
   if (t.violation) {
     h << "<p class=\"violation\">VIOLATION of " << XmlEscape(t.violation->property) << " at step "
       << t.violation->step << ": " << XmlEscape(t.violation->message) << "</p>\n";

@@ -33,6 +33,10 @@ std::vector<std::string> ServerCellsText(const world::StepRecord& r,
   return cells;
 }
 
+// A client column narrower than this (its cells wrapped to fit the width)
+// reads worse than one line per step.
+constexpr size_t kNarrowestClient = 24;
+
 // Columns on a terminal: UTF-8 code points (the text is ASCII but for "…"),
 // colour escapes ("\033[...m") taking none.
 size_t Width(const std::string& s) {
@@ -202,8 +206,8 @@ Table MakeTable(const Trace& t, bool why) {
                 cell += " -> " + CompactReply(*r.reply);
                 if (r.action.kind == world::Action::Kind::kLoseReply) cell += ", reply LOST";
               }
-              if (r.action.arg_age > 0)
-                cell += " (args " + std::to_string(r.action.arg_age) + " ticks old)";
+              if (r.action.arg_age > 0 && si > 0)
+                cell += " (" + ArgAgeText(t.steps[si - 1], r) + ")";
             }
             break;
           }
@@ -344,8 +348,9 @@ std::string Timeline(const Trace& t, const TimelineStyle& style) {
     }
     measure();
     // A keyspace keeps up to 30 columns (shared by the servers) while the
-    // clients give way (to 12 each, widest first), then goes to 16;
-    // narrower than that, a table is unreadable: one line per step instead.
+    // clients give way (to kNarrowestClient each, widest first), then goes
+    // to 16; narrower than that, a table is unreadable (a why-line squeezed
+    // into a few words a line): one line per step instead.
     const size_t keep = std::max<size_t>(16, std::min<size_t>(30, style.width / 3) / table.servers);
     auto narrow = [&](size_t least_client, size_t least_keyspace) {
       while (total() > style.width) {
@@ -360,8 +365,8 @@ std::string Timeline(const Trace& t, const TimelineStyle& style) {
         --width[widest];
       }
     };
-    narrow(12, keep);
-    narrow(12, 16);
+    narrow(kNarrowestClient, keep);
+    narrow(kNarrowestClient, 16);
     if (total() > style.width) {
       TimelineStyle compact = style;
       compact.compact = true;

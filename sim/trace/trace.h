@@ -85,6 +85,12 @@ std::string OneLine(const Trace& t);
 // "(empty)".
 std::string EntriesText(const std::vector<kv::Entry>& entries,
                         const std::map<std::string, std::string>& writers);
+// Arguments computed `arg_age` ticks before their step ran: "args 1 tick old".
+std::string ArgAgeLabel(long long arg_age);
+// The same for step `r`, and, when its command replaced another client's value
+// of a key (the ghost writers of `before` and `r`), what it replaced:
+// "args 1 tick old: replaced C5's newer timestamp 14 with an older 13".
+std::string ArgAgeText(const world::StepRecord& before, const world::StepRecord& r);
 // A reply as compactly as a test wants it: 1, "13", nil, OK, ERR ...
 std::string CompactReply(const kv::Reply& r);
 

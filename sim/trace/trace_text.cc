@@ -1,9 +1,70 @@
 // A trace's steps as short text: a reply, a command, a step on one line,
 // the whole trace on one line (the form a test pastes).
+#include <charconv>
+
+#include "sim/base/join.h"
 #include "sim/base/printable.h"
 #include "sim/trace/trace.h"
 
 namespace lockstep::trace {
+namespace {
+
+// Key `key` of the server a step ran on, as the step left it, and who wrote it.
+struct KeyAfter {
+  const kv::Entry* entry = nullptr;
+  std::string writer;
+};
+
+KeyAfter Find(const world::StepRecord& r, const std::string& server, const std::string& key) {
+  const std::vector<kv::Entry>* keyspace = &r.keyspace;
+  const std::map<std::string, std::string>* writers = &r.writers;
+  for (const world::ServerRecord& sv : r.servers) {
+    if (sv.name == server) {
+      keyspace = &sv.keyspace;
+      writers = &sv.writers;
+    }
+  }
+  KeyAfter k;
+  for (const kv::Entry& e : *keyspace) {
+    if (e.key == key) k.entry = &e;
+  }
+  if (const auto w = writers->find(key); w != writers->end()) k.writer = w->second;
+  return k;
+}
+
+std::optional<long long> Number(const std::string& s) {
+  long long n = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
+  if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
+  return n;
+}
+
+}  // namespace
+
+std::string ArgAgeLabel(long long arg_age) {
+  return "args " + base::Counted(arg_age, "tick") + " old";
+}
+
+std::string ArgAgeText(const world::StepRecord& before, const world::StepRecord& r) {
+  std::string text = ArgAgeLabel(r.action.arg_age);
+  if (r.command.size() < 2) return text;
+  const std::string& key = r.command[1];
+  const KeyAfter was = Find(before, r.server, key);
+  const KeyAfter now = Find(r, r.server, key);
+  // Only a value of another client's replaced by this one's is worth telling.
+  if (!was.entry || !now.entry || was.writer.empty() || was.writer == r.actor ||
+      now.writer != r.actor || was.entry->value == now.entry->value) {
+    return text;
+  }
+  const std::string old_value = base::Printable(was.entry->value);
+  const std::string new_value = base::Printable(now.entry->value);
+  const std::optional<long long> a = Number(was.entry->value), b = Number(now.entry->value);
+  if (was.entry->timestamp && now.entry->timestamp && a && b && *b < *a) {
+    return text + ": replaced " + was.writer + "'s newer timestamp " + old_value +
+           " with an older " + new_value;
+  }
+  return text + ": replaced " + was.writer + "'s " + old_value + " with " + new_value;
+}
 
 std::string CompactReply(const kv::Reply& r) {
   switch (r.type) {

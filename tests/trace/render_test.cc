@@ -570,5 +570,64 @@ TEST_CASE("lockstep render --png draws the SVG at its size, scaled by --font-siz
   CHECK(WithClass(svg, "lane").size() == 2);
 }
 
+TEST_CASE("an excerpt is headed with the steps it shows, a whole trace with its count") {
+  const trace::Trace t = Replayed("setnx-docs-race.json");
+  trace::PictureOptions cut;
+  cut.diagram.from_step = 5;
+  cut.diagram.to_step = 7;
+  const std::string excerpt = trace::RenderSvg(t, cut);
+  CHECK_THAT(excerpt, Catch::Matchers::Contains("steps 5-7 of 8, violation of mutual_exclusion"));
+  CHECK_THAT(excerpt, !Catch::Matchers::Contains("8 steps"));
+  CHECK_THAT(trace::RenderSvg(t), Catch::Matchers::Contains("8 steps, violation"));
+}
+
+TEST_CASE("old arguments are a warning in their own colour, in the singular for one tick") {
+  const std::vector<Element> all =
+      Parsed(trace::RenderSvg(Replayed("getset-loser-overwrite.json")));
+  const auto warnings = WithClass(all, "warning");
+  REQUIRE(warnings.size() == 1);
+  CHECK(warnings[0]->text == "args 1 tick old");
+  CHECK(warnings[0]->Attr("fill") == trace::HexColour(trace::palette::kWarning));
+  CHECK(trace::palette::kWarning != trace::palette::kCritical);
+  for (const Element* note : WithClass(all, "note"))
+    CHECK(note->text.find("args") == std::string::npos);
+}
+
+TEST_CASE("a step's notes are set apart, not run together") {
+  // C1 leaves its critical section with DEL and finishes in the same step.
+  const trace::Trace t = run::RunSeeded(
+      scenario::LoadScenarioFile(testing::ScenarioPath("getset-bounded.json")), 1, 200);
+  const std::vector<Element> all = Parsed(trace::RenderSvg(t));
+  std::vector<std::string> notes;
+  for (const Element* e : WithClass(all, "note")) notes.push_back(e->text);
+  CHECK_THAT(notes, Catch::Matchers::VectorContains(std::string("leaves CS; finishes")));
+}
+
+TEST_CASE("a client crashed at the start gets a narrow lane with room for its name") {
+  const trace::Trace t = Replayed("setnx-docs-race.json");
+  const trace::Diagram d = trace::Layout(t);
+  REQUIRE(d.lanes.size() == 3);
+  REQUIRE(d.lanes[2].crashed_at_start);
+  CHECK(d.lanes[2].body.w < d.lanes[0].body.w / 2);
+  CHECK(TextsThatDoNotFit(trace::RenderSvg(t)) == std::vector<std::string>{});
+}
+
+TEST_CASE("the HTML page's diagram scales to the page; the SVG file keeps its size") {
+  const trace::Trace t = Replayed("setnx-docs-race.json");
+  const std::string html = trace::RenderHtml(t);
+  const size_t from = html.find("<svg"), to = html.find("</svg>");
+  REQUIRE(from != std::string::npos);
+  const Element page = Parsed(html.substr(from, to + 6 - from)).front();
+  const trace::Diagram d = trace::Layout(t);
+  CHECK(page.Attr("width") == "100%");
+  CHECK(page.Attr("height").empty());
+  CHECK(page.Attr("viewBox") == "0 0 " + std::to_string(static_cast<int>(d.width)) + " " +
+                                    std::to_string(static_cast<int>(d.height)));
+  CHECK_THAT(page.Attr("style"), Catch::Matchers::Contains("height: auto"));
+  const Element file = Parsed(trace::RenderSvg(t)).front();
+  CHECK(file.Attr("width") == std::to_string(static_cast<int>(d.width)));
+  CHECK(file.Attr("height") == std::to_string(static_cast<int>(d.height)));
+}
+
 }  // namespace
 }  // namespace lockstep

@@ -146,5 +146,29 @@ TEST_CASE("the command line fits the timeline to a width, in one line per step o
   CHECK(testing::RunLockstep({"run", naive, "--seed", "1", "--color", "sometimes"}).exit_code == 2);
 }
 
+TEST_CASE("at 80 columns the docs race is told one line per step, at 160 as a table") {
+  const trace::Trace t = run::ReplaySchedule(
+      scenario::LoadScenarioFile(testing::ScenarioPath("setnx-docs-race.json")));
+  // At 80 a client column would be narrower than 24 columns.
+  const std::string narrow = trace::Timeline(t, {.width = 80});
+  CHECK(narrow == trace::Timeline(t, {.width = 80, .compact = true}));
+  CHECK(LinesOf(narrow).size() <= 3 * t.steps.size());
+  // At 160 there is room: the table, its header first.
+  const std::string wide = trace::Timeline(t, {.width = 160});
+  CHECK_THAT(LinesOf(wide).at(0), Catch::Matchers::StartsWith("   step  clock"));
+  for (const std::string& line : LinesOf(wide)) CHECK(Columns(line) <= 160);
+}
+
+TEST_CASE("a step with old arguments tells whose newer timestamp it replaced") {
+  const trace::Trace late = run::ReplaySchedule(
+      scenario::LoadScenarioFile(testing::ScenarioPath("getset-loser-overwrite.json")));
+  CHECK_THAT(trace::Timeline(late),
+             Catch::Matchers::Contains(
+                 "(args 1 tick old: replaced C5's newer timestamp 14 with an older 13)"));
+  const trace::Trace fresh = run::ReplaySchedule(
+      scenario::LoadScenarioFile(testing::ScenarioPath("getset-loser-overwrite-safe.json")));
+  CHECK_THAT(trace::Timeline(fresh), !Catch::Matchers::Contains("args"));
+}
+
 }  // namespace
 }  // namespace lockstep

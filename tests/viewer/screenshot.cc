@@ -109,11 +109,14 @@ struct Shot {
   Image image;
 };
 
-Shot Screenshot(const testing::TempDir& tmp, const std::vector<std::string>& args) {
+// A projector's size by default: the race with its reasons fits without
+// scrolling.
+Shot Screenshot(const testing::TempDir& tmp, const std::vector<std::string>& args, int width = 1920,
+                int height = 1200) {
   REQUIRE(OnPath("xvfb-run"));  // Debian's xvfb (see .ci/install-deps)
   const std::string png = tmp.File("shot.png");
-  // A projector's size: the race with its reasons fits without scrolling.
-  std::vector<std::string> all = {"--screenshot", png, "--width", "1920", "--height", "1200"};
+  std::vector<std::string> all = {"--screenshot",        png,        "--width",
+                                  std::to_string(width), "--height", std::to_string(height)};
   all.insert(all.end(), args.begin(), args.end());
   testing::ProcessResult r = RunViewer(all);
   INFO("viewer stdout: " << r.out << "\nviewer stderr: " << r.err);
@@ -121,8 +124,8 @@ Shot Screenshot(const testing::TempDir& tmp, const std::vector<std::string>& arg
   Shot s;
   s.layout = json::Parse(r.out);
   s.image = ReadPng(png);
-  REQUIRE(s.image.width == 1920);
-  REQUIRE(s.image.height == 1200);
+  REQUIRE(s.image.width == width);
+  REQUIRE(s.image.height == height);
   return s;
 }
 
@@ -194,6 +197,41 @@ TEST_CASE("the viewer in play mode shows the race the player made") {
   CHECK(s.layout["status"].get<std::string>().find(
             "mutual_exclusion broken at step 8 by C1 and C2") != std::string::npos);
   CheckDocsRacePicture(s);
+}
+
+TEST_CASE(
+    "the viewer shows the acting lane of five, zooms its panels, and keeps the story closed") {
+  // Five clients on a laptop's screen: C5's lane is right of what fits.
+  testing::TempDir tmp;
+  const std::vector<std::string> game = {"--play", testing::ScenarioPath("setnx-naive.json"),
+                                         "--moves", "C1,C2,C3,C4,C5"};
+  std::vector<std::string> zoomed = game;
+  zoomed.insert(zoomed.end(), {"--zoom", "1.5"});
+  const Shot plain = Screenshot(tmp, game, 1280, 800);
+  const Shot big = Screenshot(tmp, zoomed, 1280, 800);
+  for (const Shot* s : {&plain, &big}) {
+    const nlohmann::json& pane = s->layout["panes"][0];
+    INFO("zoom " << s->layout["zoom"] << ", pane " << pane.dump());
+    // The step at the cursor is C5's, and its box is in view.
+    REQUIRE(pane["cursor_step"]["lane"] == "C5");
+    const nlohmann::json &box = pane["cursor_step"]["box"], &seen = pane["visible"];
+    CHECK(box[0].get<int>() >= seen[0].get<int>());
+    CHECK(box[0].get<int>() + box[2].get<int>() <= seen[0].get<int>() + seen[2].get<int>());
+    // The description tells the answer: closed until the player opens it.
+    CHECK(s->layout["play_panel"]["about_open"] == false);
+    // The cursor's triangle leaves the step number alone.
+    const nlohmann::json &mark = pane["cursor_mark"], &number = pane["cursor_number"];
+    CHECK(mark[0].get<int>() + mark[2].get<int>() <= number[0].get<int>());
+  }
+  // Zoomed for a projector: the panels and their text grow with the diagram.
+  CHECK(big.layout["zoom"] == 1.5);
+  const nlohmann::json &p1 = plain.layout["play_panel"], &p2 = big.layout["play_panel"];
+  CHECK(p2["width"].get<double>() == Approx(1.5 * p1["width"].get<double>()));
+  CHECK(p2["font_size"].get<double>() == Approx(1.5 * p1["font_size"].get<double>()));
+  const nlohmann::json &s1 = plain.layout["panes"][0]["state_panel"],
+                       &s2 = big.layout["panes"][0]["state_panel"];
+  CHECK(s2["font_size"].get<double>() == Approx(1.5 * s1["font_size"].get<double>()));
+  CHECK(s2["box"][3].get<double>() == Approx(1.5 * s1["box"][3].get<double>()).margin(2));
 }
 
 TEST_CASE("a screenshot over its own input is refused before anything is drawn") {
