@@ -240,7 +240,8 @@ int RunCommandLine(const std::vector<std::string>& args) {
   RenderRequest render_request;
   auto* render = app.add_subcommand(
       "render", "Draw a trace's space-time diagram as SVG, PNG or a self-contained HTML page");
-  render->add_option("TRACE", file, "Trace, or scenario with a schedule")->required()->check(kPath);
+  render->add_option("TRACE", file, "Trace, or scenario with a schedule (none with --course)")
+      ->check(kPath);
   render->add_option("--svg", render_out.svg, "Write the diagram as SVG here; - for stdout")
       ->check(kPath);
   render->add_option("--png", render_out.png, "Write the diagram as PNG here; - for stdout")
@@ -262,6 +263,25 @@ int RunCommandLine(const std::vector<std::string>& args) {
       ->add_option("--font-size", render_request.font_size,
                    "Text size in pixels; the whole picture scales with it (default 12)")
       ->check(CLI::Range(6.0, 72.0));
+  auto* course_opt =
+      render
+          ->add_option("--course", render_out.course,
+                       "Write a course here: an index and a game's page per level, linked in "
+                       "order (a new or empty folder, or a course written before)")
+          ->check(kPath);
+  render
+      ->add_option("--levels", render_out.levels,
+                   "The course file naming the levels (default: the shipped "
+                   "scenarios/course/course.json)")
+      ->check(kPath)
+      ->needs(course_opt);
+  render
+      ->add_option("--clients", render_request.cut.clients,
+                   "Cut a game to its first N contending clients (as explore --clients)")
+      ->check(CLI::Range(1, base::kMaxClients));
+  render->add_option("--horizon", render_request.cut.horizon,
+                     "Cut a game's time: the clock never passes this, or none (as explore "
+                     "--horizon)");
 
   app.footer(HelpFooter(""));
   for (CLI::App* command : {replay, run, explore, list, demo, render}) {
@@ -362,10 +382,20 @@ int RunCommandLine(const std::vector<std::string>& args) {
       return Demo(dir, out.timeline, demo_part, at_terminal ? &std::cin : nullptr);
     }
     if (*render) {
-      if (render_out.svg.empty() && render_out.png.empty() && render_out.html.empty() &&
-          render_out.play_html.empty()) {
+      const bool pictures = !render_out.svg.empty() || !render_out.png.empty() ||
+                            !render_out.html.empty() || !render_out.play_html.empty();
+      if (!render_out.course.empty() && (pictures || !file.empty())) {
+        std::cerr << "lockstep render: --course DIR writes a course from its course file "
+                     "(--levels); give it without a TRACE, --svg, --png, --html or --play-html\n";
+        return kExitBadInput;
+      }
+      if (render_out.course.empty() && file.empty()) {
+        std::cerr << "lockstep render: give a TRACE (or a scenario), or --course DIR\n";
+        return kExitBadInput;
+      }
+      if (!pictures && render_out.course.empty()) {
         std::cerr << "lockstep render: give --svg OUT.svg, --png OUT.png, --html OUT.html, or "
-                     "several (or --play-html GAME.html for a scenario's game)\n";
+                     "several (or --play-html GAME.html for a scenario's game, or --course DIR)\n";
         return kExitBadInput;
       }
       return Render(file, render_out, render_request);

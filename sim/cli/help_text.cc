@@ -95,12 +95,17 @@ std::string HelpFooter(const std::string& subcommand) {
         {{"The documented race found, then the GETSET fix holding", "lockstep demo --width 100"}});
   }
   if (subcommand == "render") {
-    return Examples({{"The race as a space-time diagram",
-                      "lockstep render scenarios/setnx-docs-race.json --svg race.svg"},
-                     {"A slide's worth of a trace",
-                      "lockstep render TRACE.json --png slide.png --steps 5..8 --hide-idle"},
-                     {"The scheduler game as one web page",
-                      "lockstep render scenarios/setnx-docs-race.json --play-html game.html"}});
+    return Examples(
+        {{"The race as a space-time diagram",
+          "lockstep render scenarios/setnx-docs-race.json --svg race.svg"},
+         {"A slide's worth of a trace",
+          "lockstep render TRACE.json --png slide.png --steps 5..8 --hide-idle"},
+         {"The scheduler game as one web page",
+          "lockstep render scenarios/setnx-docs-race.json --play-html game.html"},
+         {"A Redlock game cut to fit a page",
+          "lockstep render scenarios/redlock-restart.json --play-html g.html "
+          "--horizon 0"},
+         {"The course: an index and a page per level", "lockstep render --course course/"}});
   }
   return "";
 }

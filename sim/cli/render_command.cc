@@ -6,6 +6,7 @@
 #include "sim/cli/commands.h"
 #include "sim/cli/svg_png.h"
 #include "sim/kv/int_parse.h"
+#include "sim/run/course.h"
 #include "sim/run/output_file.h"
 #include "sim/run/play_page.h"
 #include "sim/run/trace_file.h"
@@ -32,13 +33,32 @@ trace::DiagramOptions ParseStepRange(const std::string& file, const std::string&
 }
 
 int Render(const std::string& file, const RenderOutputs& out, const RenderRequest& request) {
+  if (!out.course.empty()) {
+    const run::Course course = run::LoadCourse(
+        out.levels.empty() ? run::DefaultCourseFile(DefaultScenarioDir()) : out.levels);
+    for (const std::string& line : run::WriteCourse(course, out.course, request.cut).lines) {
+      std::cout << "wrote " << line << "\n";
+    }
+    return kExitSafe;
+  }
+  if (!request.cut.empty() && (!out.svg.empty() || !out.png.empty() || !out.html.empty())) {
+    throw base::InputError(file, request.cut.clients ? "--clients" : "--horizon",
+                           "a trace's picture is of the run it records and cannot be cut; "
+                           "--clients and --horizon cut a game (--play-html, --course)");
+  }
   for (const auto& [option, path] :
        {std::pair{"--svg", out.svg}, std::pair{"--png", out.png}, std::pair{"--html", out.html},
         std::pair{"--play-html", out.play_html}}) {
     if (!path.empty()) run::CheckOutput(option, path, {file});
   }
   if (!out.play_html.empty()) {
-    const nlohmann::json graph = run::PlayGraph(scenario::LoadScenarioFile(file), file);
+    scenario::Scenario s = scenario::LoadScenarioFile(file);
+    try {
+      scenario::ApplyOverrides(s, request.cut);
+    } catch (const base::InputError& e) {
+      throw base::InputError(file, "", e.what());
+    }
+    const nlohmann::json graph = run::PlayGraph(s, file);
     run::WriteOutput(out.play_html, run::PlayPage(graph));
     (run::IsStandardOutput(out.play_html) ? std::cerr : std::cout)
         << "wrote " << out.play_html << " (the game: " << graph["states"].size()

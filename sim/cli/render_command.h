@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "sim/scenario/overrides.h"
 #include "sim/trace/render_svg.h"
 
 namespace lockstep::cli {
@@ -12,16 +13,22 @@ namespace lockstep::cli {
 struct RenderOutputs {
   std::string svg, png, html;  // where to write each; empty: not wanted
   std::string play_html;       // the scheduler game's page (of a scenario)
+  std::string course;          // a folder for a course's pages (run/course.h)
+  std::string levels;          // its course file; "": the one lockstep ships
 };
 
 struct RenderRequest {
   std::string steps;  // "A..B", "A..", "..B" or "" (all)
   bool hide_idle = false;
   double font_size = trace::kDiagramFontSize;
+  // --clients and --horizon: a game's scenario cut, as explore cuts it.
+  scenario::Overrides cut;
 };
 
-// Writes each picture asked for, atomically. Returns the exit code: 0
-// written, 2 bad input or a file that could not be written.
+// Writes each picture asked for, atomically, or the course (`file` unused).
+// Returns the exit code: 0 written, 2 bad input or a file that could not be
+// written. The cut applies to the games (--play-html, --course); a trace's
+// picture is of the run it records and refuses one.
 int Render(const std::string& file, const RenderOutputs& out, const RenderRequest& request);
 
 // "A..B" as the diagram's rows of the trace in `file`, whose steps are

@@ -4,13 +4,19 @@
 // only after the end, asks for the hint, plays the race to the violation by
 // the keyboard, checks the moves in words, each client's next line, the
 // debrief, the layout at 1366 and 390 px (every lane and the keyspace on
-// screen, screenshots not blank), undoes; then plays the GETSET fix, which
-// cannot be broken, to an end and checks it is a win. Nothing may be fetched.
-//
-// Last, the translator's question (C4's stale GETSET over C5's lock) is
+// screen, screenshots without a blank band over the lanes), undoes; then
+// plays the GETSET fix, which cannot be broken, to an end and checks it is a
+// win. Then the translator's question (C4's stale GETSET over C5's lock) is
 // played to its violation and laid out at both widths.
 //
-//   node game_test.mjs LOCKSTEP SCENARIO FIX_SCENARIO TRANSLATOR_SCENARIO
+// Last, the course: `lockstep render --course` with the shipped course file;
+// from the index every level is opened by its link, its goal and challenge
+// read before play, played by the keyboard along a shortest break (in as
+// many moves as the challenge says) to its debrief, or to an end and a win
+// on the level no schedule breaks, laid out at both widths, and followed to
+// the next level. Every request is routed: any that is not file:// fails.
+//
+//   node game_test.mjs LOCKSTEP SCENARIO FIX_SCENARIO TRANSLATOR_SCENARIO COURSE_FILE
 //
 // Exits 0 iff every check holds; prints each failure.
 import { execFileSync } from "node:child_process";
@@ -20,15 +26,16 @@ import { join } from "node:path";
 import { inflateSync } from "node:zlib";
 import { chromium } from "playwright-core";
 
-const [lockstep, scenario, fixScenario, translatorScenario] = process.argv.slice(2);
+const [lockstep, scenario, fixScenario, translatorScenario, courseFile] = process.argv.slice(2);
 const failures = [];
 function check(ok, what) {
   if (!ok) failures.push(what);
   console.log((ok ? "ok     " : "FAILED ") + what);
 }
 
-// The distinct colours of a PNG (8-bit RGB or RGBA, as Chromium writes).
-function coloursOf(png) {
+// A PNG's pixels (8-bit RGB or RGBA, as Chromium writes): each row's
+// colours as 0xRRGGBB.
+function decodePng(png) {
   const width = png.readUInt32BE(16), height = png.readUInt32BE(20);
   const depth = png[24], type = png[25];
   if (depth !== 8 || (type !== 2 && type !== 6)) throw new Error("unexpected PNG type");
@@ -62,12 +69,26 @@ function coloursOf(png) {
     rows.push(line);
     previous = line;
   }
+  return { width, height, colour: (x, y) => rows[y].readUIntBE(x * channels, 3) };
+}
+
+// The distinct colours of a PNG.
+function coloursOf(png) {
   const colours = new Set();
-  for (const line of rows) {
-    for (let x = 0; x < width; ++x) {
-      colours.add(line.readUIntBE(x * channels, 3));
-    }
-  }
+  const { width, height, colour } = decodePng(png);
+  for (let y = 0; y < height; ++y) for (let x = 0; x < width; ++x) colours.add(colour(x, y));
+  return colours.size;
+}
+
+// The distinct colours in a rectangle of a PNG. Text is drawn
+// anti-aliased, in many shades; an empty cell is its background and its
+// borders, a few.
+function coloursIn(image, box) {
+  const { width, height, colour } = image;
+  const x0 = Math.max(0, Math.ceil(box.x)), x1 = Math.min(width, Math.floor(box.x + box.width));
+  const y0 = Math.max(0, Math.ceil(box.y)), y1 = Math.min(height, Math.floor(box.y + box.height));
+  const colours = new Set();
+  for (let y = y0; y < y1; ++y) for (let x = x0; x < x1; ++x) colours.add(colour(x, y));
   return colours.size;
 }
 
@@ -95,9 +116,98 @@ async function checkLayout(page, game, columns) {
     const keyspace = await page.locator("#lanes tr:last-child td.keyspace").boundingBox();
     check(keyspace.x + keyspace.width <= width && keyspace.width >= 20,
           `${game} at ${width} px the keyspace after the last step is on screen`);
-    const colours = coloursOf(await page.screenshot());
+    const shot = await page.screenshot();
+    const colours = coloursOf(shot);
     check(colours >= 8, `${game} at ${width} px the page's screenshot is not blank (${colours} colours)`);
+    // The lanes below their headings, down to their end or the screen's, in
+    // bands 48 px high across the whole table: each draws something (text
+    // in many shades), none is a blank rectangle.
+    const lanes = await page.locator("#lanes").boundingBox();
+    const head = await page.locator("#lanes th >> nth=0").boundingBox();
+    const bottom = Math.min(lanes.y + lanes.height, height);
+    const image = decodePng(shot);
+    const blank = [];
+    let bands = 0;
+    for (let y = head.y + head.height + 2; y + 24 <= bottom; y += 48, ++bands) {
+      const box = { x: lanes.x + 2, width: lanes.width - 4, y, height: Math.min(48, bottom - y) };
+      const n = coloursIn(image, box);
+      if (n < 8) blank.push(`${Math.round(y)}-${Math.round(y + box.height)}: ${n} colours`);
+    }
+    check(bands >= 3 && blank.length === 0,
+          `${game} at ${width} px no band of the lanes is blank (${bands} bands; ${blank.join(", ")})`);
   }
+}
+
+// The shipped course: every level from the index, played to its end.
+async function playCourse(page, site) {
+  execFileSync(lockstep, ["render", "--course", site, "--levels", courseFile], { stdio: "inherit" });
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await page.goto("file://" + join(site, "index.html"));
+  const levels = await page.locator("li.level a").count();
+  check(levels === 5, "the course's index lists its five levels: " + levels);
+  const challenges = await page.locator("li.level p.challenge").allTextContents();
+  let unbreakable = 0;
+  for (let k = 0; k < levels; ++k) {
+    if (k === 0) {  // later levels: the previous one's link
+      await page.click("li.level a >> nth=0");
+      await page.waitForURL((url) => url.href.endsWith("level-1.html"), { waitUntil: "load" });
+    }
+    const name = `level ${k + 1}`;
+    check(page.url().endsWith(`level-${k + 1}.html`), `${name} opens from its link: ${page.url()}`);
+    check((await page.textContent("#level")) === `Level ${k + 1} of ${levels}`, `${name} says where it stands`);
+    // The goal and the challenge first, nothing told yet.
+    const goal = await page.textContent("#goal");
+    check(await page.locator("#goal").isVisible() && goal.startsWith("Your goal: "), `${name}'s goal is shown first: ${goal}`);
+    const challenge = await page.textContent("#challenge");
+    check(await page.locator("#challenge").isVisible() && challenge === challenges[k],
+          `${name}'s challenge is the index's: ${challenge}`);
+    check(!(await page.locator("#outcome").isVisible()) && !(await page.locator("#description").isVisible()),
+          `${name} tells nothing before play`);
+    const game = await page.evaluate(() => ({ clients: game.clients, shortest: game.course.shortest }));
+    // Along a shortest break: a move that breaks, or one a step nearer;
+    // by the keyboard when a key names it.
+    let moves = 0, keys = 0;
+    for (; moves < 500 && (await page.locator("button.move").count()) > 0; ++moves) {
+      const action = await page.evaluate(() => {
+        const here = current();
+        const best = here.moves.find((m) => m.violation) ||
+            here.moves.find((m) => here.distance !== null && game.states[m.to].distance === here.distance - 1) ||
+            here.moves[0];
+        return best.action;
+      });
+      const client = game.clients.indexOf(action);
+      if (client >= 0 && client < 8) {
+        await page.keyboard.press(String(client + 1));
+        ++keys;
+      } else if (action === "tick") {
+        await page.keyboard.press("t");
+        ++keys;
+      } else {
+        await page.click(`button.move[data-action="${action}"]`);
+      }
+    }
+    check(keys > 0, `${name} is played by the keyboard (${keys} of ${moves} moves)`);
+    const outcome = await page.textContent("#outcome");
+    if (game.shortest === null) {
+      ++unbreakable;
+      check(await page.locator("#outcome.win").isVisible() && outcome.includes("You win: you can't break this one."),
+            `${name} cannot be broken: an end is a win: ${outcome}`);
+    } else {
+      check(moves === game.shortest && challenge.includes(`at most ${moves} moves`),
+            `${name} breaks in the challenge's ${game.shortest} moves: ${moves}`);
+      check(outcome.includes("How it happened:") && (await page.locator("#outcome ol li").count()) > 0,
+            `${name} ends with the debrief: ${outcome}`);
+      check((await page.textContent("#challenge-result")).startsWith("Challenge met"), `${name}'s challenge is met`);
+    }
+    check(await page.locator("#description").isVisible(), `${name}'s story opens after the end`);
+    await checkLayout(page, name, game.clients.length + 3);
+    await page.setViewportSize({ width: 1366, height: 768 });
+    const next = k + 1 < levels ? `level-${k + 2}.html` : "index.html";
+    await page.click("#outcome a");
+    await page.waitForURL((url) => url.href.endsWith(next), { waitUntil: "load" });
+    check(page.url().endsWith(next), `${name} leads on: ${page.url()}`);
+  }
+  check(unbreakable === 1, "one level cannot be broken: " + unbreakable);
 }
 
 const dir = mkdtempSync(join(tmpdir(), "lockstep-game-"));
@@ -112,8 +222,14 @@ try {
     args: ["--no-sandbox"],  // CI runs as root
   });
   const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+  // Every request goes through here: a page may load only its own file.
   const fetched = [];
-  page.on("request", (r) => { if (!r.url().startsWith("file://")) fetched.push(r.url()); });
+  await page.route("**/*", (route) => {
+    const url = route.request().url();
+    if (url.startsWith("file://")) return route.continue();
+    fetched.push(url);
+    return route.abort();
+  });
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));
   await page.goto("file://" + page_file);
@@ -244,6 +360,8 @@ try {
   const told = await page.textContent("#outcome");
   check(told.includes("C4's GETSET replaced C5's lock on "), "the translator's debrief: " + told);
   await checkLayout(page, "the translator's question", 6);
+
+  await playCourse(page, join(dir, "course"));
 
   check(fetched.length === 0, "nothing fetched: " + fetched.join(", "));
   check(errors.length === 0, "no script errors: " + errors.join("; "));

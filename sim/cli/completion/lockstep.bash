@@ -43,8 +43,8 @@ _lockstep() {
         --svg) _lockstep_files .svg; return ;;
         --png) _lockstep_files .png; return ;;
         --html | --play-html) _lockstep_files .html; return ;;
-        --trace-out) _lockstep_files .json; return ;;
-        --out | --dir) compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -d -- "$cur"); return ;;
+        --trace-out | --levels) _lockstep_files .json; return ;;
+        --out | --dir | --course) compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -d -- "$cur"); return ;;
         --redis-server) compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -c -- "$cur"; compgen -f -- "$cur"); return ;;
         --faults)
           local kinds
