@@ -10,6 +10,9 @@
 #   bench/distributed.sh                       getset-delay-2 (649,836 states)
 #   bench/distributed.sh --scenario FILE       another scenario
 #   bench/distributed.sh --lockstep PATH       use this binary instead of building one
+#   bench/distributed.sh --same-space N        same-space GETSET L (getset-bounded, horizon 16,
+#                                              3 rounds, N clients, --no-symmetry; --no-por for dfs)
+#   bench/distributed.sh --ranks "2 4"         the mpirun rows (default 1 2 3 4)
 #
 # On a 2-core machine -np 3 and 4 are oversubscribed: they show how the
 # traffic grows with the ranks, not a speed-up. Environment: TIMEOUT (s,
@@ -22,10 +25,14 @@ REPO=$(cd "$BENCH/.." && pwd)
 TIMEOUT=${TIMEOUT:-300}
 SCENARIO=$REPO/scenarios/getset-delay-2.json
 LOCKSTEP=""
+SAME_SPACE=""
+RANKS="1 2 3 4"
 while [ $# -gt 0 ]; do
   case "$1" in
     --scenario) SCENARIO=$2; shift ;;
     --lockstep) LOCKSTEP=$2; shift ;;
+    --same-space) SAME_SPACE=$2; shift ;;
+    --ranks) RANKS=$2; shift ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "distributed: unknown option: $1 (see --help)" >&2; exit 2 ;;
   esac
@@ -43,8 +50,22 @@ mpi=(mpirun --oversubscribe)
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/distributed.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
+DFS_FLAGS=()
+DIST_FLAGS=()
+if [ -n "$SAME_SPACE" ]; then
+  . "$BENCH/scenario_set.sh"
+  scenario_set "$REPO/scenarios/getset-bounded.json" "$WORK/getset-same-space.json" 16 3
+  SCENARIO=$WORK/getset-same-space.json
+  DIST_FLAGS=(--clients "$SAME_SPACE" --no-symmetry)
+  DFS_FLAGS=("${DIST_FLAGS[@]}" --no-por)
+fi
 
-echo "$(basename "$SCENARIO"), default reductions; $(nproc) cores"
+if [ -n "$SAME_SPACE" ]; then
+  echo "same-space GETSET L, N=$SAME_SPACE (horizon 16, 3 rounds, no symmetry, no POR); $(nproc) cores"
+else
+  echo "$(basename "$SCENARIO"), default reductions; $(nproc) cores"
+fi
+echo "lockstep $("$LOCKSTEP" --version 2>/dev/null | head -1); load $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-34s %11s %7s %7s %9s %7s %11s %11s\n' run states "CPU s" "wall s" "search s" "RSS MB" "sent/state" "bytes/state"
 row() {
   local label=$1; shift
@@ -67,10 +88,10 @@ print(f"{sys.argv[2]:<34} {j['states']:>11,} {t.get('cpu_s', 0):>7.2f} {t.get('w
       f"{j['elapsed_s']:>9.2f} {t.get('rss_mb') or 0:>7.0f} {sent:>11} {sent_bytes:>11}")
 PY
 }
-row "--jobs 1" "$LOCKSTEP" explore "$SCENARIO" --jobs 1
-row "--jobs 2" "$LOCKSTEP" explore "$SCENARIO" --jobs 2
-row "--strategy distributed (no MPI)" "$LOCKSTEP" explore "$SCENARIO" --strategy distributed
-for k in 1 2 3 4; do
-  row "mpirun -np $k --distributed" "${mpi[@]}" -np "$k" "$LOCKSTEP" explore "$SCENARIO" --distributed
+row "--jobs 1" "$LOCKSTEP" explore "$SCENARIO" "${DFS_FLAGS[@]}" --jobs 1
+row "--jobs 2" "$LOCKSTEP" explore "$SCENARIO" "${DFS_FLAGS[@]}" --jobs 2
+row "--strategy distributed (no MPI)" "$LOCKSTEP" explore "$SCENARIO" "${DIST_FLAGS[@]}" --strategy distributed
+for k in $RANKS; do
+  row "mpirun -np $k --distributed" "${mpi[@]}" -np "$k" "$LOCKSTEP" explore "$SCENARIO" "${DIST_FLAGS[@]}" --distributed
 done
 echo "CPU s: every thread and rank (/usr/bin/time counts mpirun's children); RSS: the largest process."

@@ -1,21 +1,34 @@
 #include "sim/explore/communicator.h"
 
 #include <barrier>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
 
 namespace lockstep::explore {
 namespace {
 
+// A rank's queue of point-to-point messages, filled by the others.
+struct Inbox {
+  std::mutex mu;
+  std::condition_variable arrived;
+  std::deque<Communicator::Message> messages;
+};
+
 // What the ranks of one group share: a mailbox per pair of ranks, a slot
-// per rank for sums, and the barrier each operation passes twice (once
-// when every rank has written, once when every rank has read).
+// per rank for sums, and the barrier each collective passes twice (once
+// when every rank has written, once when every rank has read); an inbox
+// per rank.
 struct Mailboxes {
   explicit Mailboxes(int ranks)
       : boxes(static_cast<size_t>(ranks), std::vector<std::string>(static_cast<size_t>(ranks))),
         sums(static_cast<size_t>(ranks)),
-        barrier(ranks) {}
+        barrier(ranks),
+        inboxes(static_cast<size_t>(ranks)) {}
   std::vector<std::vector<std::string>> boxes;  // boxes[to][from]
   std::vector<std::vector<uint64_t>> sums;
   std::barrier<> barrier;
+  std::deque<Inbox> inboxes;
 };
 
 class InProcess final : public Communicator {
@@ -47,6 +60,29 @@ class InProcess final : public Communicator {
     m_->barrier.arrive_and_wait();
     return total;
   }
+
+  void Send(int to, std::string bytes) override {
+    Inbox& inbox = m_->inboxes[static_cast<size_t>(to)];
+    {
+      std::lock_guard<std::mutex> lock(inbox.mu);
+      inbox.messages.push_back({rank_, std::move(bytes)});
+    }
+    inbox.arrived.notify_one();
+  }
+
+  std::optional<Message> Receive(std::chrono::microseconds wait) override {
+    Inbox& inbox = m_->inboxes[static_cast<size_t>(rank_)];
+    std::unique_lock<std::mutex> lock(inbox.mu);
+    if (inbox.messages.empty() && wait.count() > 0) {
+      inbox.arrived.wait_for(lock, wait, [&] { return !inbox.messages.empty(); });
+    }
+    if (inbox.messages.empty()) return std::nullopt;
+    Message m = std::move(inbox.messages.front());
+    inbox.messages.pop_front();
+    return m;
+  }
+
+  void FinishSends() override {}  // delivered when sent
 
  private:
   std::shared_ptr<Mailboxes> m_;

@@ -1,41 +1,50 @@
-// Breadth-first search over states partitioned among ranks, as distributed
-// Murphi (Stern and Dill) and PReach partition them: a state belongs to the
-// rank its fingerprint hashes to, that rank alone keeps it in its visited
-// table and explores its successors, and successors that belong elsewhere
-// are sent to their owner in batches.
+// A search over states partitioned among ranks, as distributed Murphi
+// (Stern and Dill) and PReach partition them: a state belongs to the rank
+// its fingerprint hashes to, that rank alone keeps it in its visited table
+// and explores its successors, and successors that belong elsewhere are
+// sent to their owner in batches.
 //
-// The search goes level by level (every state at depth d before any at
-// d + 1), so the first violation found is a shortest one, as with bfs, and
-// a bound on steps cuts exactly the states beyond it. Each round, every
-// rank expands a batch of its level, the ranks exchange the successors they
-// found for each other, and one sum tells every rank how much of the level
-// is left, whether anyone found a violation, failed or was interrupted:
-// termination is that sum reaching zero, which every rank sees at once.
+// Asynchronous, as PReach is: each rank expands its own states without
+// waiting for the others, sends a batch to an owner once it holds kBatch
+// states (or once the rank runs out of work), and takes what arrived
+// whenever it looks. Locally the order is last in, first out: the state
+// expanded next is most often a child of the one just expanded, so it is
+// rebuilt by one step. Termination is Safra's token (termination.h): no
+// round waits for every rank. A rank that finds a violation, fails or is
+// interrupted tells every other to stop.
 //
-// A state travels, and waits in its level, as its fingerprint and the path
-// that reaches it (two bytes a step), not as its value: a client's
-// automaton state is a number in the process that learned it, and a path
-// is far smaller than a state. A state is rebuilt when it is expanded, by
-// replaying its path from the longest prefix it shares with the state
-// expanded before; a level's states lie in the order their parents were
-// expanded, so siblings share all but their last step.
+// Without levels, the first violation found may not be a shortest one: the
+// search reports the shortest of those its ranks found, and the command
+// shrinks it by breadth-first search as it shrinks a depth-first one. A
+// state carries its depth, and under a step bound the table keeps each
+// state's least depth, meeting a state again sooner explores it again (as
+// the depth-first search does), so the bound cuts exactly the states
+// beyond it.
+//
+// A state travels, and waits, as its fingerprint and the path that reaches
+// it (path_codec.h). It is rebuilt when it is expanded, by replaying its
+// path from the longest prefix it shares with the state expanded before; a
+// batch received is expanded in the order of its paths, so neighbours
+// share most of theirs.
 //
 // No sleep sets: they prune transitions, never states, so the states
 // visited are the ones a depth-first search visits.
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <chrono>
-#include <cstring>
 #include <optional>
 #include <stdexcept>
 
 #include "sim/base/check.h"
 #include "sim/base/hash.h"
 #include "sim/explore/communicator.h"
+#include "sim/explore/path_codec.h"
 #include "sim/explore/replay_strategy.h"
 #include "sim/explore/search.h"
 #include "sim/explore/state_space.h"
 #include "sim/explore/state_store.h"
+#include "sim/explore/termination.h"
 
 namespace lockstep::explore {
 namespace {
@@ -43,131 +52,23 @@ namespace {
 using world::Action;
 using Clock = std::chrono::steady_clock;
 
-// States a rank expands between two exchanges.
+// States in a batch sent to their owner.
 constexpr size_t kBatch = 1024;
+// States expanded between two looks at what arrived.
+constexpr int kChunk = 64;
+// How long an idle rank waits for a message before looking at its stop flag.
+constexpr std::chrono::microseconds kIdleWait{2000};
 
-// The wire form: a state is its fingerprint, the length of its path, then
-// each action in two bytes (its kind with flags, its client), followed by
-// whichever of its argument age, jump and server are not zero, as varints:
-// most steps take two bytes.
-enum ActionFlags : uint8_t { kHasAge = 1 << 4, kHasJump = 1 << 5, kHasServer = 1 << 6 };
-static_assert(static_cast<int>(Action::Kind::kFailover) < 16, "a kind fits in four bits");
+// A message's first byte.
+enum Kind : char { kBatchOfStates, kToken, kStop, kDone, kProgress };
 
-void PutU64(std::string& out, uint64_t v) { out.append(reinterpret_cast<const char*>(&v), 8); }
-
-void PutVarint(std::string& out, uint64_t v) {
-  for (; v >= 0x80; v >>= 7) out.push_back(static_cast<char>((v & 0x7f) | 0x80));
-  out.push_back(static_cast<char>(v));
-}
-
-// Signed values as varints: 0, -1, 1, -2, ... as 0, 1, 2, 3, ...
-uint64_t ZigZag(int64_t v) {
-  return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63);
-}
-int64_t UnZigZag(uint64_t v) { return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1); }
-
-void PutAction(std::string& out, const Action& a) {
-  uint8_t head = static_cast<uint8_t>(a.kind);
-  if (a.arg_age != 0) head |= kHasAge;
-  if (a.jump_by != 0) head |= kHasJump;
-  if (a.server != 0) head |= kHasServer;
-  out.push_back(static_cast<char>(head));
-  out.push_back(static_cast<char>(a.client + 1));  // -1 (none) to 0
-  if (a.arg_age != 0) PutVarint(out, ZigZag(a.arg_age));
-  if (a.jump_by != 0) PutVarint(out, ZigZag(a.jump_by));
-  if (a.server != 0) PutVarint(out, ZigZag(a.server));
-}
-
-void PutPath(std::string& out, const std::vector<Action>& path) {
-  PutVarint(out, path.size());
-  for (const Action& a : path) PutAction(out, a);
-}
-
-void PutFingerprint(std::string& out, const Fingerprint& f) {
-  PutU64(out, f.a);
-  PutU64(out, f.b);
-}
-
-// A state sent to its owner: its fingerprint, then its encoded steps.
-void PutState(std::string& out, const Fingerprint& f, const std::string& steps) {
-  PutFingerprint(out, f);
-  PutVarint(out, steps.size());
-  out += steps;
-}
-
-// Reads what PutFingerprint, PutPath and PutState wrote.
-class Reader {
- public:
-  explicit Reader(const std::string& s) : s_(s) {}
-  bool done() const { return at_ == s_.size(); }
-  Fingerprint Print() {
-    Fingerprint f;
-    Take(&f.a, sizeof f.a);
-    Take(&f.b, sizeof f.b);
-    return f;
-  }
-  uint64_t Varint() {
-    uint64_t v = 0;
-    for (int shift = 0;; shift += 7) {
-      LOCKSTEP_CHECK(shift < 64, "a distributed search's message holds a bad number");
-      const uint8_t byte = Byte();
-      v |= static_cast<uint64_t>(byte & 0x7f) << shift;
-      if (!(byte & 0x80)) return v;
-    }
-  }
-  Action Step() {
-    Action a;
-    const uint8_t head = Byte();
-    a.kind = static_cast<Action::Kind>(head & 0x0f);
-    a.client = static_cast<int>(Byte()) - 1;
-    a.arg_age = head & kHasAge ? UnZigZag(Varint()) : 0;
-    a.jump_by = head & kHasJump ? UnZigZag(Varint()) : 0;
-    a.server = head & kHasServer ? static_cast<int>(UnZigZag(Varint())) : 0;
-    return a;
-  }
-  std::vector<Action> Path() {
-    std::vector<Action> path(Varint());
-    for (Action& a : path) a = Step();
-    return path;
-  }
-  // A state's steps as PutState wrote them, still encoded.
-  std::string Steps() {
-    const uint64_t n = Varint();
-    LOCKSTEP_CHECK(at_ + n <= s_.size(), "a distributed search's message ends early");
-    std::string steps = s_.substr(at_, n);
-    at_ += n;
-    return steps;
-  }
-
- private:
-  uint8_t Byte() {
-    uint8_t b;
-    Take(&b, 1);
-    return b;
-  }
-  void Take(void* to, size_t n) {
-    LOCKSTEP_CHECK(at_ + n <= s_.size(), "a distributed search's message ends early");
-    std::memcpy(to, s_.data() + at_, n);
-    at_ += n;
-  }
-  const std::string& s_;
-  size_t at_ = 0;
-};
-
-// The actions PutAction encoded in `steps`, into *path.
-void Decode(const std::string& steps, std::vector<Action>* path) {
-  path->clear();
-  for (Reader r(steps); !r.done();) path->push_back(r.Step());
-}
-
-// What every rank adds up after each round: fixed fields, then one slot per
-// rank for what cannot be summed (a violation's length, a double).
+// What every rank adds up at the end: fixed fields, then one slot per rank
+// for what cannot be summed (a violation's length, a double).
 enum Field : size_t {
-  kLeft,         // states of this level not yet expanded
-  kNext,         // states of the next level
   kInterrupted,  // ranks told to stop
   kFailed,       // ranks whose algorithm threw
   kCutOff,       // ranks that left a state unexpanded at the step bound
+  kRunaway,      // ranks that met an execution of runaway_steps
   kStates,
   kTransitions,
   kEnds,  // states with nothing enabled, and states cut off
@@ -175,6 +76,12 @@ enum Field : size_t {
   kSent,       // states sent to their owner
   kSentBytes,  // the bytes they took
   kFields
+};
+
+// A state waiting to be expanded: its encoded steps and their number.
+struct Waiting {
+  std::string steps;
+  int depth = 0;
 };
 
 class Rank {
@@ -190,7 +97,14 @@ class Rank {
                 .abstract_identity = options.reductions.forget_history,
                 .symmetry = options.reductions.symmetry,
                 .max_steps = options.bounds.max_steps}),
-        visited_(options.storage, /*sleep_sets=*/false, /*depths=*/false, /*threads=*/false) {}
+        visited_(options.storage, /*sleep_sets=*/false,
+                 /*depths=*/options.bounds.max_steps.has_value(), /*threads=*/false),
+        out_(static_cast<size_t>(k_)),
+        in_batch_(static_cast<size_t>(k_), 0),
+        messages_to_(static_cast<size_t>(k_), 0),
+        messages_from_(static_cast<size_t>(k_), 0),
+        progress_of_(static_cast<size_t>(k_)),
+        termination_(ranks.rank(), ranks.size()) {}
 
   SearchResult Run() {
     SearchResult result;
@@ -201,101 +115,106 @@ class Rank {
       return Finish(result);
     }
     const Fingerprint f0 = space_.Identity(s0);
-    if (Owner(f0) == me_) Keep(f0, {});
-    level_.swap(next_);
-    auto last_report = Clock::now();
-    for (;;) {
-      std::vector<std::string> out(static_cast<size_t>(k_));
-      try {
-        ExpandBatch(out);
-      } catch (const std::exception& e) {
-        failure_ = e.what();
-      }
-      Receive(ranks_.Exchange(std::move(out)));
-      const std::vector<uint64_t> sums = ranks_.Sum(Mine());
-      Count(sums);
-      if (sums[kFailed] > 0) Fail();
-      if (std::optional<int> winner = Winner(sums)) {
-        result.verdict = Verdict::kViolation;
-        result.counterexample = Broadcast(*winner);
-        result.violation = Judge(result.counterexample);
-        break;
-      }
-      if (sums[kInterrupted] > 0) {
-        result.verdict = Verdict::kIncomplete;
-        result.incomplete = "interrupted";
-        break;
-      }
-      if (sums[kLeft] == 0) {
-        if (sums[kNext] == 0) {
-          if (sums[kCutOff] > 0) {
-            result.verdict = Verdict::kIncomplete;
-            result.incomplete = "stopped at max-steps " + std::to_string(*o_.bounds.max_steps);
-          }
-          break;
-        }
-        level_.swap(next_);
-        next_.clear();
-        at_ = 0;
-        ++depth_;
-        // Every rank is at the same level: all stop together.
-        if (!o_.bounds.max_steps && o_.bounds.runaway_steps && depth_ >= *o_.bounds.runaway_steps) {
-          result.verdict = Verdict::kIncomplete;
-          result.incomplete = RunawayText(*o_.bounds.runaway_steps);
-          break;
-        }
-      }
-      if (o_.progress && Clock::now() - last_report > std::chrono::milliseconds(250)) {
-        last_report = Clock::now();
-        stats_.max_depth = depth_;
-        stats_.elapsed_s = Elapsed();
-        Gauges();
-        o_.progress(stats_);
-      }
-    }
-    return Finish(result);
+    if (Owner(f0) == me_) Keep(f0, {}, 0);
+    Search();
+    Drain();
+    return Conclude(result);
   }
 
  private:
-  void ExpandBatch(std::vector<std::string>& out) {
-    for (size_t n = 0; n < kBatch && at_ < level_.size() && !found_; ++n, ++at_) {
-      // A stop ends the batch at once; the round's sum tells every rank.
-      if (o_.interrupted && o_.interrupted->load(std::memory_order_relaxed)) break;
-      std::string& steps = level_[at_];
-      Decode(steps, &path_);
-      const world::WorldState& s = Rebuild(path_);
-      std::optional<check::Violation> end;
-      const Offer offer = space_.Offers(s, depth_, &enabled_, &end);
-      if (offer != Offer::kActions) {
-        ++ends_;
-        if (end) found_ = path_;
-        if (offer == Offer::kStepBound) cut_off_ = true;
+  // Expands, sends and receives until the search is over everywhere or
+  // some rank stops it.
+  void Search() {
+    auto last_report = Clock::now();
+    while (!over_) {
+      for (int n = 0; n < kChunk && !stack_.empty() && !Stopping(); ++n) {
+        Waiting w = std::move(stack_.back());
+        stack_.pop_back();
+        try {
+          Expand(w);
+        } catch (const std::exception& e) {
+          failure_ = e.what();
+        }
+      }
+      if (Stopping()) {
+        for (int r = 0; r < k_; ++r) {
+          if (r != me_) Send(r, std::string(1, kStop));
+        }
+        return;
+      }
+      if (stack_.empty()) {
+        for (int r = 0; r < k_; ++r) Flush(r);
+        // Idle: the token may move on, or say the search is over.
+        if (std::optional<Token> t = termination_.Passive()) {
+          if (t->done) {
+            for (int r = 1; r < k_; ++r) Send(r, std::string(1, kDone));
+            return;
+          }
+          std::string token(1, kToken);
+          PutU64(token, static_cast<uint64_t>(t->count));
+          token.push_back(t->black ? 1 : 0);
+          Send(termination_.Next(), std::move(token));
+        }
+      }
+      const auto wait = stack_.empty() ? kIdleWait : std::chrono::microseconds(0);
+      for (auto m = ranks_.Receive(wait); m; m = ranks_.Receive(std::chrono::microseconds(0))) {
+        Handle(*m);
+      }
+      if (Clock::now() - last_report > std::chrono::milliseconds(250)) {
+        last_report = Clock::now();
+        Report();
+      }
+    }
+  }
+
+  bool Stopping() const {
+    return found_ || !failure_.empty() || runaway_ ||
+           (o_.interrupted && o_.interrupted->load(std::memory_order_relaxed));
+  }
+
+  void Expand(const Waiting& w) {
+    Decode(w.steps, &path_);
+    max_depth_ = std::max(max_depth_, w.depth);
+    const world::WorldState& s = Rebuild(path_);
+    std::optional<check::Violation> end;
+    const Offer offer = space_.Offers(s, w.depth, &enabled_, &end);
+    if (offer != Offer::kActions) {
+      ++ends_;
+      if (end) found_ = path_;
+      if (offer == Offer::kStepBound) cut_off_ = true;
+      return;
+    }
+    if (!o_.bounds.max_steps && o_.bounds.runaway_steps && w.depth >= *o_.bounds.runaway_steps) {
+      runaway_ = true;
+      return;
+    }
+    for (const Action& a : enabled_) {
+      world::WorldState next = s;
+      const bool violates = space_.Step(next, a, w.depth + 1).has_value();
+      ++transitions_;
+      if (violates) {
+        found_ = path_;
+        found_->push_back(a);
+        return;
+      }
+      const Fingerprint f = space_.Identity(next);
+      const int owner = Owner(f);
+      child_ = w.steps;
+      PutAction(child_, a);
+      if (owner == me_) {
+        Keep(f, child_, w.depth + 1);
         continue;
       }
-      for (const Action& a : enabled_) {
-        world::WorldState next = s;
-        const bool violates = space_.Step(next, a, depth_ + 1).has_value();
-        ++transitions_;
-        if (violates) {
-          found_ = path_;
-          found_->push_back(a);
-          break;
-        }
-        const Fingerprint f = space_.Identity(next);
-        const int owner = Owner(f);
-        child_ = steps;
-        PutAction(child_, a);
-        if (owner == me_) {
-          Keep(f, child_);
-        } else {
-          std::string& to = out[static_cast<size_t>(owner)];
-          const size_t before = to.size();
-          PutState(to, f, child_);
-          ++sent_;
-          sent_bytes_ += to.size() - before;
-        }
-      }
-      std::string().swap(steps);  // expanded: not needed again
+      std::string& to = out_[static_cast<size_t>(owner)];
+      if (to.empty()) to.push_back(kBatchOfStates);
+      const size_t before = to.size();
+      PutFingerprint(to, f);
+      PutVarint(to, static_cast<uint64_t>(w.depth + 1));
+      PutVarint(to, child_.size());
+      to += child_;
+      ++sent_;
+      sent_bytes_ += to.size() - before;
+      if (++in_batch_[static_cast<size_t>(owner)] >= kBatch) Flush(owner);
     }
   }
 
@@ -305,26 +224,117 @@ class Rank {
     return static_cast<int>(base::Mix64(f.b ^ base::Mix64(f.a)) % static_cast<uint64_t>(k_));
   }
 
-  // Adds a state this rank owns to the next level, if it is new.
-  void Keep(const Fingerprint& f, const std::string& steps) {
-    if (!visited_.InsertOrUpdate(f, {0, 0}, [](VisitedEntry&) {})) return;
-    if (o_.collect_states) states_.push_back(f);
-    next_.push_back(steps);
+  // Adds a state this rank owns to its work, if it is new or, under a step
+  // bound, reached in fewer steps than before (its subtree was cut deeper).
+  void Keep(const Fingerprint& f, const std::string& steps, int depth) {
+    bool again = false;
+    const bool fresh =
+        visited_.InsertOrUpdate(f, {0, static_cast<uint32_t>(depth)}, [&](VisitedEntry& e) {
+          if (o_.bounds.max_steps && static_cast<uint32_t>(depth) < e.depth) {
+            again = true;
+            e.depth = static_cast<uint32_t>(depth);
+          }
+        });
+    if (!fresh && !again) return;
+    if (fresh && o_.collect_states) states_.push_back(f);
+    stack_.push_back({steps, depth});
   }
 
-  void Receive(const std::vector<std::string>& in) {
-    for (const std::string& buffer : in) {
-      for (Reader r(buffer); !r.done();) {
-        const Fingerprint f = r.Print();
-        Keep(f, r.Steps());
+  void Send(int to, std::string bytes) {
+    ++messages_to_[static_cast<size_t>(to)];
+    ranks_.Send(to, std::move(bytes));
+  }
+
+  void Flush(int to) {
+    std::string& out = out_[static_cast<size_t>(to)];
+    if (out.empty()) return;
+    termination_.Sent();
+    Send(to, std::move(out));
+    out.clear();
+    in_batch_[static_cast<size_t>(to)] = 0;
+  }
+
+  void Handle(const Communicator::Message& m) {
+    ++messages_from_[static_cast<size_t>(m.from)];
+    LOCKSTEP_CHECK(!m.bytes.empty(), "a distributed search's message is not empty");
+    switch (m.bytes[0]) {
+      case kBatchOfStates: {
+        termination_.Received();
+        // Expanded in the order of their paths (the stack's top last), so
+        // that each shares most of its path with the one before.
+        const size_t first = stack_.size();
+        for (Reader r(m.bytes, 1); !r.done();) {
+          const Fingerprint f = r.Print();
+          const int depth = static_cast<int>(r.Varint());
+          Keep(f, r.Bytes(r.Varint()), depth);
+        }
+        std::sort(stack_.begin() + static_cast<std::ptrdiff_t>(first), stack_.end(),
+                  [](const Waiting& x, const Waiting& y) { return x.steps > y.steps; });
+        break;
       }
+      case kToken: {
+        Reader r(m.bytes, 1);
+        Token t;
+        t.count = static_cast<int64_t>(r.U64());
+        t.black = r.Byte() != 0;
+        termination_.Take(t);
+        break;
+      }
+      case kStop:
+      case kDone:
+        over_ = true;
+        break;
+      case kProgress: {
+        Reader r(m.bytes, 1);
+        for (uint64_t& v : progress_of_[static_cast<size_t>(m.from)]) v = r.U64();
+        break;
+      }
+      default:
+        LOCKSTEP_CHECK(false, "a distributed search's message is of a known kind");
     }
   }
 
+  // Every rank but 0 tells rank 0 its counts; every rank with a progress
+  // callback calls it with the counts it knows.
+  void Report() {
+    const std::array<uint64_t, 3> mine = {visited_.size(), transitions_, stack_.size()};
+    if (me_ != 0) {
+      std::string m(1, kProgress);
+      for (uint64_t v : mine) PutU64(m, v);
+      Send(0, std::move(m));
+    }
+    if (!o_.progress) return;
+    progress_of_[static_cast<size_t>(me_)] = mine;
+    stats_.states = stats_.transitions = stats_.waiting = 0;
+    for (const auto& p : progress_of_) {
+      stats_.states += p[0];
+      stats_.transitions += p[1];
+      stats_.waiting += p[2];
+    }
+    stats_.max_depth = max_depth_;
+    stats_.elapsed_s = Elapsed();
+    stats_.memory_bytes = visited_.bytes();
+    SetAutomata(space_.model(), &stats_);
+    o_.progress(stats_);
+  }
+
+  // Takes every message still addressed to this rank (each rank learns how
+  // many each other sent it), so that none is left unmatched.
+  void Drain() {
+    const auto k = static_cast<size_t>(k_);
+    std::vector<uint64_t> sent(k * k, 0);
+    for (size_t to = 0; to < k; ++to) sent[static_cast<size_t>(me_) * k + to] = messages_to_[to];
+    sent = ranks_.Sum(sent);
+    for (size_t from = 0; from < k; ++from) {
+      while (messages_from_[from] < sent[from * k + static_cast<size_t>(me_)]) {
+        if (auto m = ranks_.Receive(kIdleWait)) ++messages_from_[static_cast<size_t>(m->from)];
+      }
+    }
+    ranks_.FinishSends();
+  }
+
   // The state `path` reaches, replayed from the longest prefix it shares
-  // with the path replayed before: a level's states lie in the order their
-  // parents were expanded, so siblings share all but their last step and
-  // cousins most of their path.
+  // with the path replayed before.
   const world::WorldState& Rebuild(const std::vector<Action>& path) {
     if (replayed_.empty()) replayed_.push_back(space_.model().Initial());
     size_t common = 0;
@@ -343,13 +353,32 @@ class Rank {
     return replayed_.back();
   }
 
+  SearchResult& Conclude(SearchResult& result) {
+    const std::vector<uint64_t> sums = ranks_.Sum(Mine());
+    if (sums[kFailed] > 0) Fail();
+    if (std::optional<int> winner = Winner(sums)) {
+      result.verdict = Verdict::kViolation;
+      result.counterexample = Broadcast(*winner);
+      result.violation = Judge(result.counterexample);
+    } else if (sums[kInterrupted] > 0) {
+      result.verdict = Verdict::kIncomplete;
+      result.incomplete = "interrupted";
+    } else if (sums[kRunaway] > 0) {
+      result.verdict = Verdict::kIncomplete;
+      result.incomplete = RunawayText(*o_.bounds.runaway_steps);
+    } else if (sums[kCutOff] > 0) {
+      result.verdict = Verdict::kIncomplete;
+      result.incomplete = "stopped at max-steps " + std::to_string(*o_.bounds.max_steps);
+    }
+    return Finish(result);
+  }
+
   std::vector<uint64_t> Mine() const {
     std::vector<uint64_t> v(kFields + 2 * static_cast<size_t>(k_), 0);
-    v[kLeft] = level_.size() - at_;
-    v[kNext] = next_.size();
     v[kInterrupted] = o_.interrupted && o_.interrupted->load() ? 1 : 0;
     v[kFailed] = failure_.empty() ? 0 : 1;
     v[kCutOff] = cut_off_ ? 1 : 0;
+    v[kRunaway] = runaway_ ? 1 : 0;
     v[kStates] = visited_.size();
     v[kTransitions] = transitions_;
     v[kEnds] = ends_;
@@ -405,7 +434,7 @@ class Rank {
     throw std::runtime_error("a rank of the distributed search failed");
   }
 
-  // Every rank's counts, from a round's sums.
+  // Every rank's counts, summed.
   void Count(const std::vector<uint64_t>& sums) {
     stats_.states = sums[kStates];
     stats_.transitions = sums[kTransitions];
@@ -420,20 +449,15 @@ class Rank {
     }
   }
 
-  // This rank's gauges: what it has left of its level and the next, its
-  // automata.
-  void Gauges() {
-    stats_.waiting = level_.size() - at_ + next_.size();
-    SetAutomata(space_.model(), &stats_);
-  }
-
   SearchResult& Finish(SearchResult& result) {
-    Count(ranks_.Sum(Mine()));
+    const std::vector<uint64_t> sums = ranks_.Sum(Mine());
+    Count(sums);
     stats_.max_depth = result.verdict == Verdict::kViolation
                            ? static_cast<int>(result.counterexample.size())
-                           : depth_;
+                           : DeepestOfAll();
     stats_.elapsed_s = Elapsed();
-    Gauges();
+    stats_.waiting = stack_.size();
+    SetAutomata(space_.model(), &stats_);
     result.stats = stats_;
     AddGrowthWarnings(space_.model(), &result.warnings);
     result.symmetry_classes = space_.symmetry_classes();
@@ -449,6 +473,14 @@ class Rank {
     return result;
   }
 
+  // The greatest depth any rank expanded.
+  int DeepestOfAll() {
+    std::vector<uint64_t> depths(static_cast<size_t>(k_), 0);
+    depths[static_cast<size_t>(me_)] = static_cast<uint64_t>(max_depth_);
+    depths = ranks_.Sum(depths);
+    return static_cast<int>(*std::max_element(depths.begin(), depths.end()));
+  }
+
   double Elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
 
   const SearchOptions& o_;
@@ -457,17 +489,22 @@ class Rank {
   StateSpace space_;
   StateStore visited_;
   const Clock::time_point start_ = Clock::now();
-  // The states of this level and the next, as their encoded steps: a state
-  // is rebuilt when it is expanded, from the prefix it shares with the one
-  // before (siblings are next to each other).
-  std::vector<std::string> level_, next_;
+  std::vector<Waiting> stack_;  // this rank's states not yet expanded
+  // Per rank: the batch being filled for it, and its states.
+  std::vector<std::string> out_;
+  std::vector<size_t> in_batch_;
+  // Messages of every kind sent to and taken from each rank (Drain).
+  std::vector<uint64_t> messages_to_, messages_from_;
+  // The latest counts each rank reported: states, transitions, waiting.
+  std::vector<std::array<uint64_t, 3>> progress_of_;
+  Termination termination_;
+  bool over_ = false;         // a rank said stop, or the search is over
   std::vector<Action> path_;  // the path of the state being expanded
   std::string child_;         // the steps of its successor
-  size_t at_ = 0;
-  int depth_ = 0;
+  int max_depth_ = 0;
   std::vector<Action> enabled_;
   uint64_t transitions_ = 0, ends_ = 0, sent_ = 0, sent_bytes_ = 0;
-  bool cut_off_ = false;
+  bool cut_off_ = false, runaway_ = false;
   std::optional<std::vector<Action>> found_;
   std::string failure_;
   std::vector<Fingerprint> states_;  // collect_states

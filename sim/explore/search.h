@@ -119,9 +119,10 @@ struct SearchOptions {
 SearchResult DepthFirstSearch(const world::WorldConfig& config, const Properties& properties,
                               const SearchOptions& options);
 
-// Breadth-first search over states partitioned among the ranks of `ranks`
-// (distributed_search.cc); every rank calls it together and returns the
-// same result, with every rank's counts summed. Symmetry and the storage
+// Search over states partitioned among the ranks of `ranks`, which
+// exchange them asynchronously (distributed_search.cc); every rank calls it
+// together and returns the same result, with every rank's counts summed. A
+// counterexample is a real one, not necessarily a shortest one. Symmetry and the storage
 // apply; there are no sleep sets, which prune transitions, never states.
 // Throws std::invalid_argument without state caching or with a bound on
 // preemptions; std::runtime_error, on every rank, if an algorithm throws.

@@ -101,12 +101,12 @@ const std::vector<StrategyEntry>& Strategies() {
        RunBreadthFirst,
        /*shortest=*/true},
       {"distributed",
-       "exhaustive breadth-first search with the states partitioned among Open MPI's ranks "
-       "(mpirun -np K lockstep explore ... --distributed); one rank without mpirun",
+       "exhaustive search with the states partitioned among Open MPI's ranks, which exchange "
+       "them asynchronously (mpirun -np K lockstep explore ... --distributed); one rank without "
+       "mpirun",
        StrategyKind::kExhaustive,
        {"--distributed", "--no-symmetry", "--storage"},
-       RunDistributed,
-       /*shortest=*/true},
+       RunDistributed},
       {"random",
        "uniformly random executions",
        StrategyKind::kSampling,

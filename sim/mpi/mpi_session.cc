@@ -2,9 +2,13 @@
 
 #include <mpi.h>
 
+#include <chrono>
 #include <climits>
+#include <list>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace lockstep::mpi {
@@ -18,6 +22,9 @@ void Check(int code, const char* what) {
   throw std::runtime_error(std::string(what) + ": " +
                            std::string(text, static_cast<size_t>(length)));
 }
+
+// The tag of point-to-point messages (collectives never match them).
+constexpr int kTag = 1;
 
 int Count(size_t n) {
   if (n > static_cast<size_t>(INT_MAX)) {
@@ -74,8 +81,64 @@ class World final : public explore::Communicator {
     return total;
   }
 
+  // MPI_Isend; the bytes stay here until the send completes.
+  void Send(int to, std::string bytes) override {
+    Reap();
+    Pending& p = pending_.emplace_back();
+    p.bytes = std::move(bytes);
+    Check(MPI_Isend(p.bytes.data(), Count(p.bytes.size()), MPI_BYTE, to, kTag, MPI_COMM_WORLD,
+                    &p.request),
+          "MPI_Isend");
+  }
+
+  // MPI_Iprobe until a message is there or `wait` has passed, sleeping
+  // between probes: an idle rank leaves the core to the others.
+  std::optional<Message> Receive(std::chrono::microseconds wait) override {
+    Reap();
+    const auto until = std::chrono::steady_clock::now() + wait;
+    for (;;) {
+      int there = 0;
+      MPI_Status status;
+      Check(MPI_Iprobe(MPI_ANY_SOURCE, kTag, MPI_COMM_WORLD, &there, &status), "MPI_Iprobe");
+      if (there) {
+        int length = 0;
+        Check(MPI_Get_count(&status, MPI_BYTE, &length), "MPI_Get_count");
+        Message m;
+        m.from = status.MPI_SOURCE;
+        m.bytes.resize(static_cast<size_t>(length));
+        Check(MPI_Recv(m.bytes.data(), length, MPI_BYTE, status.MPI_SOURCE, kTag, MPI_COMM_WORLD,
+                       MPI_STATUS_IGNORE),
+              "MPI_Recv");
+        return m;
+      }
+      if (std::chrono::steady_clock::now() >= until) return std::nullopt;
+      std::this_thread::sleep_for(std::chrono::microseconds(50));
+    }
+  }
+
+  void FinishSends() override {
+    for (Pending& p : pending_) Check(MPI_Wait(&p.request, MPI_STATUS_IGNORE), "MPI_Wait");
+    pending_.clear();
+  }
+
  private:
+  struct Pending {
+    std::string bytes;
+    MPI_Request request = MPI_REQUEST_NULL;
+  };
+
+  // Frees the sends that have completed, oldest first.
+  void Reap() {
+    while (!pending_.empty()) {
+      int done = 0;
+      Check(MPI_Test(&pending_.front().request, &done, MPI_STATUS_IGNORE), "MPI_Test");
+      if (!done) return;
+      pending_.pop_front();
+    }
+  }
+
   int rank_ = 0, size_ = 1;
+  std::list<Pending> pending_;
 };
 
 }  // namespace

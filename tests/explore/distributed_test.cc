@@ -1,6 +1,7 @@
 // The distributed search against the depth-first one: the same verdicts,
-// the same distinct states, and shortest counterexamples, whether its ranks
-// are threads of one process or processes mpirun started.
+// the same distinct states, and (once the command has shrunk them)
+// shortest counterexamples, whether its ranks are threads of one process or
+// processes mpirun started.
 #include <unistd.h>
 
 #include <algorithm>
@@ -75,11 +76,12 @@ TEST_CASE(
       explore::SearchResult got = soundness::DistributedOnThreads(sc.world, properties, o, ranks);
       REQUIRE(got.verdict == dfs.verdict);
       if (dfs.verdict == explore::Verdict::kViolation) {
-        // Breadth first: as short as the shortest counterexample.
+        // Asynchronous: a real violation (judged again where found), not
+        // necessarily a shortest one; the command shrinks it.
         auto shortest = explore::ShortestCounterexample(sc.world, properties, 1000, 10'000'000);
         REQUIRE(shortest);
-        CHECK(got.counterexample.size() == shortest->counterexample.size());
-        CHECK(got.violation->property == shortest->violation->property);
+        REQUIRE(got.violation.has_value());
+        CHECK(got.counterexample.size() >= shortest->counterexample.size());
       } else {
         Sort(got.states);
         CHECK(got.stats.states == dfs.stats.states);
@@ -104,6 +106,32 @@ TEST_CASE("the distributed search cuts a step bound where the depth-first search
   Sort(dfs.states);
   Sort(got.states);
   CHECK(got.states == dfs.states);
+}
+
+TEST_CASE(
+    "the distributed search ends only once no rank has work and no batch is on its way, "
+    "however the ranks' threads interleave") {
+  // Small spaces end while some ranks have never had work and others are
+  // still sending: an end called too soon misses states. Run often, on two
+  // and three ranks, each run with its own interleaving.
+  for (const char* file : {"getset-docs-fix.json"}) {
+    const scenario::Scenario sc = scenario::LoadScenarioFile(testing::ScenarioPath(file));
+    const explore::Properties properties = SafetyOf(sc);
+    explore::SearchOptions o;
+    o.collect_states = true;
+    explore::SearchResult dfs = explore::DepthFirstSearch(sc.world, properties, o);
+    Sort(dfs.states);
+    for (int run = 0; run < 6; ++run) {
+      for (int ranks : {2, 3}) {
+        INFO(file << " on " << ranks << " ranks, run " << run);
+        explore::SearchResult got = soundness::DistributedOnThreads(sc.world, properties, o, ranks);
+        REQUIRE(got.verdict == dfs.verdict);
+        Sort(got.states);
+        CHECK(got.stats.states == dfs.stats.states);
+        CHECK(got.states == dfs.states);
+      }
+    }
+  }
 }
 
 TEST_CASE("explore --distributed refuses what it cannot honour, naming it") {

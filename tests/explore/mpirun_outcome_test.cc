@@ -66,6 +66,25 @@ TEST_CASE("under mpirun a refusal and a client's error reach stderr, with one pr
   }
 }
 
+TEST_CASE("mpirun -np 2 and -np 4 --oversubscribe count the states one process counts", "[mpi]") {
+  testing::TempDir tmp;
+  const std::string file = testing::ScenarioPath("getset-bounded.json");
+  auto one = testing::RunLockstep({"explore", file, "--json", "--out", tmp.File("one")});
+  REQUIRE(one.exit_code == 0);
+  const json a = json::parse(one.out);
+  for (int ranks : {2, 4}) {
+    auto many = testing::RunOnRanks(
+        ranks, {"explore", file, "--distributed", "--json", "--out", tmp.File("many")},
+        /*prompt_exit=*/true);
+    INFO(ranks << " ranks: " << many.err);
+    REQUIRE(many.exit_code == 0);
+    const json b = json::parse(many.out);
+    CHECK(b["distributed"]["ranks"] == ranks);
+    CHECK(b["verdict"] == a["verdict"]);
+    CHECK(b["states"] == a["states"]);
+  }
+}
+
 // The pids of lockstep's ranks that `mpirun` started.
 std::vector<pid_t> RanksOf(pid_t mpirun) {
   std::vector<pid_t> ranks;

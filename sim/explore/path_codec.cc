@@ -1,0 +1,116 @@
+#include "sim/explore/path_codec.h"
+
+#include <cstring>
+
+#include "sim/base/check.h"
+
+namespace lockstep::explore {
+namespace {
+
+using world::Action;
+
+enum ActionFlags : uint8_t { kHasAge = 1 << 4, kHasJump = 1 << 5, kHasServer = 1 << 6 };
+static_assert(static_cast<int>(Action::Kind::kFailover) < 16, "a kind fits in four bits");
+
+// Signed values as varints: 0, -1, 1, -2, ... as 0, 1, 2, 3, ...
+uint64_t ZigZag(int64_t v) {
+  return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63);
+}
+int64_t UnZigZag(uint64_t v) { return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1); }
+
+}  // namespace
+
+void PutU64(std::string& out, uint64_t v) { out.append(reinterpret_cast<const char*>(&v), 8); }
+
+void PutVarint(std::string& out, uint64_t v) {
+  for (; v >= 0x80; v >>= 7) out.push_back(static_cast<char>((v & 0x7f) | 0x80));
+  out.push_back(static_cast<char>(v));
+}
+
+void PutAction(std::string& out, const Action& a) {
+  uint8_t head = static_cast<uint8_t>(a.kind);
+  if (a.arg_age != 0) head |= kHasAge;
+  if (a.jump_by != 0) head |= kHasJump;
+  if (a.server != 0) head |= kHasServer;
+  out.push_back(static_cast<char>(head));
+  out.push_back(static_cast<char>(a.client + 1));  // -1 (none) to 0
+  if (a.arg_age != 0) PutVarint(out, ZigZag(a.arg_age));
+  if (a.jump_by != 0) PutVarint(out, ZigZag(a.jump_by));
+  if (a.server != 0) PutVarint(out, ZigZag(a.server));
+}
+
+void PutPath(std::string& out, const std::vector<Action>& path) {
+  PutVarint(out, path.size());
+  for (const Action& a : path) PutAction(out, a);
+}
+
+void PutFingerprint(std::string& out, const Fingerprint& f) {
+  PutU64(out, f.a);
+  PutU64(out, f.b);
+}
+
+uint8_t Reader::Byte() {
+  uint8_t b;
+  Take(&b, 1);
+  return b;
+}
+
+uint64_t Reader::U64() {
+  uint64_t v;
+  Take(&v, sizeof v);
+  return v;
+}
+
+uint64_t Reader::Varint() {
+  uint64_t v = 0;
+  for (int shift = 0;; shift += 7) {
+    LOCKSTEP_CHECK(shift < 64, "a distributed search's message holds a bad number");
+    const uint8_t byte = Byte();
+    v |= static_cast<uint64_t>(byte & 0x7f) << shift;
+    if (!(byte & 0x80)) return v;
+  }
+}
+
+Fingerprint Reader::Print() {
+  Fingerprint f;
+  f.a = U64();
+  f.b = U64();
+  return f;
+}
+
+Action Reader::Step() {
+  Action a;
+  const uint8_t head = Byte();
+  a.kind = static_cast<Action::Kind>(head & 0x0f);
+  a.client = static_cast<int>(Byte()) - 1;
+  a.arg_age = head & kHasAge ? UnZigZag(Varint()) : 0;
+  a.jump_by = head & kHasJump ? UnZigZag(Varint()) : 0;
+  a.server = head & kHasServer ? static_cast<int>(UnZigZag(Varint())) : 0;
+  return a;
+}
+
+std::vector<Action> Reader::Path() {
+  std::vector<Action> path(Varint());
+  for (Action& a : path) a = Step();
+  return path;
+}
+
+std::string Reader::Bytes(size_t n) {
+  LOCKSTEP_CHECK(at_ + n <= s_.size(), "a distributed search's message ends early");
+  std::string bytes = s_.substr(at_, n);
+  at_ += n;
+  return bytes;
+}
+
+void Reader::Take(void* to, size_t n) {
+  LOCKSTEP_CHECK(at_ + n <= s_.size(), "a distributed search's message ends early");
+  std::memcpy(to, s_.data() + at_, n);
+  at_ += n;
+}
+
+void Decode(const std::string& steps, std::vector<Action>* path) {
+  path->clear();
+  for (Reader r(steps); !r.done();) path->push_back(r.Step());
+}
+
+}  // namespace lockstep::explore
