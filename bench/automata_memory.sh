@@ -51,6 +51,9 @@ done
 SCRATCH=$(mktemp -d)
 trap 'rm -rf "$SCRATCH"' EXIT
 
+# A binary as its version names it: "commit 1a2b3c4d5e6f".
+label() { "$1" --version | head -1 | sed -n 's/.*(\(commit [^)]*\)).*/\1/p'; }
+
 # One row of the table for BINARY on the scenario at HORIZON with N clients.
 row() {
   local bin=$1 horizon=$2 n=$3 rc
@@ -60,7 +63,7 @@ row() {
     > "$SCRATCH/out.json" 2>/dev/null
   rc=$?
   set -e
-  if [ $rc -eq 124 ]; then echo "| $n | $horizon | $(basename "$bin") | timeout | | | | | |"; return; fi
+  if [ $rc -eq 124 ]; then echo "| $n | $horizon | $(label "$bin") | timeout | | | | | |"; return; fi
   python3 -c '
 import json, sys
 sys.path.insert(0, sys.argv[2])
@@ -73,7 +76,7 @@ mb = lambda b: "{:.1f}".format(b / 2**20)
 print("| {} | {} | {} | {:,} | {} | {:.0f} | {} | {} | {:.2f} / {:.2f} |".format(
     sys.argv[5], sys.argv[4], sys.argv[6], d["states"], mb(rss), rss / d["states"],
     mb(m["table_bytes"]), mb(m["automata_bytes"]), t["cpu_s"], t["wall_s"]))' \
-    "$SCRATCH/time" "$BENCH" "$SCRATCH/out.json" "$horizon" "$n" "$(basename "$bin")"
+    "$SCRATCH/time" "$BENCH" "$SCRATCH/out.json" "$horizon" "$n" "$(label "$bin")"
 }
 
 for h in 16 64 256; do scenario_set "$REPO/scenarios/getset-bounded.json" "$SCRATCH/getset-$h.json" "$h" 3; done

@@ -291,7 +291,7 @@ TEST_CASE("lockstep render refuses bad input, naming the file and the place") {
   CHECK(r.exit_code == 2);
   CHECK(r.err ==
         "lockstep render: give --svg OUT.svg, --png OUT.png, --html OUT.html, or several (or "
-        "--play-html GAME.html for a scenario's game)\n");
+        "--play-html GAME.html for a scenario's game, or --course DIR)\n");
 
   for (const char* steps : {"9..3", "3..40", "three", "-1..2", "4"}) {
     r = testing::RunLockstep({"render", testing::ScenarioPath("setnx-docs-race.json"), "--steps",
@@ -612,7 +612,7 @@ TEST_CASE("a client crashed at the start gets a narrow lane with room for its na
   CHECK(TextsThatDoNotFit(trace::RenderSvg(t)) == std::vector<std::string>{});
 }
 
-TEST_CASE("the HTML page's diagram scales to the page; the SVG file keeps its size") {
+TEST_CASE("the HTML page's diagram scales to the page, and the SVG file keeps its size") {
   const trace::Trace t = Replayed("setnx-docs-race.json");
   const std::string html = trace::RenderHtml(t);
   const size_t from = html.find("<svg"), to = html.find("</svg>");
