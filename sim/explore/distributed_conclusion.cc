@@ -133,8 +133,7 @@ void Rank::Count(const std::vector<uint64_t>& sums) {
   stats_.bytes_sent = sums[kSentBytes];
   stats_.expected_omissions = 0;
   for (int r = 0; r < k_; ++r) {
-    stats_.expected_omissions +=
-        std::bit_cast<double>(sums[kFields + static_cast<size_t>(k_ + r)]);
+    stats_.expected_omissions += std::bit_cast<double>(sums[kFields + static_cast<size_t>(k_ + r)]);
   }
 }
 
