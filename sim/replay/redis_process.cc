@@ -249,7 +249,10 @@ bool RedisProcess::TryStart(std::string* error, bool* retry) {
     auto c = RedisConnection::Connect("127.0.0.1", port_, 200, &ignored);
     if (c) {
       auto pong = c->Command({"PING"}, &ignored);
-      if (pong && pong->text == "PONG") {
+      // Another test's server may have taken the port between FreePort and
+      // this one's bind: only a server with our child's pid is ours (ours
+      // then exits with "Address already in use", and a new port is tried).
+      if (pong && pong->text == "PONG" && ServesPid(*c, pid_)) {
         if (!options_.controlled_clock || ClockAnswers(*c, error)) return true;
         Kill();
         return false;
@@ -260,6 +263,14 @@ bool RedisProcess::TryStart(std::string* error, bool* retry) {
   *error = "it did not answer PING within 10 s; its log:\n" + ReadLog(log);
   Kill();
   return false;
+}
+
+bool RedisProcess::ServesPid(RedisConnection& c, pid_t pid) {
+  std::string ignored;
+  std::optional<kv::Reply> info = c.Command({"INFO", "server"}, &ignored);
+  if (!info) return false;
+  const std::string field = "process_id:" + std::to_string(pid) + "\r\n";
+  return info->text.find(field) != std::string::npos;
 }
 
 bool RedisProcess::ClockAnswers(RedisConnection& c, std::string* error) {

@@ -68,6 +68,8 @@ class RedisProcess {
   bool TryStart(std::string* error, bool* retry);
   // Whether the server reads the clock lockstep sets.
   bool ClockAnswers(RedisConnection& c, std::string* error);
+  // Whether the server `c` reaches is the process `pid` (INFO server).
+  static bool ServesPid(RedisConnection& c, pid_t pid);
   void Cleanup();  // kills the server, removes its folder
 
   RedisProcessOptions options_;
