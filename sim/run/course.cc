@@ -11,6 +11,7 @@
 #include "sim/run/play_page.h"
 #include "sim/scenario/scenario.h"
 #include "sim/trace/json_reader.h"
+#include "sim/trace/render_svg.h"
 
 namespace lockstep::run {
 namespace {
@@ -21,29 +22,6 @@ using nlohmann::json;
 
 // The most levels a course holds: a course, not a sweep.
 constexpr int64_t kMaxLevels = 50;
-
-std::string Escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
 
 std::string PageName(size_t level) { return "level-" + std::to_string(level + 1) + ".html"; }
 
@@ -84,19 +62,20 @@ std::string IndexPage(const Course& course, const std::vector<json>& graphs,
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
       "<title>" +
-      Escape(course.title.empty() ? t.index_title : course.title) +
+      trace::XmlEscape(course.title.empty() ? t.index_title : course.title) +
       "</title>\n<style>\n"
       "body { font-family: DejaVu Sans, Helvetica, Arial, sans-serif; margin: 20px; "
       "color: #1B1F24; max-width: 60em; }\n"
       "li { margin: 0 0 14px 0; } p { margin: 4px 0; } .goal { font-weight: bold; "
       "color: #34435E; }\n</style>\n</head>\n<body>\n<h1 id=\"course-title\">" +
-      Escape(course.title.empty() ? t.index_title : course.title) + "</h1>\n<p>" +
-      Escape(t.index_intro) + "</p>\n<ol id=\"levels\">\n";
+      trace::XmlEscape(course.title.empty() ? t.index_title : course.title) + "</h1>\n<p>" +
+      trace::XmlEscape(t.index_intro) + "</p>\n<ol id=\"levels\">\n";
   for (size_t i = 0; i < graphs.size(); ++i) {
     page += "<li class=\"level\"><a href=\"" + PageName(i) + "\">" +
-            Escape(course.levels[i].title) + "</a>\n<p class=\"goal\">" + Escape(t.goal) +
-            Escape(goals[i]) + "</p>\n<p class=\"challenge\">" +
-            Escape(Challenge(graphs[i]["states"][0]["distance"])) + "</p></li>\n";
+            trace::XmlEscape(course.levels[i].title) + "</a>\n<p class=\"goal\">" +
+            trace::XmlEscape(t.goal) + trace::XmlEscape(goals[i]) +
+            "</p>\n<p class=\"challenge\">" +
+            trace::XmlEscape(Challenge(graphs[i]["states"][0]["distance"])) + "</p></li>\n";
   }
   return page + "</ol>\n</body>\n</html>\n";
 }
