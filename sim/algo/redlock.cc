@@ -41,7 +41,9 @@ void RunRedlock(world::Client& c, const LockSettings& s, RedlockTokens tokens) {
       // The token need not be live: where the client is in its random stream
       // (kept by ForgetHistory) says which draw it is.
       c.ForgetHistory("acquire", {round});
-      const Millis start = c.Now();
+      // Only `now - start < ttl - drift` reads the start: any older start
+      // leaves no validity alike.
+      const Millis start = c.NowAsStart(std::max<Millis>(s.ttl - RedlockDrift(s.ttl), 0));
       int locked = 0;
       token = 0;
       for (int i = 0; i < s.instances; ++i) {
@@ -89,8 +91,12 @@ void RunRedlock(world::Client& c, const LockSettings& s, RedlockTokens tokens) {
       // A random back-off, every value of which the explorer tries.
       c.SleepBetween(1, std::max<Millis>(s.retry_delay, 1));
     }
+    // The attempt's times (its start, the clock at its end) are dead once
+    // the validity is known: only where the lease ends is live.
+    c.ForgetHistory("hold", {round, token}, {valid_until});
     HoldLock(c, s, valid_until, token);
     c.LeaveCriticalSection();
+    c.ForgetHistory("release", {round});
     UnlockAll(c, s, value);
     c.ForgetLock();
   }

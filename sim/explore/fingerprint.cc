@@ -119,6 +119,15 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
   // relative to the clock.
   TimeLine times(relative_, s.now, window_);
   const bool ready_since = use_ready_since_;
+  // The k-th time client i's local state holds, as the search keeps it: a
+  // start older than the longest elapsed time compared with it is kept
+  // just past that (Client::NowAsStart; a client's clock never goes back).
+  auto held_time = [&](int i, world::LocalState local, size_t k) -> world::Millis {
+    const world::Millis t = model_.automaton(i).TimesOf(local)[k];
+    const std::vector<world::Millis>& ages = model_.automaton(i).TimeAgesOf(local);
+    if (k >= ages.size() || ages[k] == world::kUnboundedAge) return t;
+    return std::max(t, model_.ClientClock(s, i) - ages[k] - 1);
+  };
   if (relative_) {
     for (int i = 0; i < n; ++i) {
       const world::ClientSlot& c = s.clients[i];
@@ -130,7 +139,8 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
       }
       if (c.holding) times.Add(c.valid_until);
       if (c.holding && use_acquired_at_) times.Add(c.acquired_at);
-      for (world::Millis t : model_.automaton(i).TimesOf(c.local)) times.Add(t);
+      for (size_t k = 0; k < model_.automaton(i).TimesOf(c.local).size(); ++k)
+        times.Add(held_time(i, c.local, k));
     }
     auto add_entry = [&](const kv::Entry& e) {
       if (e.deadline) times.Add(*e.deadline);
@@ -156,8 +166,8 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
   auto local_word = [&](int i, world::LocalState local) -> uint64_t {
     if (!relative_) return abstract_ ? model_.automaton(i).AbstractOf(local) : local;
     uint64_t h = model_.automaton(i).ShapeOf(local);
-    for (world::Millis t : model_.automaton(i).TimesOf(local))
-      h = base::HashCombine(h, times.Of(t));
+    for (size_t k = 0; k < model_.automaton(i).TimesOf(local).size(); ++k)
+      h = base::HashCombine(h, times.Of(held_time(i, local, k)));
     return h;
   };
   // With symmetry, and when no client reads tokens, a client's random

@@ -25,6 +25,7 @@ enum Tag : uint64_t {
   kWake,
   kLiveTime,
   kReplyTime,
+  kStart,                     // a clock reading as the start of an elapsed time
   kToken,                     // a token drawn, as which of this client's draws
   kTime = uint64_t{1} << 40,  // in the shape: a time was observed here
 };
@@ -61,12 +62,18 @@ void Client::Observe(uint64_t v) {
   shape_ = base::HashCombine(shape_, v);
 }
 
-void Client::ObserveTime(uint64_t tag, Millis t) {
+void Client::ObserveTime(uint64_t tag, Millis t, Millis longest_age) {
   const uint64_t v = base::HashCombine(tag, static_cast<uint64_t>(t));
   concrete_ = base::HashCombine(concrete_, v);
   abstract_ = base::HashCombine(abstract_, v);
   shape_ = base::HashCombine(shape_, kTime | tag);
+  // A bound is part of the shape: it changes what of the time is kept.
+  if (longest_age != kUnboundedAge) shape_ = base::HashCombine(shape_, uint64_t(longest_age));
   times_.push_back(t);
+  if (longest_age != kUnboundedAge || !time_ages_.empty()) {
+    time_ages_.resize(times_.size() - 1, kUnboundedAge);
+    time_ages_.push_back(longest_age);
+  }
 }
 
 std::optional<Millis> Client::ReplyTime() const {
@@ -180,6 +187,16 @@ int64_t Client::Del(const std::string& key, Where where) {
 Millis Client::Now() {
   read_clock_ = true;
   ObserveTime(kClock, input_.clock);
+  return input_.clock;
+}
+
+Millis Client::NowAsStart(Millis longest) {
+  if (longest < 0) {
+    throw std::logic_error("NowAsStart(" + std::to_string(longest) +
+                           "): an elapsed time is compared with a negative bound");
+  }
+  read_clock_ = true;
+  ObserveTime(kStart, input_.clock, longest);
   return input_.clock;
 }
 
@@ -308,6 +325,7 @@ void Client::ForgetHistory(std::string_view label, std::span<const int64_t> live
     shape_ = base::HashCombine(shape_, kTime | kLiveTime);
   }
   times_.assign(live_times.begin(), live_times.end());
+  time_ages_.clear();
   requests_since_forget_ = 0;
   abstract_ = h;
   concrete_ = base::HashCombine(concrete_, h);

@@ -132,6 +132,14 @@ class Client {
   // --- Time. ---
   // This client's clock (global time plus its skew), read in local code.
   Millis Now();
+  // The same, read as the start of an elapsed time that the algorithm only
+  // ever measures against later readings of its clock and compares with
+  // constants of at most `longest` (Redlock: now - start against the
+  // validity). Past `longest` every elapsed time is alike, so a search
+  // without a horizon keeps this reading at most `longest` + 1 ticks behind
+  // the clock (docs/design.md, "Time without a horizon"). A promise, as
+  // ForgetHistory's: using it otherwise merges states that differ.
+  Millis NowAsStart(Millis longest);
   // An argument "my clock + offset", read when the command's arguments are
   // computed (see value.h).
   static Value ClockPlus(Millis offset) { return Value::ClockPlus(offset); }
@@ -225,6 +233,9 @@ class Client {
   // but the times, which times() lists in the order observed.
   uint64_t shape() const { return shape_; }
   const std::vector<Millis>& times() const { return times_; }
+  // For each of times(), the elapsed time past which it is alike
+  // (NowAsStart), or kUnboundedAge; empty when none has one.
+  const std::vector<Millis>& time_ages() const { return time_ages_; }
   // Requests made since the last ForgetHistory (or the start): all of them
   // are remembered in the state's name.
   uint64_t requests_since_forget() const { return requests_since_forget_; }
@@ -251,7 +262,7 @@ class Client {
   Request& NewRequest(Request::Kind kind, const Where& where);
   std::string Source(const Where& where);
   void Observe(uint64_t v);
-  void ObserveTime(uint64_t tag, Millis t);
+  void ObserveTime(uint64_t tag, Millis t, Millis longest_age = kUnboundedAge);
   void ObserveReply();
   // The last reply as a time, if it is one (LastReplyIsTime).
   std::optional<Millis> ReplyTime() const;
@@ -278,6 +289,7 @@ class Client {
   uint64_t abstract_;          // the same since the last ForgetHistory
   uint64_t shape_;             // abstract_ without the times...
   std::vector<Millis> times_;  // ...which are these
+  std::vector<Millis> time_ages_;
   uint64_t requests_since_forget_ = 0;
   uint64_t random_count_ = 0;
   bool drew_number_ = false;  // Random() was called: the stream is this client's own

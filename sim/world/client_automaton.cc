@@ -243,11 +243,13 @@ void ClientAutomaton::Record(LocalState s, const Client& c, LocalState parent, c
   it->second.abstract = c.abstract_history();
   it->second.shape = c.shape();
   it->second.times = c.times();
+  it->second.time_ages = c.time_ages();
   it->second.parent = parent;
   it->second.via = via;
   it->second.is_start = start;
   node_bytes_ += sizeof(std::pair<const LocalState, Node>) + kMapNodeOverhead +
-                 HeapBytes(it->second.request) + it->second.times.capacity() * sizeof(Millis) +
+                 HeapBytes(it->second.request) +
+                 (it->second.times.capacity() + it->second.time_ages.capacity()) * sizeof(Millis) +
                  HeapBytes(it->second.via.reply);
 }
 

@@ -72,6 +72,12 @@ class ClientAutomaton {
   // The abstract state with its times apart (Client::shape and times), for
   // an all-time search; 0 and no times for 0.
   uint64_t ShapeOf(LocalState s) const { return s == 0 ? 0 : nodes_.at(s).shape; }
+  // For each of TimesOf, the age past which it is alike (Client::NowAsStart,
+  // kUnboundedAge for none); empty when none has one.
+  const std::vector<Millis>& TimeAgesOf(LocalState s) const {
+    static const std::vector<Millis> kNone;
+    return s == 0 ? kNone : nodes_.at(s).time_ages;
+  }
   const std::vector<Millis>& TimesOf(LocalState s) const {
     static const std::vector<Millis> kNone;
     return s == 0 ? kNone : nodes_.at(s).times;
@@ -118,7 +124,8 @@ class ClientAutomaton {
     LocalState abstract = 0;
     uint64_t shape = 0;
     std::vector<Millis> times;
-    Input via;  // the input that led from parent here (first time)
+    std::vector<Millis> time_ages;  // Client::time_ages
+    Input via;                      // the input that led from parent here (first time)
     bool is_start = false;
   };
   struct Key {

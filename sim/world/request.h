@@ -38,6 +38,10 @@ struct Request {
   bool ReadsClock() const;
 };
 
+// A time a client holds whose age past some bound is alike to it
+// (Client::NowAsStart) has that bound; any other time has this.
+inline constexpr Millis kUnboundedAge = -1;
+
 // The reply a client sees when its request or the reply was lost.
 inline constexpr const char* kTimeoutError = "TIMEOUT no reply within the client's timeout";
 
