@@ -57,6 +57,18 @@ std::string StrategyHelp() {
   return text;
 }
 
+// Whether the command line gives an option depth first reads and breadth
+// first does not: with no --strategy, it chooses depth first.
+bool DepthFirstOptionsGiven(const CLI::App& explore) {
+  const explore::StrategyEntry* dfs = explore::FindStrategy("dfs");
+  const explore::StrategyEntry* bfs = explore::FindStrategy("bfs");
+  for (std::string_view option : dfs->options) {
+    if (std::find(bfs->options.begin(), bfs->options.end(), option) != bfs->options.end()) continue;
+    if (explore.count(std::string(option)) > 0) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 int RunCommandLine(const std::vector<std::string>& args) {
@@ -350,7 +362,10 @@ int RunCommandLine(const std::vector<std::string>& args) {
       // An option the chosen strategy does not read is refused, never
       // silently ignored: a search would say it ran without symmetry, say,
       // when it ran with it.
-      const explore::StrategyEntry* chosen = explore::FindStrategy(ex.strategy);
+      // With no --strategy, an option only depth first reads chooses it.
+      ex.depth_first_options = DepthFirstOptionsGiven(*explore);
+      const explore::StrategyEntry* chosen =
+          explore::FindStrategy(ex.strategy.empty() ? "dfs" : ex.strategy);
       for (const explore::StrategyEntry& e : explore::Strategies()) {
         for (std::string_view option : e.options) {
           if (!chosen || explore->count(std::string(option)) == 0 ||

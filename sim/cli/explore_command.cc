@@ -74,13 +74,17 @@ std::string StrategyChoices() {
 // The scenario as it will be searched: loaded, with the command line's
 // overrides, every file a violation could be saved to checked. Throws
 // base::InputError.
-scenario::Scenario Prepare(const ExploreOptions& o) {
+scenario::Scenario Prepare(ExploreOptions& o) {
   scenario::Scenario s = scenario::LoadScenarioFile(o.file);
   scenario::ApplyOverrides(s, {.clients = o.clients,
                                .horizon = o.horizon,
                                .max_arg_delay = o.max_arg_delay,
                                .faults = o.faults});
   run::Warn(o.file, s.warnings);
+  if (o.strategy.empty()) {
+    o.strategy = DefaultStrategy(o, s);
+    o.default_strategy = true;
+  }
   if (!explore::FindStrategy(o.strategy)) {
     throw base::InputError(
         "", "", "--strategy: expected " + StrategyChoices() + ", got \"" + o.strategy + "\"");
@@ -289,6 +293,16 @@ int Reported(const ExploreOptions& o, explore::Communicator* ranks) {
 
 }  // namespace
 
+std::string DefaultStrategy(const ExploreOptions& o, const scenario::Scenario& s) {
+  // Without a horizon, a depth-first execution runs the clock on through
+  // new states for as long as the space has any: its length, bounded only
+  // by --max-steps, is not a sign of a loop, and every client meets ever
+  // later times its automaton must learn. Breadth first, executions are as
+  // long as the space is deep (Redlock for all time: 126 steps against
+  // more than 10,000).
+  return !s.world.horizon && !o.depth_first_options ? "bfs" : "dfs";
+}
+
 int Explore(const ExploreOptions& o) {
   if (!o.distributed) return Reported(o, nullptr);
 #ifdef LOCKSTEP_HAVE_MPI
@@ -322,7 +336,8 @@ int Explore(const ExploreOptions& o) {
 
 namespace {
 
-int Search(const ExploreOptions& o, explore::Communicator* ranks) {
+int Search(const ExploreOptions& given, explore::Communicator* ranks) {
+  ExploreOptions o = given;
   const scenario::Scenario s = Prepare(o);
   run::ExploreOptions options;
   options.strategy = o.strategy;

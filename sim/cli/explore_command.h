@@ -8,13 +8,19 @@
 #include "sim/base/limits.h"
 #include "sim/explore/search.h"
 #include "sim/explore/strategy_registry.h"
+#include "sim/scenario/scenario.h"
 #include "sim/trace/trace.h"
 
 namespace lockstep::cli {
 
 struct ExploreOptions {
   std::string file;
-  std::string strategy{explore::Strategies().front().name};  // the default
+  // A name of explore::Strategies(), or empty for the default: depth first,
+  // but breadth first for a search without a horizon unless an option only
+  // depth first reads is given (DefaultStrategy).
+  std::string strategy;
+  bool depth_first_options = false;  // such an option is given
+  bool default_strategy = false;     // the strategy was chosen so
   std::optional<int> clients;
   std::optional<int> max_steps;
   std::optional<std::string> horizon;  // an integer, or "none"
@@ -37,5 +43,8 @@ struct ExploreOptions {
 };
 
 int Explore(const ExploreOptions& o);
+
+// The strategy an empty --strategy stands for, for scenario `s`.
+std::string DefaultStrategy(const ExploreOptions& o, const scenario::Scenario& s);
 
 }  // namespace lockstep::cli

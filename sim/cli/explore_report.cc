@@ -145,8 +145,9 @@ std::string SearchHeader(const ExploreOptions& o, const scenario::Scenario& s,
   std::ostringstream text;
   std::string names;
   for (const auto& c : s.world.clients) names += (names.empty() ? "" : ",") + c.name;
-  text << "explore " << o.file << ": strategy " << o.strategy << ", clients " << names << ", "
-       << world::HorizonText(s.world.horizon) << "\n";
+  text << "explore " << o.file << ": strategy " << o.strategy
+       << (o.default_strategy && o.strategy == "bfs" ? " (the default without a horizon)" : "")
+       << ", clients " << names << ", " << world::HorizonText(s.world.horizon) << "\n";
   text << "search: " << Thousands(r.stats.executions) << " executions, "
        << Thousands(r.stats.states) << " distinct states, " << Thousands(r.stats.transitions)
        << " transitions, max depth " << r.stats.max_depth << ", " << r.stats.elapsed_s << " s\n";

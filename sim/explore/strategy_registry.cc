@@ -90,12 +90,13 @@ SearchResult RunSampling(const world::WorldConfig& config, const Properties& pro
 const std::vector<StrategyEntry>& Strategies() {
   static const std::vector<StrategyEntry> kStrategies = {
       {"dfs",
-       "exhaustive depth-first search, the default",
+       "exhaustive depth-first search, the default with a horizon",
        StrategyKind::kExhaustive,
        {"--preemptions", "--jobs", "--no-cache", "--no-symmetry", "--no-por", "--storage"},
        RunDepthFirst},
       {"bfs",
-       "exhaustive breadth-first search: the first violation found is a shortest one",
+       "exhaustive breadth-first search: the first violation found is a shortest one; the "
+       "default without a horizon",
        StrategyKind::kExhaustive,
        {"--no-symmetry"},
        RunBreadthFirst,

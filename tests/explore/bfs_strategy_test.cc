@@ -127,5 +127,31 @@ TEST_CASE("explore refuses an option its strategy does not read, naming who read
   CHECK(jobs.err.find("--jobs does nothing with --strategy random") != std::string::npos);
 }
 
+TEST_CASE("without a horizon explore searches breadth first unless told to go depth first") {
+  const std::string all_time = testing::ScenarioPath("getset-all-time.json");
+  auto header = [](const testing::ProcessResult& r) { return r.out.substr(0, r.out.find('\n')); };
+  const testing::ProcessResult chosen =
+      testing::RunLockstep({"explore", all_time, "--clients", "2"});
+  CHECK(chosen.exit_code == 0);
+  CHECK_THAT(header(chosen), Catch::Contains("strategy bfs (the default without a horizon)"));
+  // An option only depth first reads asks for depth first.
+  const testing::ProcessResult jobs =
+      testing::RunLockstep({"explore", all_time, "--clients", "2", "--jobs", "2"});
+  CHECK(jobs.exit_code == 0);
+  CHECK_THAT(header(jobs), Catch::Contains("strategy dfs,"));
+  const testing::ProcessResult told =
+      testing::RunLockstep({"explore", all_time, "--clients", "2", "--strategy", "dfs"});
+  CHECK_THAT(header(told), Catch::Contains("strategy dfs,"));
+  // With a horizon, depth first, as always.
+  const testing::ProcessResult bounded =
+      testing::RunLockstep({"explore", all_time, "--clients", "2", "--horizon", "8"});
+  CHECK_THAT(header(bounded), Catch::Contains("strategy dfs,"));
+  // An option neither reads is refused as before.
+  const testing::ProcessResult pct =
+      testing::RunLockstep({"explore", all_time, "--executions", "5"});
+  CHECK(pct.exit_code == 2);
+  CHECK_THAT(pct.err, Catch::Contains("--executions does nothing with --strategy dfs"));
+}
+
 }  // namespace
 }  // namespace lockstep
