@@ -161,12 +161,16 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
     }
   }
   times.Compress();
-  // A client's state: with relative times, its history's shape and the
-  // times it holds, placed.
+  // A client's state: with relative times, or a start past its bound, its
+  // history's shape and the times it holds, placed.
   auto local_word = [&](int i, world::LocalState local) -> uint64_t {
-    if (!relative_) return abstract_ ? model_.automaton(i).AbstractOf(local) : local;
-    uint64_t h = model_.automaton(i).ShapeOf(local);
-    for (size_t k = 0; k < model_.automaton(i).TimesOf(local).size(); ++k)
+    const world::ClientAutomaton& a = model_.automaton(i);
+    // With a horizon too, a start older than its bound is alike: the
+    // shape and the times held name what the abstract history does.
+    if (!relative_ && (!abstract_ || a.TimeAgesOf(local).empty()))
+      return abstract_ ? a.AbstractOf(local) : local;
+    uint64_t h = a.ShapeOf(local);
+    for (size_t k = 0; k < a.TimesOf(local).size(); ++k)
       h = base::HashCombine(h, times.Of(held_time(i, local, k)));
     return h;
   };
