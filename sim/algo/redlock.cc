@@ -41,9 +41,9 @@ void RunRedlock(world::Client& c, const LockSettings& s, RedlockTokens tokens) {
       // The token need not be live: where the client is in its random stream
       // (kept by ForgetHistory) says which draw it is.
       c.ForgetHistory("acquire", {round});
-      // Only `now - start < ttl - drift` reads the start: any older start
-      // leaves no validity alike.
-      const Millis start = c.NowAsStart(std::max<Millis>(s.ttl - RedlockDrift(s.ttl), 0));
+      // Only `now - start < ttl - drift` reads the start: one that many
+      // ticks old or older leaves no validity, whatever its age.
+      const Millis start = c.NowAsStart(std::max<Millis>(s.ttl - RedlockDrift(s.ttl) - 1, 0));
       int locked = 0;
       token = 0;
       for (int i = 0; i < s.instances; ++i) {
