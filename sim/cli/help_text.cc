@@ -105,7 +105,9 @@ std::string HelpFooter(const std::string& subcommand) {
          {"A Redlock game cut to fit a page",
           "lockstep render scenarios/redlock-restart.json --play-html g.html "
           "--horizon 0"},
-         {"The course: an index and a page per level", "lockstep render --course course/"}});
+         {"The course: an index and a page per level", "lockstep render --course course/"},
+         {"The course in Chinese, from a teacher's own course file",
+          "lockstep render --course course/ --levels my-course.json --lang zh"}});
   }
   return "";
 }
