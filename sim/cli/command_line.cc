@@ -95,7 +95,7 @@ int RunCommandLine(const std::vector<std::string>& args) {
   OutputOptions out;
   TerminalOptions terminal;
   // The timeline's options, on every command that prints one.
-  auto add_terminal = [&terminal](CLI::App* command) {
+  auto add_terminal = [&terminal, &language_text, &language_help](CLI::App* command) {
     command
         ->add_option("--width", terminal.width,
                      "Fit the timeline to this many columns (0: no limit; default: the "
@@ -112,6 +112,7 @@ int RunCommandLine(const std::vector<std::string>& args) {
                       "Leave out the reasons the algorithms give under their steps");
     command->add_option("--color", terminal.color, "Colour: auto (on a terminal), always, never")
         ->check(CLI::IsMember({"auto", "always", "never"}));
+    command->add_option("--lang", language_text, language_help)->check(kLanguage);
   };
   std::string file;
   uint64_t seed = 0;
@@ -363,6 +364,8 @@ int RunCommandLine(const std::vector<std::string>& args) {
     const lang::Language language =
         language_text ? lang::ParseLanguage(*language_text) : lang::DefaultLanguage();
     render_request.language = language;
+    out.timeline.language = language;
+    ex.timeline.language = language;
     if (*replay) {
       redis.managed = redis_server_opt->count() > 0;
       return redis.address.empty() && !redis.managed ? Replay(file, out)

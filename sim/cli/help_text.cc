@@ -68,7 +68,9 @@ std::string HelpFooter(const std::string& subcommand) {
          {"A saved trace, one line per step, checked to reproduce byte for byte",
           "lockstep replay TRACE.json --compact"},
          {"Its commands on real redis-servers lockstep starts, every reply compared",
-          "lockstep replay TRACE.json --redis-server"}});
+          "lockstep replay TRACE.json --redis-server"},
+         {"The documented race with the timeline's words in Chinese",
+          "lockstep replay scenarios/setnx-docs-race.json --lang zh"}});
   }
   if (subcommand == "run") {
     return Examples({{"One random schedule, its trace saved",
