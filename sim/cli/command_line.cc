@@ -18,6 +18,7 @@
 #include "sim/cli/render_command.h"
 #include "sim/cli/terminal.h"
 #include "sim/explore/strategy_registry.h"
+#include "sim/lang/language.h"
 #include "sim/replay/redis_replay.h"
 #include "sim/run/stop_signals.h"
 #include "sim/run/version.h"
@@ -43,6 +44,19 @@ const CLI::Validator kSeed(
                                     : "expected " + trace::SeedRange() + ", got \"" + text + "\"";
     },
     "SEED");
+
+// A language, as lang::ParseLanguage reads it; "{en,zh}" in the help is
+// what the shell completion offers.
+const CLI::Validator kLanguage(
+    [](std::string& text) {
+      try {
+        lang::ParseLanguage(text);
+        return std::string();
+      } catch (const base::InputError& e) {
+        return e.expected;
+      }
+    },
+    "{en,zh}");
 
 // "dfs (exhaustive depth-first search, the default), random (...) or pct (...)".
 std::string StrategyHelp() {
@@ -85,10 +99,15 @@ int RunCommandLine(const std::vector<std::string>& args) {
                        "Print the version and the commit");
   app.set_help_all_flag("--help-all", "Show help for every subcommand");
 
+  // --lang, on every command that shows words: checked once parsed (exit 2).
+  std::optional<std::string> language_text;
+  const std::string language_help =
+      "Show the words in en (English) or zh (Chinese) (default: from LC_ALL, LC_MESSAGES or "
+      "LANG; zh* is Chinese)";
   OutputOptions out;
   TerminalOptions terminal;
   // The timeline's options, on every command that prints one.
-  auto add_terminal = [&terminal](CLI::App* command) {
+  auto add_terminal = [&terminal, &language_text, &language_help](CLI::App* command) {
     command
         ->add_option("--width", terminal.width,
                      "Fit the timeline to this many columns (0: no limit; default: the "
@@ -105,6 +124,7 @@ int RunCommandLine(const std::vector<std::string>& args) {
                       "Leave out the reasons the algorithms give under their steps");
     command->add_option("--color", terminal.color, "Colour: auto (on a terminal), always, never")
         ->check(CLI::IsMember({"auto", "always", "never"}));
+    command->add_option("--lang", language_text, language_help)->check(kLanguage);
   };
   std::string file;
   uint64_t seed = 0;
@@ -291,6 +311,7 @@ int RunCommandLine(const std::vector<std::string>& args) {
       ->add_option("--clients", render_request.cut.clients,
                    "Cut a game to its first N contending clients (as explore --clients)")
       ->check(CLI::Range(1, base::kMaxClients));
+  render->add_option("--lang", language_text, language_help)->check(kLanguage);
   render->add_option("--horizon", render_request.cut.horizon,
                      "Cut a game's time: the clock never passes this, or none (as explore "
                      "--horizon)");
@@ -352,6 +373,11 @@ int RunCommandLine(const std::vector<std::string>& args) {
 
   // Bad input and files that cannot be written end here, in one place.
   try {
+    const lang::Language language =
+        language_text ? lang::ParseLanguage(*language_text) : lang::DefaultLanguage();
+    render_request.language = language;
+    out.timeline.language = language;
+    ex.timeline.language = language;
     if (*replay) {
       redis.managed = redis_server_opt->count() > 0;
       return redis.address.empty() && !redis.managed ? Replay(file, out)

@@ -68,7 +68,9 @@ std::string HelpFooter(const std::string& subcommand) {
          {"A saved trace, one line per step, checked to reproduce byte for byte",
           "lockstep replay TRACE.json --compact"},
          {"Its commands on real redis-servers lockstep starts, every reply compared",
-          "lockstep replay TRACE.json --redis-server"}});
+          "lockstep replay TRACE.json --redis-server"},
+         {"The documented race with the timeline's words in Chinese",
+          "lockstep replay scenarios/setnx-docs-race.json --lang zh"}});
   }
   if (subcommand == "run") {
     return Examples({{"One random schedule, its trace saved",
@@ -105,7 +107,9 @@ std::string HelpFooter(const std::string& subcommand) {
          {"A Redlock game cut to fit a page",
           "lockstep render scenarios/redlock-restart.json --play-html g.html "
           "--horizon 0"},
-         {"The course: an index and a page per level", "lockstep render --course course/"}});
+         {"The course: an index and a page per level", "lockstep render --course course/"},
+         {"The course in Chinese, from a teacher's own course file",
+          "lockstep render --course course/ --levels my-course.json --lang zh"}});
   }
   return "";
 }

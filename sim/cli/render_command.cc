@@ -36,7 +36,8 @@ int Render(const std::string& file, const RenderOutputs& out, const RenderReques
   if (!out.course.empty()) {
     const run::Course course = run::LoadCourse(
         out.levels.empty() ? run::DefaultCourseFile(DefaultScenarioDir()) : out.levels);
-    for (const std::string& line : run::WriteCourse(course, out.course, request.cut).lines) {
+    for (const std::string& line :
+         run::WriteCourse(course, out.course, request.cut, request.language).lines) {
       std::cout << "wrote " << line << "\n";
     }
     return kExitSafe;
@@ -59,7 +60,7 @@ int Render(const std::string& file, const RenderOutputs& out, const RenderReques
       throw base::InputError(file, "", e.what());
     }
     const nlohmann::json graph = run::PlayGraph(s, file);
-    run::WriteOutput(out.play_html, run::PlayPage(graph));
+    run::WriteOutput(out.play_html, run::PlayPage(graph, request.language));
     (run::IsStandardOutput(out.play_html) ? std::cerr : std::cout)
         << "wrote " << out.play_html << " (the game: " << graph["states"].size()
         << " states, every choice shown)\n";

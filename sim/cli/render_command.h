@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "sim/lang/language.h"
 #include "sim/scenario/overrides.h"
 #include "sim/trace/render_svg.h"
 
@@ -23,6 +24,8 @@ struct RenderRequest {
   double font_size = trace::kDiagramFontSize;
   // --clients and --horizon: a game's scenario cut, as explore cuts it.
   scenario::Overrides cut;
+  // --lang: the games' and the course's words.
+  lang::Language language = lang::Language::kEn;
 };
 
 // Writes each picture asked for, atomically, or the course (`file` unused).

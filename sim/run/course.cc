@@ -6,7 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/base/input_error.h"
-#include "sim/run/course_text.h"
+#include "sim/lang/catalogue.h"
+#include "sim/lang/translate.h"
 #include "sim/run/output_file.h"
 #include "sim/run/play_page.h"
 #include "sim/scenario/scenario.h"
@@ -18,6 +19,7 @@ namespace {
 
 namespace fs = std::filesystem;
 namespace jr = lockstep::json;
+using lang::Msg;
 using nlohmann::json;
 
 // The most levels a course holds: a course, not a sweep.
@@ -34,10 +36,23 @@ std::string HorizonText(const json& j, const std::string& pointer) {
 
 // The challenge of a level whose game starts `distance` moves from its
 // nearest violation (null: none reachable).
-std::string Challenge(const json& distance) {
-  const CourseText& t = CourseWords();
-  if (distance.is_null()) return t.unbreakable;
-  return t.challenge_hint + std::to_string(distance.get<int>()) + t.challenge_tail;
+std::string Challenge(const json& distance, lang::Language language) {
+  if (distance.is_null()) return lang::Text(Msg::kCourseUnbreakable, language);
+  return lang::Format(Msg::kCourseChallenge, language, {std::to_string(distance.get<int>())});
+}
+
+// A title or goal: one string for every language, or {"en": ..., "zh": ...}.
+CourseWords ReadWords(const jr::ObjectReader& r, const std::string& key) {
+  const json& j = r.Raw(key);
+  if (j.is_string()) return {j.get<std::string>(), j.get<std::string>()};
+  if (!j.is_object()) {
+    throw jr::JsonError(
+        r.PointerOf(key),
+        "expected a string, or {\"en\": \"...\", \"zh\": \"...\"}, got " + jr::Describe(j));
+  }
+  const jr::ObjectReader words(j, r.PointerOf(key));
+  words.RejectUnknown({"en", "zh"});
+  return {words.String("en"), words.String("zh")};
 }
 
 // A folder lockstep may write a course into: absent, empty, or a course.
@@ -56,26 +71,30 @@ void CheckCourseDir(const std::string& dir) {
 }
 
 std::string IndexPage(const Course& course, const std::vector<json>& graphs,
-                      const std::vector<std::string>& goals) {
-  const CourseText& t = CourseWords();
+                      const std::vector<std::string>& goals, lang::Language language) {
+  const std::string title = course.title.empty() ? lang::Text(Msg::kCourseIndexTitle, language)
+                                                 : course.title.In(language);
   std::string page =
-      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      std::string("<!DOCTYPE html>\n<html lang=\"") + lang::LanguageCode(language) +
+      "\">\n<head>\n<meta charset=\"utf-8\">\n"
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
       "<title>" +
-      trace::XmlEscape(course.title.empty() ? t.index_title : course.title) +
+      trace::XmlEscape(title) +
       "</title>\n<style>\n"
-      "body { font-family: DejaVu Sans, Helvetica, Arial, sans-serif; margin: 20px; "
+      "body { font-family: DejaVu Sans, WenQuanYi Micro Hei, Helvetica, Arial, sans-serif; "
+      "margin: 20px; "
       "color: #1B1F24; max-width: 60em; }\n"
       "li { margin: 0 0 14px 0; } p { margin: 4px 0; } .goal { font-weight: bold; "
       "color: #34435E; }\n</style>\n</head>\n<body>\n<h1 id=\"course-title\">" +
-      trace::XmlEscape(course.title.empty() ? t.index_title : course.title) + "</h1>\n<p>" +
-      trace::XmlEscape(t.index_intro) + "</p>\n<ol id=\"levels\">\n";
+      trace::XmlEscape(title) + "</h1>\n<p>" +
+      trace::XmlEscape(lang::Text(Msg::kCourseIndexIntro, language)) + "</p>\n<ol id=\"levels\">\n";
   for (size_t i = 0; i < graphs.size(); ++i) {
     page += "<li class=\"level\"><a href=\"" + PageName(i) + "\">" +
-            trace::XmlEscape(course.levels[i].title) + "</a>\n<p class=\"goal\">" +
-            trace::XmlEscape(t.goal) + trace::XmlEscape(goals[i]) +
+            trace::XmlEscape(course.levels[i].title.In(language)) + "</a>\n<p class=\"goal\">" +
+            trace::XmlEscape(lang::Format(Msg::kCourseGoal, language, {goals[i]})) +
             "</p>\n<p class=\"challenge\">" +
-            trace::XmlEscape(Challenge(graphs[i]["states"][0]["distance"])) + "</p></li>\n";
+            trace::XmlEscape(Challenge(graphs[i]["states"][0]["distance"], language)) +
+            "</p></li>\n";
   }
   return page + "</ol>\n</body>\n</html>\n";
 }
@@ -89,7 +108,7 @@ Course LoadCourse(const std::string& file) {
     const json doc = jr::Parse(scenario::ReadFile(file));
     const jr::ObjectReader top(doc, "");
     top.RejectUnknown({"title", "levels"});
-    course.title = top.OptString("title").value_or("");
+    if (top.Has("title")) course.title = ReadWords(top, "title");
     const json& levels = top.Array("levels");
     if (levels.empty() || static_cast<int64_t>(levels.size()) > kMaxLevels) {
       throw jr::JsonError("/levels", "expected 1 to " + std::to_string(kMaxLevels) +
@@ -101,8 +120,8 @@ Course LoadCourse(const std::string& file) {
       l.RejectUnknown({"scenario", "title", "goal", "clients", "horizon"});
       CourseLevel level;
       level.scenario = (base / l.String("scenario")).string();
-      level.title = l.String("title");
-      level.goal = l.OptString("goal").value_or("");
+      level.title = ReadWords(l, "title");
+      if (l.Has("goal")) level.goal = ReadWords(l, "goal");
       if (l.Has("clients")) level.cut.clients = static_cast<int>(l.Int("clients", 1, 1000));
       if (l.Has("horizon"))
         level.cut.horizon = HorizonText(l.Raw("horizon"), l.PointerOf("horizon"));
@@ -119,9 +138,8 @@ std::string DefaultCourseFile(const std::string& scenario_dir) {
 }
 
 CourseReport WriteCourse(const Course& course, const std::string& dir,
-                         const scenario::Overrides& cut) {
+                         const scenario::Overrides& cut, lang::Language language) {
   CheckCourseDir(dir);
-  const CourseText& t = CourseWords();
   // Every level is explored before any page is written: a level that cannot
   // be played leaves the folder as it was.
   std::vector<json> graphs;
@@ -139,8 +157,8 @@ CourseReport WriteCourse(const Course& course, const std::string& dir,
     } catch (const base::InputError& e) {
       throw base::InputError(course.file, place, e.what());
     }
-    if (!level.goal.empty()) graphs.back()["goal"] = level.goal;
-    goals.push_back(graphs.back()["goal"]);
+    if (!level.goal.empty()) graphs.back()["goal"] = level.goal.In(language);
+    goals.push_back(lang::Shown(graphs.back()["goal"], language));
   }
   std::error_code ec;
   fs::create_directories(dir, ec);
@@ -153,28 +171,31 @@ CourseReport WriteCourse(const Course& course, const std::string& dir,
   const size_t n = graphs.size();
   for (size_t i = 0; i < n; ++i) {
     const json distance = graphs[i]["states"][0]["distance"];
+    const lang::Language l = language;
     json nav = {
-        {"title", course.levels[i].title},
-        {"level", t.level + std::to_string(i + 1) + t.of + std::to_string(n)},
-        {"challenge", Challenge(distance)},
+        {"title", course.levels[i].title.In(l)},
+        {"level", lang::Format(Msg::kCourseLevel, l, {std::to_string(i + 1), std::to_string(n)})},
+        {"challenge", Challenge(distance, l)},
         {"shortest", distance},
-        {"met", t.challenge_met},
-        {"over", t.challenge_over},
+        {"met", lang::Text(Msg::kCourseChallengeMet, l)},
+        {"over", lang::Text(Msg::kCourseChallengeOver, l)},
         {"index", "index.html"},
-        {"index_text", t.all_levels},
+        {"index_text", lang::Text(Msg::kCourseAllLevels, l)},
         {"next", i + 1 < n ? PageName(i + 1) : ""},
-        {"next_text", i + 1 < n ? t.next_level + course.levels[i + 1].title : t.last_level}};
+        {"next_text",
+         i + 1 < n ? lang::Format(Msg::kCourseNextLevel, l, {course.levels[i + 1].title.In(l)})
+                   : lang::Text(Msg::kCourseLastLevel, l)}};
     graphs[i]["course"] = std::move(nav);
     const std::string path = (fs::path(dir) / PageName(i)).string();
     run::CheckOutput("--course", path, {course.levels[i].scenario});
-    WriteOutput(path, PlayPage(graphs[i]));
-    report.lines.push_back(path + ": " + course.levels[i].title + " (" +
+    WriteOutput(path, PlayPage(graphs[i], l));
+    report.lines.push_back(path + ": " + course.levels[i].title.In(l) + " (" +
                            std::to_string(graphs[i]["states"].size()) + " states; " +
-                           Challenge(distance) + ")");
+                           Challenge(distance, l) + ")");
   }
   const std::string index = (fs::path(dir) / "index.html").string();
   run::CheckOutput("--course", index, {});
-  WriteOutput(index, IndexPage(course, graphs, goals));
+  WriteOutput(index, IndexPage(course, graphs, goals, language));
   report.lines.push_back(index + ": the " + std::to_string(n) + " levels in order");
   return report;
 }

@@ -6,12 +6,15 @@
 #include "sim/base/input_error.h"
 #include "sim/explore/execution.h"
 #include "sim/explore/state_space.h"
+#include "sim/lang/catalogue.h"
+#include "sim/lang/translate.h"
 #include "sim/trace/sources.h"
 #include "sim/trace/trace.h"
 
 namespace lockstep::run {
 namespace {
 
+using lang::Msg;
 using nlohmann::json;
 
 // What the page shows of a state: clocks, who is inside or holds, and each
@@ -103,16 +106,109 @@ json FactsJson(const world::Model& model, const world::WorldState& before,
 
 // What the player is asked to do, before play: the goal, not the answer
 // (the scenario's description tells the story, shown after the end).
+// In English, as the graph's data: the page shows it in its language.
 std::string Goal(const scenario::Scenario& s) {
-  if (s.expect.stated && s.expect.safe) {
-    return "Try to break the fix: find a schedule in which two clients hold the lock at once, "
-           "or show that there is none.";
-  }
+  constexpr lang::Language en = lang::Language::kEn;
+  if (s.expect.stated && s.expect.safe) return lang::Text(Msg::kGoalFix, en);
   const std::string& p = s.expect.property;
-  if (p == "mutual_exclusion")
-    return "Make two clients hold the lock (be in the critical section) at once.";
-  if (p.empty()) return "Find a schedule that breaks one of the scenario's properties.";
-  return "Find a schedule that breaks " + p + ".";
+  if (p == "mutual_exclusion") return lang::Text(Msg::kGoalMutualExclusion, en);
+  if (p.empty()) return lang::Text(Msg::kGoalAnyProperty, en);
+  return lang::Format(Msg::kGoalProperty, en, {p});
+}
+
+// The page's words and the script's name for each.
+struct PageWord {
+  const char* key;
+  Msg id;
+};
+constexpr PageWord kPageWords[] = {
+    {"title", Msg::kPageTitle},
+    {"heading", Msg::kPageHeading},
+    {"your_goal", Msg::kPageYourGoal},
+    {"story", Msg::kPageStory},
+    {"your_move", Msg::kPageYourMove},
+    {"undo", Msg::kPageUndo},
+    {"restart", Msg::kPageRestart},
+    {"hint", Msg::kPageHint},
+    {"keys", Msg::kPageKeys},
+    {"now", Msg::kPageNow},
+    {"move", Msg::kPageMove},
+    {"with_age", Msg::kPageWithAge},
+    {"with_ages", Msg::kPageWithAges},
+    {"next_step", Msg::kPageNextStep},
+    {"tick", Msg::kPageTick},
+    {"crash", Msg::kPageCrash},
+    {"stall", Msg::kPageStall},
+    {"over", Msg::kPageOver},
+    {"nothing_left", Msg::kPageNothingLeft},
+    {"choose", Msg::kPageChoose},
+    {"clocks", Msg::kPageClocks},
+    {"in_cs", Msg::kPageInCs},
+    {"holding", Msg::kPageHolding},
+    {"nobody", Msg::kPageNobody},
+    {"keyspace", Msg::kPageKeyspace},
+    {"lane_step", Msg::kPageLaneStep},
+    {"lane_clock", Msg::kPageLaneClock},
+    {"lane_keyspace", Msg::kPageLaneKeyspace},
+    {"lane_tick", Msg::kPageLaneTick},
+    {"debrief_step", Msg::kPageDebriefStep},
+    {"read", Msg::kPageRead},
+    {"read_by", Msg::kPageReadBy},
+    {"expired", Msg::kPageExpired},
+    {"lost_to", Msg::kPageLostTo},
+    {"removed_own", Msg::kPageRemovedOwn},
+    {"replaced_own", Msg::kPageReplacedOwn},
+    {"removed", Msg::kPageRemoved},
+    {"replaced", Msg::kPageReplaced},
+    {"entered_believing", Msg::kPageEnteredBelieving},
+    {"entered", Msg::kPageEntered},
+    {"win", Msg::kPageWin},
+    {"win_text", Msg::kPageWinText},
+    {"win_texts", Msg::kPageWinTexts},
+    {"broke", Msg::kPageBroke},
+    {"violation_at", Msg::kPageViolationAt},
+    {"how", Msg::kPageHow},
+    {"story_so_far", Msg::kPageStorySoFar},
+    {"hint_none", Msg::kPageHintNone},
+    {"hint_away", Msg::kPageHintAway},
+    {"hint_aways", Msg::kPageHintAways},
+    {"hint_end", Msg::kPageHintEnd},
+    {"code_next", Msg::kPageCodeNext},
+    {"code_last", Msg::kPageCodeLast},
+};
+// Every kPage message, each once and in order: a word added to the
+// catalogue for the page reaches the script.
+constexpr bool PageWordsComplete() {
+  int next = static_cast<int>(Msg::kPageTitle);
+  for (const PageWord& w : kPageWords) {
+    if (static_cast<int>(w.id) != next++) return false;
+  }
+  return next == static_cast<int>(Msg::kPageCodeLast) + 1;
+}
+static_assert(PageWordsComplete(), "kPageWords names every kPage message, in order");
+
+// The graph's recorded texts as `language` shows them, beside the data the
+// script reads (events and reasons stay as recorded: the script tells
+// moves apart by them).
+void ShowIn(json& graph, lang::Language language) {
+  graph["goal"] = lang::Shown(graph["goal"], language);
+  if (language == lang::Language::kEn) return;
+  auto show_violation = [&](json& holder) {
+    if (holder.contains("violation")) {
+      json& v = holder["violation"];
+      v["shown"] = lang::Shown(v["message"], language);
+    }
+  };
+  for (json& state : graph["states"]) {
+    show_violation(state);
+    for (json& m : state["moves"]) {
+      json shown = json::array();
+      for (const json& e : m["events"]) shown.push_back(lang::Shown(e, language));
+      m["shown_events"] = std::move(shown);
+      for (json& w : m["why"]) w["shown"] = lang::Shown(w["text"], language);
+      show_violation(m);
+    }
+  }
 }
 
 }  // namespace
@@ -290,15 +386,12 @@ json PlayGraph(const scenario::Scenario& s, const std::string& file, uint64_t ma
           {"states", std::move(states)}};
 }
 
-std::string PlayPage(const json& graph) {
-  std::string page = PlayPageTemplate();
-  const std::string marker = "/*LOCKSTEP_GAME*/null";
-  const size_t at = page.find(marker);
-  // The data sits inside a <script> element, where "</script", "<!--" and
-  // "<script" change how the page parses whatever text holds them. With
-  // every "<" written as the JSON escape \u003c no text can; the script
-  // reads the same string.
-  const std::string text = graph.dump();
+// JSON for inside a <script> element, where "</script", "<!--" and
+// "<script" change how the page parses whatever text holds them. With every
+// "<" written as the JSON escape \u003c no text can; the script reads the
+// same string.
+std::string ScriptData(const json& value) {
+  const std::string text = value.dump();
   std::string data;
   data.reserve(text.size());
   for (char c : text) {
@@ -308,7 +401,25 @@ std::string PlayPage(const json& graph) {
       data += c;
     }
   }
-  page.replace(at, marker.size(), data);
+  return data;
+}
+
+json PageWords(lang::Language language) {
+  json words = {{"lang", lang::LanguageCode(language)}};
+  for (const PageWord& w : kPageWords) words[w.key] = lang::Text(w.id, language);
+  return words;
+}
+
+std::string PlayPage(const json& graph, lang::Language language) {
+  std::string page = PlayPageTemplate();
+  json shown = graph;
+  ShowIn(shown, language);
+  for (const auto& [marker, value] :
+       {std::pair<std::string, std::string>{"/*LOCKSTEP_LANG*/en", lang::LanguageCode(language)},
+        {"/*LOCKSTEP_WORDS*/null", ScriptData(PageWords(language))},
+        {"/*LOCKSTEP_GAME*/null", ScriptData(shown)}}) {
+    page.replace(page.find(marker), marker.size(), value);
+  }
   return page;
 }
 

@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/lang/language.h"
 #include "sim/scenario/scenario.h"
 
 namespace lockstep::run {
@@ -33,8 +34,13 @@ nlohmann::json PlayGraph(const scenario::Scenario& s, const std::string& file,
                          uint64_t max_states = kPlayPageMaxStates,
                          uint64_t max_bytes = kPlayPageMaxBytes);
 
-// The page: the template with the graph in it.
-std::string PlayPage(const nlohmann::json& graph);
+// The page, in `language`: the template with its words and the graph in it,
+// the graph's recorded texts (goal, events, why-lines) shown in that
+// language beside the data.
+std::string PlayPage(const nlohmann::json& graph, lang::Language language = lang::Language::kEn);
+
+// The page's words in `language`, by the names its script reads.
+nlohmann::json PageWords(lang::Language language);
 
 // The template (play_page.html, embedded when lockstep is built).
 const char* PlayPageTemplate();

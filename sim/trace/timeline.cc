@@ -5,24 +5,31 @@
 #include <sstream>
 
 #include "sim/base/join.h"
+#include "sim/lang/catalogue.h"
+#include "sim/lang/translate.h"
 #include "sim/trace/diagram.h"
 #include "sim/trace/trace.h"
 
 namespace lockstep::trace {
 namespace {
 
+using lang::Msg;
+
 // What each server column shows after step r: its keyspace, after what a
 // fault or replication did to it ("RESTART (lock.foo lost): (empty)").
 std::vector<std::string> ServerCellsText(const world::StepRecord& r,
-                                         const std::vector<ServerEvent>& events) {
+                                         const std::vector<ServerEvent>& events, lang::Language l) {
   std::vector<std::string> cells;
   if (r.servers.empty()) {
     cells.push_back(EntriesText(r.keyspace, r.writers));
   } else {
     for (const world::ServerRecord& sv : r.servers) {
-      std::string s = sv.role == "failed" ? "(failed)" : EntriesText(sv.keyspace, sv.writers);
-      if (!sv.available && sv.role != "failed") s = "(restarting) " + s;
-      if (sv.unreplicated > 0) s += " +" + std::to_string(sv.unreplicated) + " unreplicated";
+      std::string s = sv.role == "failed" ? lang::Text(Msg::kTimelineFailed, l)
+                                          : EntriesText(sv.keyspace, sv.writers);
+      if (!sv.available && sv.role != "failed") s = lang::Format(Msg::kTimelineRestarting, l, {s});
+      if (sv.unreplicated > 0) {
+        s = lang::Format(Msg::kTimelineUnreplicated, l, {s, std::to_string(sv.unreplicated)});
+      }
       cells.push_back(s);
     }
   }
@@ -37,8 +44,24 @@ std::vector<std::string> ServerCellsText(const world::StepRecord& r,
 // reads worse than one line per step.
 constexpr size_t kNarrowestClient = 24;
 
-// Columns on a terminal: UTF-8 code points (the text is ASCII but for "…"),
-// colour escapes ("\033[...m") taking none.
+// The columns a code point takes on a terminal, from its UTF-8 lead byte
+// and the code point: two for the wide East Asian ranges (CJK ideographs
+// and punctuation, Hangul, full-width forms), one for the rest.
+size_t CodePointWidth(const std::string& s, size_t i) {
+  const auto b = static_cast<unsigned char>(s[i]);
+  if ((b & 0xF0) != 0xE0 || i + 2 >= s.size()) return (b & 0xF8) == 0xF0 ? 2 : 1;
+  const unsigned cp = ((b & 0x0Fu) << 12) | ((static_cast<unsigned char>(s[i + 1]) & 0x3Fu) << 6) |
+                      (static_cast<unsigned char>(s[i + 2]) & 0x3Fu);
+  const bool wide = (cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0xA4CF) ||
+                    (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) ||
+                    (cp >= 0xFE30 && cp <= 0xFE4F) || (cp >= 0xFF00 && cp <= 0xFF60) ||
+                    (cp >= 0xFFE0 && cp <= 0xFFE6);
+  return wide ? 2 : 1;
+}
+
+// Columns on a terminal: each code point's (the text is ASCII but for "…"
+// and, in Chinese, wide characters), colour escapes ("\033[...m") taking
+// none.
 size_t Width(const std::string& s) {
   size_t w = 0;
   for (size_t i = 0; i < s.size(); ++i) {
@@ -46,7 +69,7 @@ size_t Width(const std::string& s) {
       while (i < s.size() && s[i] != 'm') ++i;
       continue;
     }
-    w += (static_cast<unsigned char>(s[i]) & 0xC0) != 0x80;
+    if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) w += CodePointWidth(s, i);
   }
   return w;
 }
@@ -116,9 +139,12 @@ std::vector<std::string> Wrap(const std::string& s, size_t width) {
   while (words >> word) {
     while (Width(word) > width) {
       if (!line.empty()) flush();
-      // Cut at `width` code points.
+      // Cut at `width` columns (at least one code point).
       size_t cut = 0;
-      for (size_t cols = 0; cut < word.size() && cols < width; ++cols) {
+      for (size_t cols = 0; cut < word.size();) {
+        const size_t w = CodePointWidth(word, cut);
+        if (cut > 0 && cols + w > width) break;
+        cols += w;
         ++cut;
         while (cut < word.size() && (static_cast<unsigned char>(word[cut]) & 0xC0) == 0x80) ++cut;
       }
@@ -150,21 +176,24 @@ struct Table {
   size_t servers = 1;
 };
 
-Table MakeTable(const Trace& t, bool why) {
+Table MakeTable(const Trace& t, bool why, lang::Language l) {
   const size_t n = t.clients.size();
   const std::vector<std::vector<ServerEvent>> events = ServerEvents(t);
   Table table;
   table.servers = std::max<size_t>(1, t.server_names.size());
-  std::vector<std::string> header = {"step", "clock"};
+  std::vector<std::string> header = {lang::Text(Msg::kPageLaneStep, l),
+                                     lang::Text(Msg::kPageLaneClock, l)};
   for (const ClientInfo& c : t.clients) {
     std::string h = c.name;
-    if (c.skew != 0)
-      h += " (skew " + std::string(c.skew > 0 ? "+" : "") + std::to_string(c.skew) + ")";
+    if (c.skew != 0) {
+      h = lang::Format(Msg::kTimelineSkew, l,
+                       {h, std::string(c.skew > 0 ? "+" : "") + std::to_string(c.skew)});
+    }
     header.push_back(h);
   }
-  header.push_back("in CS");
+  header.push_back(lang::Text(Msg::kTimelineInCs, l));
   if (t.server_names.empty()) {
-    header.push_back("keyspace after the step");
+    header.push_back(lang::Text(Msg::kPageLaneKeyspace, l));
   } else {
     for (size_t k = 0; k < t.server_names.size(); ++k) {
       const std::string role = t.steps.front().servers.size() > k ? t.steps.front().servers[k].role
@@ -184,30 +213,32 @@ Table MakeTable(const Trace& t, bool why) {
       const std::string& name = t.clients[i].name;
       std::string cell;
       if (r.index == 0) {
-        if (t.clients[i].crashed_at_start) cell = "(crashed)";
+        if (t.clients[i].crashed_at_start) cell = lang::Text(Msg::kTimelineCrashed, l);
       } else if (r.actor == name) {
         switch (r.action.kind) {
           case world::Action::Kind::kCrash:
-            cell = "CRASHES";
+            cell = lang::Text(Msg::kTimelineCrashes, l);
             break;
           case world::Action::Kind::kStall:
-            cell = "STALLS (clock passes its bound)";
+            cell = lang::Text(Msg::kTimelineStalls, l);
             break;
           case world::Action::Kind::kLoseRequest:
           case world::Action::Kind::kLoseReply:
           case world::Action::Kind::kStep: {
             if (r.command.empty()) {
-              cell = WakesActor(r.events, name) ? "wakes" : "leaves CS";
+              cell = lang::Text(
+                  WakesActor(r.events, name) ? Msg::kTimelineWakes : Msg::kTimelineLeavesCs, l);
             } else {
               cell = (r.server.empty() ? "" : r.server + ": ") + CommandText(r.command);
               if (r.action.kind == world::Action::Kind::kLoseRequest) {
-                cell += " -> request LOST";
+                cell = lang::Format(Msg::kTimelineRequestLost, l, {cell});
+              } else if (r.reply && r.action.kind == world::Action::Kind::kLoseReply) {
+                cell = lang::Format(Msg::kTimelineReplyLost, l, {cell, CompactReply(*r.reply)});
               } else if (r.reply) {
                 cell += " -> " + CompactReply(*r.reply);
-                if (r.action.kind == world::Action::Kind::kLoseReply) cell += ", reply LOST";
               }
               if (r.action.arg_age > 0 && si > 0)
-                cell += " (" + ArgAgeText(t.steps[si - 1], r) + ")";
+                cell += " (" + lang::Shown(ArgAgeText(t.steps[si - 1], r), l) + ")";
             }
             break;
           }
@@ -216,22 +247,27 @@ Table MakeTable(const Trace& t, bool why) {
         }
       }
       for (const std::string& e : r.events) {
-        if (e == name + " enters the critical section") cell += " [enters CS]";
-        if (e == name + " wakes" && cell != "wakes") cell += cell.empty() ? "(wakes)" : " (wakes)";
-        if (e == name + " times out") cell += cell.empty() ? "(times out)" : " (times out)";
+        auto note = [&](Msg m) { cell += (cell.empty() ? "" : " ") + lang::Format(m, l); };
+        if (e == name + " enters the critical section")
+          cell += " " + lang::Format(Msg::kTimelineEntersCs, l);
+        if (e == name + " wakes" && cell != lang::Text(Msg::kTimelineWakes, l))
+          note(Msg::kTimelineWakesNote);
+        if (e == name + " times out") note(Msg::kTimelineTimesOutNote);
       }
       // Why, under the command: a line each.
       for (const world::StepRecord::Why& w : r.reasons) {
-        if (why && w.client == name) cell += (cell.empty() ? "" : "\n") + ("  " + w.reason.text);
+        if (why && w.client == name) {
+          cell += (cell.empty() ? "" : "\n") + ("  " + lang::Shown(w.reason.text, l));
+        }
       }
       row[2 + i] = cell;
     }
     if (r.index > 0 && (r.action.kind == world::Action::Kind::kTick ||
                         r.action.kind == world::Action::Kind::kStall)) {
-      row[1] = "tick " + row[1];
+      row[1] = lang::Format(Msg::kPageLaneTick, l, {row[1]});
     }
     row[n + 2] = base::Join(r.in_critical_section, ",");
-    for (std::string& cell : ServerCellsText(r, events[si])) row.push_back(std::move(cell));
+    for (std::string& cell : ServerCellsText(r, events[si], l)) row.push_back(std::move(cell));
     table.rows.push_back(row);
     table.violating.push_back(t.violation && r.index > 0 && r.index == t.violation->step);
   }
@@ -239,12 +275,14 @@ Table MakeTable(const Trace& t, bool why) {
 }
 
 // The last line: the violation, or why the execution ended.
-std::string Outcome(const Trace& t) {
+std::string Outcome(const Trace& t, lang::Language l) {
   if (t.violation) {
-    return "VIOLATION of " + t.violation->property + " at step " +
-           std::to_string(t.violation->step) + ": " + t.violation->message;
+    return lang::Format(Msg::kTimelineViolation, l,
+                        {t.violation->property, std::to_string(t.violation->step),
+                         lang::Shown(t.violation->message, l)});
   }
-  return "no violation (" + t.end + ", " + std::to_string(t.steps.size() - 1) + " steps)";
+  return lang::Format(Msg::kTimelineNoViolation, l,
+                      {lang::Shown(t.end, l), std::to_string(t.steps.size() - 1)});
 }
 
 std::string Lines(const std::vector<std::string>& lines) {
@@ -255,21 +293,20 @@ std::string Lines(const std::vector<std::string>& lines) {
 
 // The outcome, wrapped to the width, a violation in its colour.
 std::string OutcomeLines(const Trace& t, const TimelineStyle& style) {
-  const std::string lines = Lines(Wrap(Outcome(t), style.width));
+  const std::string lines = Lines(Wrap(Outcome(t, style.language), style.width));
   if (!style.color || !t.violation) return lines;
   return kViolationColor + lines.substr(0, lines.size() - 1) + kReset + "\n";
 }
 
 // The line before step `index` when it begins a turn of a lasso's cycle.
-std::string LassoMark(const Trace& t, size_t index) {
+std::string LassoMark(const Trace& t, size_t index, lang::Language l) {
   if (!t.lasso) return "";
   const size_t first = static_cast<size_t>(t.lasso->start) + 1;
   const size_t again = first + static_cast<size_t>(t.lasso->length);
   if (index == first) {
-    return "~~ the cycle: steps " + std::to_string(first) + " to " + std::to_string(again - 1) +
-           " repeat for ever ~~";
+    return lang::Format(Msg::kTimelineCycle, l, {std::to_string(first), std::to_string(again - 1)});
   }
-  if (index == again) return "~~ the cycle again ~~";
+  if (index == again) return lang::Text(Msg::kTimelineCycleAgain, l);
   return "";
 }
 
@@ -283,7 +320,8 @@ std::string Compact(const Trace& t, const Table& table, const TimelineStyle& sty
   }
   std::string out;
   for (size_t ri = 1; ri < table.rows.size(); ++ri) {
-    if (std::string mark = LassoMark(t, ri - 1); !mark.empty()) out += "   " + mark + "\n";
+    if (std::string mark = LassoMark(t, ri - 1, style.language); !mark.empty())
+      out += "   " + mark + "\n";
     const auto& row = table.rows[ri];
     std::string head = (table.violating[ri] ? "!! " : "   ") +
                        std::string(index_width - Width(row[0]), ' ') + row[0] + "  " +
@@ -295,7 +333,9 @@ std::string Compact(const Trace& t, const Table& table, const TimelineStyle& sty
       parts.push_back(
           {Paint(t.clients[i].name, kClientColors[i % 8], style.color) + " " + row[2 + i], i});
     }
-    if (!row[n + 2].empty()) parts.push_back({"[CS: " + row[n + 2] + "]", n});
+    if (!row[n + 2].empty()) {
+      parts.push_back({lang::Format(Msg::kTimelineCsList, style.language, {row[n + 2]}), n});
+    }
     // Each server's keyspace where it changed (and at the start).
     for (size_t c = n + 3; c < row.size(); ++c) {
       if (ri == 1 || row[c] != table.rows[ri - 1][c]) {
@@ -323,7 +363,7 @@ std::string Compact(const Trace& t, const Table& table, const TimelineStyle& sty
 
 std::string Timeline(const Trace& t, const TimelineStyle& style) {
   const size_t n = t.clients.size();
-  Table table = MakeTable(t, style.why);
+  Table table = MakeTable(t, style.why, style.language);
   if (style.compact) return Compact(t, table, style);
 
   const size_t cols = n + 3 + table.servers;
@@ -376,7 +416,7 @@ std::string Timeline(const Trace& t, const TimelineStyle& style) {
 
   std::ostringstream out;
   for (size_t ri = 0; ri < table.rows.size(); ++ri) {
-    if (std::string mark = ri > 0 ? LassoMark(t, ri - 1) : ""; !mark.empty()) {
+    if (std::string mark = ri > 0 ? LassoMark(t, ri - 1, style.language) : ""; !mark.empty()) {
       out << "   " << mark << "\n";
     }
     const auto& row = table.rows[ri];

@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/check/property.h"
+#include "sim/lang/language.h"
 #include "sim/world/world.h"
 
 namespace lockstep::trace {
@@ -103,6 +104,8 @@ struct TimelineStyle {
   bool compact = false;  // one line per step: "8  tick 3  C2 SETNX ... [CS: C1,C2]"
   bool color = false;    // ANSI colours: each client's cells, the violation in red
   bool why = true;       // each client's reasons (Client::Because) under its step
+  // The labels' language; recorded texts (reasons, events) shown in it too.
+  lang::Language language = lang::Language::kEn;
 };
 std::string Timeline(const Trace& t, const TimelineStyle& style = {});
 // `text` broken at spaces into lines of at most `width` columns, each ending

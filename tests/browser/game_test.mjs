@@ -16,6 +16,11 @@
 // on the level no schedule breaks, laid out at both widths, and followed to
 // the next level. Every request is routed: any that is not file:// fails.
 //
+// Then the same course in Chinese (`--lang zh`), every level played the same
+// way at both widths: the goal, the level, the challenge, the debrief and
+// the win in Chinese, the why-lines in the lanes in Chinese, and the CJK
+// glyphs really drawn by the font the page names (not boxes).
+//
 //   node game_test.mjs LOCKSTEP SCENARIO FIX_SCENARIO TRANSLATOR_SCENARIO COURSE_FILE
 //
 // Exits 0 iff every check holds; prints each failure.
@@ -138,13 +143,60 @@ async function checkLayout(page, game, columns) {
   }
 }
 
-// The shipped course: every level from the index, played to its end.
-async function playCourse(page, site) {
-  execFileSync(lockstep, ["render", "--course", site, "--levels", courseFile], { stdio: "inherit" });
+// What a course's pages say in each language, as a reader reads it.
+const courseWords = {
+  en: {
+    level: (k, n) => `Level ${k} of ${n}`,
+    goal: "Your goal: ",
+    win: "You win: you can't break this one.",
+    how: "How it happened:",
+    met: "Challenge met",
+    atMost: (n) => `at most ${n} moves`,
+  },
+  zh: {
+    level: (k, n) => `第 ${k} 关（共 ${n} 关）`,
+    goal: "你的目标：",
+    win: "你赢了：这一关攻不破。",
+    how: "经过如下：",
+    met: "挑战完成",
+    atMost: (n) => `最多用 ${n} 步`,
+  },
+};
+
+// Whether the page draws Chinese with real glyphs in its own font stack: two
+// different ideographs drawn on a canvas both leave ink and differ (a font
+// without them draws the same box for both, or nothing).
+async function drawsChinese(page) {
+  return page.evaluate(() => {
+    const family = getComputedStyle(document.body).fontFamily;
+    const ink = (text) => {
+      const canvas = document.createElement("canvas");
+      canvas.width = 40; canvas.height = 40;
+      const g = canvas.getContext("2d");
+      g.font = "32px " + family;
+      g.fillStyle = "#000";
+      g.fillText(text, 2, 32);
+      return Array.from(g.getImageData(0, 0, 40, 40).data.filter((v, i) => i % 4 === 3));
+    };
+    const a = ink("锁"), b = ink("钟");
+    const inked = (p) => p.filter((v) => v > 0).length;
+    return { family, inkA: inked(a), inkB: inked(b), differ: a.some((v, i) => v !== b[i]),
+             fontReady: document.fonts.check("16px \"WenQuanYi Micro Hei\"", "锁") };
+  });
+}
+
+// The shipped course: every level from the index, played to its end, in
+// `language`.
+async function playCourse(page, site, language) {
+  const say = courseWords[language];
+  execFileSync(lockstep, ["render", "--course", site, "--levels", courseFile, "--lang", language],
+               { stdio: "inherit" });
   await page.setViewportSize({ width: 1366, height: 768 });
   await page.goto("file://" + join(site, "index.html"));
   const levels = await page.locator("li.level a").count();
-  check(levels === 5, "the course's index lists its five levels: " + levels);
+  check(levels === 5, `the course's index (${language}) lists its five levels: ` + levels);
+  const htmlLang = await page.getAttribute("html", "lang");
+  check(htmlLang === language, `the index says its language: ${htmlLang}`);
   const challenges = await page.locator("li.level p.challenge").allTextContents();
   let unbreakable = 0;
   for (let k = 0; k < levels; ++k) {
@@ -152,12 +204,18 @@ async function playCourse(page, site) {
       await page.click("li.level a >> nth=0");
       await page.waitForURL((url) => url.href.endsWith("level-1.html"), { waitUntil: "load" });
     }
-    const name = `level ${k + 1}`;
+    const name = `level ${k + 1} (${language})`;
     check(page.url().endsWith(`level-${k + 1}.html`), `${name} opens from its link: ${page.url()}`);
-    check((await page.textContent("#level")) === `Level ${k + 1} of ${levels}`, `${name} says where it stands`);
+    check((await page.textContent("#level")) === say.level(k + 1, levels), `${name} says where it stands`);
     // The goal and the challenge first, nothing told yet.
     const goal = await page.textContent("#goal");
-    check(await page.locator("#goal").isVisible() && goal.startsWith("Your goal: "), `${name}'s goal is shown first: ${goal}`);
+    check(await page.locator("#goal").isVisible() && goal.startsWith(say.goal) &&
+          /[\u4e00-\u9fff]/.test(goal) === (language === "zh"), `${name}'s goal is shown first: ${goal}`);
+    if (language === "zh") {
+      const drawn = await drawsChinese(page);
+      check(drawn.family.includes("WenQuanYi Micro Hei") && drawn.fontReady && drawn.inkA > 20 &&
+            drawn.inkB > 20 && drawn.differ, `${name} draws Chinese glyphs: ${JSON.stringify(drawn)}`);
+    }
     const challenge = await page.textContent("#challenge");
     check(await page.locator("#challenge").isVisible() && challenge === challenges[k],
           `${name}'s challenge is the index's: ${challenge}`);
@@ -190,14 +248,22 @@ async function playCourse(page, site) {
     const outcome = await page.textContent("#outcome");
     if (game.shortest === null) {
       ++unbreakable;
-      check(await page.locator("#outcome.win").isVisible() && outcome.includes("You win: you can't break this one."),
+      check(await page.locator("#outcome.win").isVisible() && outcome.includes(say.win),
             `${name} cannot be broken: an end is a win: ${outcome}`);
     } else {
-      check(moves === game.shortest && challenge.includes(`at most ${moves} moves`),
+      check(moves === game.shortest && challenge.includes(say.atMost(moves)),
             `${name} breaks in the challenge's ${game.shortest} moves: ${moves}`);
-      check(outcome.includes("How it happened:") && (await page.locator("#outcome ol li").count()) > 0,
+      check(outcome.includes(say.how) && (await page.locator("#outcome ol li").count()) > 0,
             `${name} ends with the debrief: ${outcome}`);
-      check((await page.textContent("#challenge-result")).startsWith("Challenge met"), `${name}'s challenge is met`);
+      check((await page.textContent("#challenge-result")).startsWith(say.met), `${name}'s challenge is met`);
+    }
+    if (language === "zh") {
+      // Every why-line and event in the lanes is shown in Chinese: each has
+      // an ideograph (the algorithms are lockstep's own, all translated).
+      const said = await page.$$eval("#lanes .why, #lanes .events", (d) => d.map((e) => e.textContent));
+      const english = said.filter((t) => !/[\u4e00-\u9fff]/.test(t));
+      check(said.length > 0 && english.length === 0,
+            `${name}'s why-lines and events are in Chinese (${said.length}): ${english.join(" | ")}`);
     }
     check(await page.locator("#description").isVisible(), `${name}'s story opens after the end`);
     await checkLayout(page, name, game.clients.length + 3);
@@ -361,7 +427,8 @@ try {
   check(told.includes("C4's GETSET replaced C5's lock on "), "the translator's debrief: " + told);
   await checkLayout(page, "the translator's question", 6);
 
-  await playCourse(page, join(dir, "course"));
+  await playCourse(page, join(dir, "course"), "en");
+  await playCourse(page, join(dir, "course-zh"), "zh");
 
   check(fetched.length === 0, "nothing fetched: " + fetched.join(", "));
   check(errors.length === 0, "no script errors: " + errors.join("; "));

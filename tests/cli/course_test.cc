@@ -14,7 +14,7 @@
 
 #include "sim/explore/continuation.h"
 #include "sim/explore/execution.h"
-#include "sim/run/course_text.h"
+#include "sim/lang/catalogue.h"
 #include "sim/run/play_page.h"
 #include "sim/scenario/overrides.h"
 #include "tests/test_util.h"
@@ -71,7 +71,7 @@ TEST_CASE("render --course writes an index and linked levels, each challenge the
   CHECK(Contains(index, "<a href=\"level-2.html\">The script holds</a>"));
   CHECK(Contains(index, "Goal: Try the script."));
   CHECK(Contains(index, challenge));
-  CHECK(Contains(index, run::CourseWords().unbreakable));
+  CHECK(Contains(index, lang::Text(lang::Msg::kCourseUnbreakable, lang::Language::kEn)));
   CHECK(index.find("level-1.html") < index.find("level-2.html"));
 
   const std::string first = Slurp(dir + "/level-1.html");
@@ -96,6 +96,57 @@ TEST_CASE("render --course writes an index and linked levels, each challenge the
   size_t files = 0;
   for (const auto& e : fs::directory_iterator(dir)) files += e.is_regular_file();
   CHECK(files == 4);
+}
+
+TEST_CASE("render --course --lang zh writes the course in Chinese, the file's words per language") {
+  testing::TempDir tmp;
+  const std::string course = tmp.Write("course.json", R"({"title": {"en": "Locks", "zh": "锁"},
+    "levels": [{"scenario": ")" + testing::ScenarioPath("set-px-script-safe.json") +
+                                                          R"(",
+     "title": {"en": "The script", "zh": "脚本"}, "goal": "Same in both.", "clients": 2,
+     "horizon": 4}]})");
+  const std::string dir = tmp.File("site");
+  const testing::ProcessResult r =
+      testing::RunLockstep({"render", "--course", dir, "--levels", course, "--lang", "zh"});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const std::string index = Slurp(dir + "/index.html");
+  CHECK(Contains(index, "<html lang=\"zh\">"));
+  CHECK(Contains(index, "<h1 id=\"course-title\">锁</h1>"));
+  CHECK(Contains(index, "<a href=\"level-1.html\">脚本</a>"));
+  CHECK(Contains(index, "目标：Same in both."));
+  CHECK(Contains(index, lang::Text(lang::Msg::kCourseUnbreakable, lang::Language::kZh)));
+  CHECK(Contains(index, lang::Text(lang::Msg::kCourseIndexIntro, lang::Language::kZh)));
+  const std::string level = Slurp(dir + "/level-1.html");
+  CHECK(Contains(level, "<html lang=\"zh\">"));
+  CHECK(Contains(level, R"("level":"第 1 关（共 1 关）")"));
+  CHECK(Contains(level, R"("title":"脚本")"));
+  CHECK(Contains(level, R"("undo":"撤销")"));
+  // The moves' recorded texts are data; beside them, what Chinese shows.
+  CHECK(Contains(level, R"("C1 enters the critical section")"));
+  CHECK(Contains(level, R"("C1 进入临界区")"));
+
+  // The same course in English: the "en" words, the catalogue's English.
+  REQUIRE(testing::RunLockstep({"render", "--course", dir, "--levels", course, "--lang", "en"})
+              .exit_code == 0);
+  const std::string english = Slurp(dir + "/index.html");
+  CHECK(Contains(english, "<html lang=\"en\">"));
+  CHECK(Contains(english, "<a href=\"level-1.html\">The script</a>"));
+  CHECK(Contains(english, "Goal: Same in both."));
+
+  // A title neither a string nor both languages, and a bad --lang: exit 2.
+  const std::string bad = tmp.Write("bad.json", R"({"levels": [{"scenario": "x.json",
+    "title": {"en": "only English"}}]})");
+  const testing::ProcessResult missing =
+      testing::RunLockstep({"render", "--course", tmp.File("other"), "--levels", bad});
+  CHECK(missing.exit_code == 2);
+  CHECK(Contains(missing.err, bad + ": at /levels/0/title: "));
+  CHECK(Contains(missing.err, "zh"));
+  const testing::ProcessResult xx =
+      testing::RunLockstep({"render", "--course", tmp.File("other"), "--lang", "xx"});
+  CHECK(xx.exit_code == 2);
+  CHECK(Contains(xx.err, "--lang: expected en (English) or zh (Chinese), got \"xx\""));
+  CHECK(!fs::exists(tmp.File("other")));
 }
 
 TEST_CASE("render --course refuses a folder it did not write and bad course files") {

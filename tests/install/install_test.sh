@@ -62,6 +62,8 @@ check_completion() {  # expected, then the words
 check_completion "bfs" explore --strategy b
 check_completion "exact hash-compact bitstate" explore --storage ""
 check_completion "auto always" replay --color a
+check_completion "en zh" render --lang ""
+check_completion "zh" replay --lang z
 check_completion "stall=" explore --faults st
 check_completion "" run --seed 1
 mkdir "$prefix/completion" && cd "$prefix/completion"
