@@ -96,7 +96,7 @@ TEST_CASE("a recorded text is shown in Chinese by the template it matches", "[la
   CHECK(lang::Shown("Undo", Language::kZh) == "Undo");
 }
 
-TEST_CASE("--lang takes en or zh, by default the locale's", "[lang]") {
+TEST_CASE("the language is en or zh as --lang says, by default the locale's", "[lang]") {
   CHECK(lang::ParseLanguage("en") == Language::kEn);
   CHECK(lang::ParseLanguage("zh") == Language::kZh);
   for (const std::string bad : {"xx", "", "ZH", "zh_CN"}) {
