@@ -78,7 +78,7 @@ TEST_CASE("every line of a Chinese timeline fits its width, wide characters two 
   }
 }
 
-TEST_CASE("replay --lang zh prints the timeline in Chinese, and --lang xx is refused", "[lang]") {
+TEST_CASE("replay --lang zh prints the timeline in Chinese and --lang xx is refused", "[lang]") {
   const std::string race = testing::ScenarioPath("setnx-docs-race.json");
   const testing::ProcessResult zh = testing::RunLockstep({"replay", race, "--lang", "zh"});
   CHECK(zh.exit_code == 1);  // a violation
