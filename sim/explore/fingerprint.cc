@@ -119,14 +119,19 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
   // relative to the clock.
   TimeLine times(relative_, s.now, window_);
   const bool ready_since = use_ready_since_;
-  // The k-th time client i's local state holds, as the search keeps it: a
-  // start older than the longest elapsed time compared with it is kept
-  // just past that (Client::NowAsStart; a client's clock never goes back).
-  auto held_time = [&](int i, world::LocalState local, size_t k) -> world::Millis {
-    const world::Millis t = model_.automaton(i).TimesOf(local)[k];
-    const std::vector<world::Millis>& ages = model_.automaton(i).TimeAgesOf(local);
-    if (k >= ages.size() || ages[k] == world::kUnboundedAge) return t;
-    return std::max(t, model_.ClientClock(s, i) - ages[k] - 1);
+  // Calls `use` with each time client i's local state holds, as the search
+  // keeps it: a start older than the longest elapsed time compared with it
+  // is kept just past that (Client::NowAsStart; a client's clock never goes
+  // back). The node is looked up once, not once a time.
+  auto for_each_held_time = [&](int i, world::LocalState local, auto&& use) {
+    const world::ClientAutomaton& a = model_.automaton(i);
+    const std::vector<world::Millis>& held = a.TimesOf(local);
+    const std::vector<world::Millis>& ages = a.TimeAgesOf(local);
+    const world::Millis clock = model_.ClientClock(s, i);
+    for (size_t k = 0; k < held.size(); ++k) {
+      const bool bounded = k < ages.size() && ages[k] != world::kUnboundedAge;
+      use(bounded ? std::max(held[k], clock - ages[k] - 1) : held[k]);
+    }
   };
   if (relative_) {
     for (int i = 0; i < n; ++i) {
@@ -139,8 +144,7 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
       }
       if (c.holding) times.Add(c.valid_until);
       if (c.holding && use_acquired_at_) times.Add(c.acquired_at);
-      for (size_t k = 0; k < model_.automaton(i).TimesOf(c.local).size(); ++k)
-        times.Add(held_time(i, c.local, k));
+      for_each_held_time(i, c.local, [&](world::Millis t) { times.Add(t); });
     }
     auto add_entry = [&](const kv::Entry& e) {
       if (e.deadline) times.Add(*e.deadline);
@@ -170,8 +174,7 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
     if (!relative_ && (!abstract_ || a.TimeAgesOf(local).empty()))
       return abstract_ ? a.AbstractOf(local) : local;
     uint64_t h = a.ShapeOf(local);
-    for (size_t k = 0; k < a.TimesOf(local).size(); ++k)
-      h = base::HashCombine(h, times.Of(held_time(i, local, k)));
+    for_each_held_time(i, local, [&](world::Millis t) { h = base::HashCombine(h, times.Of(t)); });
     return h;
   };
   // With symmetry, and when no client reads tokens, a client's random

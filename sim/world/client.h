@@ -135,10 +135,11 @@ class Client {
   // The same, read as the start of an elapsed time that the algorithm only
   // ever measures against later readings of its clock and compares with
   // constants of at most `longest` (Redlock: now - start against the
-  // validity). Past `longest` every elapsed time is alike, so a search
-  // without a horizon keeps this reading at most `longest` + 1 ticks behind
-  // the clock (docs/design.md, "Time without a horizon"). A promise, as
-  // ForgetHistory's: using it otherwise merges states that differ.
+  // validity). Past `longest` every elapsed time is alike, so the search,
+  // with a horizon or without, keeps this reading at most `longest` + 1
+  // ticks behind the clock (docs/design.md, "Time without a horizon"). A
+  // promise, as ForgetHistory's: using it otherwise merges states that
+  // differ.
   Millis NowAsStart(Millis longest);
   // An argument "my clock + offset", read when the command's arguments are
   // computed (see value.h).

@@ -70,7 +70,7 @@ class ClientAutomaton {
   }
 
   // The abstract state with its times apart (Client::shape and times), for
-  // an all-time search; 0 and no times for 0.
+  // an all-time search or a start kept to its bound; 0 and no times for 0.
   uint64_t ShapeOf(LocalState s) const { return s == 0 ? 0 : nodes_.at(s).shape; }
   // For each of TimesOf, the age past which it is alike (Client::NowAsStart,
   // kUnboundedAge for none); empty when none has one.
