@@ -21,6 +21,7 @@ set -euo pipefail
 BENCH=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$BENCH/.." && pwd)
 . "$BENCH/deps.sh"
+. "$BENCH/binaries.sh"
 . "$BENCH/scenario_set.sh"
 OUT=${OUT:-$BENCH/results/automata_memory.md}
 LOCKSTEP="$REPO/build/lockstep"
@@ -41,18 +42,10 @@ while [ $# -gt 0 ]; do
   shift
 done
 bench_needs automata_memory.sh time python3 timeout taskset
-for bin in "$LOCKSTEP" ${VS:+"$VS"}; do
-  if [ ! -x "$bin" ]; then
-    echo "automata_memory.sh: $bin is missing: cmake --preset release && cmake --build --preset release" >&2
-    exit 2
-  fi
-done
+bench_binaries automata_memory.sh "$LOCKSTEP" ${VS:+"$VS"}
 
 SCRATCH=$(mktemp -d)
 trap 'rm -rf "$SCRATCH"' EXIT
-
-# A binary as its version names it: "commit 1a2b3c4d5e6f".
-label() { "$1" --version | head -1 | sed -n 's/.*(\(commit [^)]*\)).*/\1/p'; }
 
 # One row of the table for BINARY on the scenario at HORIZON with N clients.
 row() {

@@ -21,6 +21,7 @@ set -euo pipefail
 BENCH=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$BENCH/.." && pwd)
 . "$BENCH/deps.sh"
+. "$BENCH/binaries.sh"
 OUT=${OUT:-$BENCH/results/redlock.md}
 LOCKSTEP="$REPO/build/lockstep"
 VS=""
@@ -40,18 +41,10 @@ while [ $# -gt 0 ]; do
   shift
 done
 bench_needs redlock.sh time python3 timeout taskset
-for bin in "$LOCKSTEP" ${VS:+"$VS"}; do
-  if [ ! -x "$bin" ]; then
-    echo "redlock.sh: $bin is missing: cmake --preset release && cmake --build --preset release" >&2
-    exit 2
-  fi
-done
+bench_binaries redlock.sh "$LOCKSTEP" ${VS:+"$VS"}
 
 SCRATCH=$(mktemp -d)
 trap 'rm -rf "$SCRATCH"' EXIT
-
-# A binary as its version names it: "commit 1a2b3c4d5e6f".
-label() { "$1" --version | head -1 | sed -n 's/.*(\(commit [^)]*\)).*/\1/p'; }
 
 # One row: BINARY, a title, then the arguments of explore.
 row() {
