@@ -244,9 +244,10 @@ int RunCommandLine(const std::vector<std::string>& args) {
                     "No partial-order reduction (" + explore::StrategiesReading("--no-por") + ")");
   explore
       ->add_option("--storage", ex.storage,
-                   "How visited states are kept: exact (default), hash-compact (64-bit "
-                   "fingerprints) or bitstate (a bit array); the last two make SAFE "
-                   "probabilistic (" +
+                   "How visited states are kept: fingerprint (default: 102 bits of a "
+                   "128-bit fingerprint, a merge about n^2/2^103 likely), exact (each state "
+                   "whole), hash-compact (64-bit fingerprints) or bitstate (a bit array); the "
+                   "last two make SAFE probabilistic (" +
                        explore::StrategiesReading("--storage") + ")")
       ->check(CLI::IsMember(explore::StorageNames()));
   explore

@@ -35,8 +35,8 @@ struct ExploreOptions {
   std::string out = "counterexamples";
   uint64_t max_memory = 0;  // stop at this resident size (memory_bound.h); 0: none
   explore::Reductions reductions;
-  std::string storage = "exact";     // explore::ParseStorage
-  std::optional<int> bitstate_bits;  // log2 of the bit array's bits
+  std::string storage = "fingerprint";  // explore::ParseStorage
+  std::optional<int> bitstate_bits;     // log2 of the bit array's bits
   // The distributed strategy on Open MPI's ranks (mpirun); rank 0 reports.
   bool distributed = false;
   trace::TimelineStyle timeline;

@@ -65,14 +65,18 @@ std::optional<SymmetryReport> SymmetryOf(const scenario::Scenario& s,
 }  // namespace
 
 std::string StorageText(const explore::StorageOptions& storage, const explore::SearchStats& st) {
-  if (storage.kind == explore::Storage::kExact || st.memory_bytes == 0) return "";
+  if (storage.kind == explore::Storage::kFingerprint || st.memory_bytes == 0) return "";
   std::ostringstream text;
   text.precision(3);
   text << "storage " << explore::StorageName(storage.kind) << ": "
        << static_cast<double>(st.memory_bytes) / (1 << 20) << " MiB, " << BytesPerState(st)
-       << " bytes a state; "
-       << "expected states missed " << st.expected_omissions
-       << " (a SAFE verdict is probabilistic; a violation is always real)\n";
+       << " bytes a state; ";
+  if (storage.kind == explore::Storage::kExact) {
+    text << "every state kept whole (none taken for another)\n";
+  } else {
+    text << "expected states missed " << st.expected_omissions
+         << " (a SAFE verdict is probabilistic; a violation is always real)\n";
+  }
   return text.str();
 }
 

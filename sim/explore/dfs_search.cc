@@ -139,6 +139,7 @@ class Dfs {
     world::WorldState state;
     Fingerprint f;
     std::vector<int> canon;                     // its clients' canonical numbers
+    PackedState packed;                         // its bytes, for exact storage
     std::optional<check::Violation> violation;  // what it shows
     int preempted = 0;
     int last = -1;               // the client that moved last on the way to it
@@ -156,7 +157,8 @@ class Dfs {
   // last) into `c`, and starts fetching its table slot.
   void Identify(const world::WorldState& s, int preempted, int last, Child& c) {
     const Fingerprinter::PathState path{preempted, last};
-    c.f = space_.Identity(s, o_.bounds.preemptions ? &path : nullptr, &c.canon);
+    c.f = space_.Identity(s, o_.bounds.preemptions ? &path : nullptr, &c.canon,
+                          sh_.visited.keeps_states() ? &c.packed : nullptr);
     if (o_.reductions.cache) sh_.visited.Prefetch(c.f);
   }
 
@@ -184,7 +186,8 @@ class Dfs {
     if (o_.reductions.cache) {
       bool again = false;
       bool fresh = sh_.visited.InsertOrUpdate(
-          f, {Renumber(sleep, canon, true), static_cast<uint32_t>(depth)}, [&](VisitedEntry& e) {
+          f, child.packed.bytes(), {Renumber(sleep, canon, true), static_cast<uint32_t>(depth)},
+          [&](VisitedEntry& e) {
             if (o_.bounds.max_steps && static_cast<uint32_t>(depth) < e.depth) {
               again = true;  // reached sooner: its subtree was cut deeper before
               e.depth = static_cast<uint32_t>(depth);

@@ -78,7 +78,10 @@ class Rank {
 
   // Adds a state this rank owns to its work, if it is new or, under a step
   // bound, reached in fewer steps than before (its subtree was cut deeper).
-  void Keep(const Fingerprint& f, const std::string& steps, int depth);
+  // `packed`: the state's bytes with exact storage, else empty.
+  void Keep(const Fingerprint& f, std::string_view packed, const std::string& steps, int depth);
+  // Where Identity writes a state's bytes, if the storage keeps them.
+  PackedState* PackedIfKept() { return visited_.keeps_states() ? &packed_ : nullptr; }
 
   // Every message goes through Send, counted for Drain; a batch through
   // Flush, counted for the token.
@@ -131,6 +134,7 @@ class Rank {
   const int k_, me_;
   StateSpace space_;
   StateStore visited_;
+  PackedState packed_;  // the last state identified, with exact storage
   const Clock::time_point start_ = Clock::now();
   std::vector<Waiting> stack_;  // this rank's states not yet expanded
   // Per rank: the batch being filled for it, and its states.

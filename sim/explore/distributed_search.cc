@@ -68,8 +68,8 @@ SearchResult Rank::Run() {
     result.violation = v;
     return Finish(result);
   }
-  const Fingerprint f0 = space_.Identity(s0);
-  if (Owner(f0) == me_) Keep(f0, {}, 0);
+  const Fingerprint f0 = space_.Identity(s0, nullptr, nullptr, PackedIfKept());
+  if (Owner(f0) == me_) Keep(f0, packed_.bytes(), {}, 0);
   Search();
   Drain();
   return Conclude(result);
@@ -148,18 +148,22 @@ void Rank::Expand(const Waiting& w) {
       found_->push_back(a);
       return;
     }
-    const Fingerprint f = space_.Identity(next);
+    const Fingerprint f = space_.Identity(next, nullptr, nullptr, PackedIfKept());
     const int owner = Owner(f);
     child_ = w.steps;
     PutAction(child_, a);
     if (owner == me_) {
-      Keep(f, child_, w.depth + 1);
+      Keep(f, packed_.bytes(), child_, w.depth + 1);
       continue;
     }
     std::string& to = out_[static_cast<size_t>(owner)];
     if (to.empty()) to.push_back(kBatchOfStates);
     const size_t before = to.size();
     PutFingerprint(to, f);
+    if (visited_.keeps_states()) {
+      PutVarint(to, packed_.bytes().size());
+      to += packed_.bytes();
+    }
     PutVarint(to, static_cast<uint64_t>(w.depth + 1));
     PutVarint(to, child_.size());
     to += child_;
@@ -173,10 +177,11 @@ int Rank::Owner(const Fingerprint& f) const {
   return static_cast<int>(base::Mix64(f.b ^ base::Mix64(f.a)) % static_cast<uint64_t>(k_));
 }
 
-void Rank::Keep(const Fingerprint& f, const std::string& steps, int depth) {
+void Rank::Keep(const Fingerprint& f, std::string_view packed, const std::string& steps,
+                int depth) {
   bool again = false;
   const bool fresh =
-      visited_.InsertOrUpdate(f, {0, static_cast<uint32_t>(depth)}, [&](VisitedEntry& e) {
+      visited_.InsertOrUpdate(f, packed, {0, static_cast<uint32_t>(depth)}, [&](VisitedEntry& e) {
         if (o_.bounds.max_steps && static_cast<uint32_t>(depth) < e.depth) {
           again = true;
           e.depth = static_cast<uint32_t>(depth);
@@ -212,8 +217,9 @@ void Rank::Handle(const Communicator::Message& m) {
       const size_t first = stack_.size();
       for (Reader r(m.bytes, 1); !r.done();) {
         const Fingerprint f = r.Print();
+        const std::string packed = visited_.keeps_states() ? r.Bytes(r.Varint()) : "";
         const int depth = static_cast<int>(r.Varint());
-        Keep(f, r.Bytes(r.Varint()), depth);
+        Keep(f, packed, r.Bytes(r.Varint()), depth);
       }
       std::sort(stack_.begin() + static_cast<std::ptrdiff_t>(first), stack_.end(),
                 [](const Waiting& x, const Waiting& y) { return x.steps > y.steps; });

@@ -54,12 +54,6 @@ struct Mixer {
   }
 };
 
-// When a sleeping client may wake: once it may, how long it has been able to
-// changes nothing it can do (Client::SleepBetween).
-world::Millis WakeFrom(const world::ClientSlot& c, world::Millis now) {
-  return std::max(c.wake_at, now);
-}
-
 }  // namespace
 
 Fingerprinter::Fingerprinter(const world::Model& model, bool symmetry, bool abstract,
@@ -113,26 +107,12 @@ std::vector<std::vector<int>> SymmetryClasses(const world::WorldConfig& c) {
 }
 
 Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
-                              std::vector<int>* canonical) const {
+                              std::vector<int>* canonical, PackedState* packed) const {
   const int n = static_cast<int>(s.clients.size());
   // The times the words below hold, gathered first when they are kept
   // relative to the clock.
   TimeLine times(relative_, s.now, window_);
   const bool ready_since = use_ready_since_;
-  // Calls `use` with each time client i's local state holds, as the search
-  // keeps it: a start older than the longest elapsed time compared with it
-  // is kept just past that (Client::NowAsStart; a client's clock never goes
-  // back). The node is looked up once, not once a time.
-  auto for_each_held_time = [&](int i, world::LocalState local, auto&& use) {
-    const world::ClientAutomaton& a = model_.automaton(i);
-    const std::vector<world::Millis>& held = a.TimesOf(local);
-    const std::vector<world::Millis>& ages = a.TimeAgesOf(local);
-    const world::Millis clock = model_.ClientClock(s, i);
-    for (size_t k = 0; k < held.size(); ++k) {
-      const bool bounded = k < ages.size() && ages[k] != world::kUnboundedAge;
-      use(bounded ? std::max(held[k], clock - ages[k] - 1) : held[k]);
-    }
-  };
   if (relative_) {
     for (int i = 0; i < n; ++i) {
       const world::ClientSlot& c = s.clients[i];
@@ -144,7 +124,7 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
       }
       if (c.holding) times.Add(c.valid_until);
       if (c.holding && use_acquired_at_) times.Add(c.acquired_at);
-      for_each_held_time(i, c.local, [&](world::Millis t) { times.Add(t); });
+      ForEachHeldTime(s, i, c.local, [&](world::Millis t) { times.Add(t); });
     }
     auto add_entry = [&](const kv::Entry& e) {
       if (e.deadline) times.Add(*e.deadline);
@@ -171,10 +151,9 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
     const world::ClientAutomaton& a = model_.automaton(i);
     // With a horizon too, a start older than its bound is alike: the
     // shape and the times held name what the abstract history does.
-    if (!relative_ && (!abstract_ || a.TimeAgesOf(local).empty()))
-      return abstract_ ? a.AbstractOf(local) : local;
+    if (!NamesTimesApart(i, local)) return abstract_ ? a.AbstractOf(local) : local;
     uint64_t h = a.ShapeOf(local);
-    for_each_held_time(i, local, [&](world::Millis t) { h = base::HashCombine(h, times.Of(t)); });
+    ForEachHeldTime(s, i, local, [&](world::Millis t) { h = base::HashCombine(h, times.Of(t)); });
     return h;
   };
   // With symmetry, and when no client reads tokens, a client's random
@@ -412,6 +391,7 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
   };
 
   std::array<int, kMaxClients> canonical_of{};
+  std::array<int, kMaxClients> best_at = order;
   Fingerprint best = finish(order, canonical_of);
   if (names_clients && run_count > 0) {
     // Clients alike in their own data but named differently by others: the
@@ -423,7 +403,7 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
       for (int f = 2; f <= runs[r].size; ++f) orders *= static_cast<size_t>(f);
     }
     if (orders <= 720) {
-      std::array<int, kMaxClients> at = order, best_at = order, scratch{};
+      std::array<int, kMaxClients> at = order, scratch{};
       for (;;) {
         // The next combination of the runs' orders, as an odometer.
         int r = 0;
@@ -445,6 +425,9 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
     }
   }
   if (canonical) canonical->assign(canonical_of.begin(), canonical_of.begin() + n);
+  if (packed) {
+    Pack(s, path, {times, tokens, best_at.data(), canonical_of.data(), rename_tokens}, packed);
+  }
   return best;
 }
 

@@ -14,10 +14,14 @@
 // canonical numbering.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
+#include "sim/explore/packed_state.h"
+#include "sim/explore/time_line.h"
 #include "sim/world/model.h"
+#include "sim/world/random_draw.h"
 
 namespace lockstep::explore {
 
@@ -50,8 +54,11 @@ class Fingerprinter {
 
   // `path`, if given, is folded in. canonical[i] receives client i's
   // position in the canonical order (the identity without symmetry).
-  Fingerprint Of(const world::WorldState& s, const PathState* path,
-                 std::vector<int>* canonical) const;
+  // *packed, if given, receives the state as the fingerprint hashes it,
+  // whole (exact storage): two states get the same bytes only if they are
+  // one state to the search, clients in the same canonical order.
+  Fingerprint Of(const world::WorldState& s, const PathState* path, std::vector<int>* canonical,
+                 PackedState* packed = nullptr) const;
 
   // Symmetry classes of size > 1 (client indices), for reports.
   const std::vector<std::vector<int>>& classes() const { return classes_; }
@@ -62,6 +69,45 @@ class Fingerprinter {
   world::Millis time_window() const { return relative_ ? window_ : 0; }
 
  private:
+  // What Pack needs of Of's work: the times placed, the tokens in the
+  // order met, and the canonical order chosen.
+  struct Canonical {
+    const TimeLine& times;
+    const std::vector<world::TokenId>& tokens;
+    const int* at;            // at[pos]: the client at that place
+    const int* canonical_of;  // canonical_of[i]: client i's place
+    bool rename_tokens;
+  };
+  void Pack(const world::WorldState& s, const PathState* path, const Canonical& c,
+            PackedState* out) const;
+  // When a sleeping client may wake: once it may, how long it has been able
+  // to changes nothing it can do (Client::SleepBetween).
+  static world::Millis WakeFrom(const world::ClientSlot& c, world::Millis now) {
+    return std::max(c.wake_at, now);
+  }
+  // Client i's state is named by its history's shape and the times it
+  // holds, placed (rather than by its automaton state alone).
+  bool NamesTimesApart(int i, world::LocalState local) const {
+    const world::ClientAutomaton& a = model_.automaton(i);
+    return relative_ || (abstract_ && a.any_time_ages() && !a.TimeAgesOf(local).empty());
+  }
+  // Calls `use` with each time client i's local state holds, as the search
+  // keeps it: a start older than the longest elapsed time compared with it
+  // is kept just past that (Client::NowAsStart; a client's clock never goes
+  // back). The node is looked up once, not once a time.
+  template <typename Use>
+  void ForEachHeldTime(const world::WorldState& s, int i, world::LocalState local,
+                       Use&& use) const {
+    const world::ClientAutomaton& a = model_.automaton(i);
+    const std::vector<world::Millis>& held = a.TimesOf(local);
+    const std::vector<world::Millis>& ages = a.TimeAgesOf(local);
+    const world::Millis clock = model_.ClientClock(s, i);
+    for (size_t k = 0; k < held.size(); ++k) {
+      const bool bounded = k < ages.size() && ages[k] != world::kUnboundedAge;
+      use(bounded ? std::max(held[k], clock - ages[k] - 1) : held[k]);
+    }
+  }
+
   const world::Model& model_;
   bool abstract_;
   bool relative_;

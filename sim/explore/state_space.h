@@ -80,10 +80,11 @@ class StateSpace {
     return check::CheckAll(properties_, model_, s, step);
   }
 
-  // A state's identity; `path` and `canonical` as for Fingerprinter::Of.
+  // A state's identity; `path`, `canonical` and `packed` as for
+  // Fingerprinter::Of.
   Fingerprint Identity(const world::WorldState& s, const Fingerprinter::PathState* path = nullptr,
-                       std::vector<int>* canonical = nullptr) const {
-    return identity_.Of(s, path, canonical);
+                       std::vector<int>* canonical = nullptr, PackedState* packed = nullptr) const {
+    return identity_.Of(s, path, canonical, packed);
   }
 
   world::Model& model() { return model_; }

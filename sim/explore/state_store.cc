@@ -14,8 +14,10 @@ StateStore::StateStore(const StorageOptions& options, bool sleep_sets, bool dept
           "must be explored again, and a bit array does not keep depths");
     }
     bits_.emplace(options.bitstate_log2_bits, options.bitstate_hashes);
+  } else if (options.kind == Storage::kExact) {
+    packed_.emplace(sleep_sets, depths, threads);
   } else {
-    table_.emplace(VisitedTable::Layout{.wide_keys = options.kind == Storage::kExact,
+    table_.emplace(VisitedTable::Layout{.wide_keys = options.kind == Storage::kFingerprint,
                                         .sleep = sleep_sets,
                                         .depth = depths,
                                         .threads = threads});
@@ -24,6 +26,7 @@ StateStore::StateStore(const StorageOptions& options, bool sleep_sets, bool dept
 
 double StateStore::ExpectedOmissions() const {
   if (bits_) return bits_->ExpectedOmissions();
+  if (packed_) return 0;  // nothing is taken for another
   // A new state is missed if its key equals one of the i stored: summed over
   // the n insertions, n(n-1)/2 pairs, each equal with chance 2^-bits.
   const double n = static_cast<double>(size());

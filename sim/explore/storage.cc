@@ -3,11 +3,14 @@
 namespace lockstep::explore {
 
 namespace {
-constexpr Storage kStorages[] = {Storage::kExact, Storage::kHashCompact, Storage::kBitstate};
+constexpr Storage kStorages[] = {Storage::kFingerprint, Storage::kExact, Storage::kHashCompact,
+                                 Storage::kBitstate};
 }  // namespace
 
 const char* StorageName(Storage kind) {
   switch (kind) {
+    case Storage::kFingerprint:
+      return "fingerprint";
     case Storage::kExact:
       return "exact";
     case Storage::kHashCompact:

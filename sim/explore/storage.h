@@ -9,15 +9,15 @@
 
 namespace lockstep::explore {
 
-enum class Storage { kExact, kHashCompact, kBitstate };
+enum class Storage { kFingerprint, kExact, kHashCompact, kBitstate };
 
 struct StorageOptions {
-  Storage kind = Storage::kExact;
+  Storage kind = Storage::kFingerprint;
   int bitstate_log2_bits = 30;  // 2^30 bits: 128 MiB
   int bitstate_hashes = 3;      // bits per state, as SPIN's default -k3
 };
 
-// "exact", "hash-compact", "bitstate".
+// "fingerprint", "exact", "hash-compact", "bitstate".
 const char* StorageName(Storage kind);
 std::optional<Storage> ParseStorage(std::string_view name);
 std::vector<std::string> StorageNames();

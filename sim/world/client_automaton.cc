@@ -244,6 +244,7 @@ void ClientAutomaton::Record(LocalState s, const Client& c, LocalState parent, c
   it->second.shape = c.shape();
   it->second.times = c.times();
   it->second.time_ages = c.time_ages();
+  any_time_ages_ |= !it->second.time_ages.empty();
   it->second.parent = parent;
   it->second.via = via;
   it->second.is_start = start;

@@ -78,6 +78,9 @@ class ClientAutomaton {
     static const std::vector<Millis> kNone;
     return s == 0 ? kNone : nodes_.at(s).time_ages;
   }
+  // Some state has ages (TimeAgesOf not empty): where none has, a search
+  // need not look its states up for them.
+  bool any_time_ages() const { return any_time_ages_; }
   const std::vector<Millis>& TimesOf(LocalState s) const {
     static const std::vector<Millis> kNone;
     return s == 0 ? kNone : nodes_.at(s).times;
@@ -193,6 +196,7 @@ class ClientAutomaton {
   uint64_t node_bytes_ = 0;  // nodes, as Record adds them
   uint64_t memo_bytes_ = 0;  // memos and the values they keep, as Resume adds them
   uint64_t forgets_ = 0;
+  bool any_time_ages_ = false;
   struct HashReply {
     uint64_t operator()(const kv::Reply& r) const;
   };

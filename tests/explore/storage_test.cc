@@ -1,6 +1,6 @@
-// How visited states are kept: hash compaction and bitstate against exact
-// storage on the shipped scenarios, the bitstate estimate of missed states
-// against what a small array really misses, and the command line's report.
+// How visited states are kept: fingerprints, hash compaction and bitstate
+// against exact storage (each state whole) on the shipped scenarios, the bitstate estimate of
+// missed states against what a small array really misses, and the command line's report.
 #include <atomic>
 
 #include <catch2/catch.hpp>
@@ -37,7 +37,7 @@ std::string Verdict(const explore::SearchResult& r) {
   return r.violation ? "violation:" + r.violation->property : explore::VerdictText(r.verdict);
 }
 
-TEST_CASE("hash compaction and bitstate give exact storage's verdicts on the shipped scenarios",
+TEST_CASE("fingerprints and hash compaction and bitstate give exact storage's verdicts",
           "[sweep]") {
   int compared = 0;
   for (const std::string& file : testing::AllScenarioPaths()) {
@@ -52,7 +52,13 @@ TEST_CASE("hash compaction and bitstate give exact storage's verdicts on the shi
     if (exact.verdict == explore::Verdict::kIncomplete) continue;
     if (exact.stats.transitions > kMaxTransitions) continue;
     if (testing::kAddressSanitizer && compared >= 8) break;
-    // The same table with 64-bit keys: the same states, one by one.
+    // Fingerprints, and the same table with 64-bit keys: the same states,
+    // one by one.
+    const explore::SearchResult fingerprint = Search(s, Storage::kFingerprint, true);
+    CHECK(Verdict(fingerprint) == Verdict(exact));
+    CHECK(fingerprint.stats.states == exact.stats.states);
+    CHECK(fingerprint.stats.transitions == exact.stats.transitions);
+    CHECK(exact.stats.expected_omissions == 0);
     const explore::SearchResult compact = Search(s, Storage::kHashCompact, true);
     CHECK(Verdict(compact) == Verdict(exact));
     CHECK(compact.stats.states == exact.stats.states);
@@ -123,9 +129,23 @@ TEST_CASE("explore --storage reports what the states took and how sure SAFE is")
   CHECK(report["storage"]["bytes_per_state"].get<double>() > 0);
   CHECK(report["storage"]["expected_omissions"].get<double>() < 1e-9);
 
+  // The default: fingerprints, said in the report, not in the text.
   r = testing::RunLockstep({"explore", scenario, "--json", "--out", tmp.path().string()});
-  CHECK(nlohmann::json::parse(r.out)["storage"]["kind"] == "exact");
+  CHECK(nlohmann::json::parse(r.out)["storage"]["kind"] == "fingerprint");
   CHECK(r.out.find("probabilistic") == std::string::npos);
+
+  r = testing::RunLockstep(
+      {"explore", scenario, "--storage", "exact", "--out", tmp.path().string()});
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("storage exact: "));
+  CHECK_THAT(r.out, Catch::Contains("every state kept whole"));
+  CHECK(r.out.find("probabilistic") == std::string::npos);
+  r = testing::RunLockstep(
+      {"explore", scenario, "--storage", "exact", "--json", "--out", tmp.path().string()});
+  const nlohmann::json whole = nlohmann::json::parse(r.out);
+  CHECK(whole["storage"]["kind"] == "exact");
+  CHECK(whole["states"] == report["states"]);
+  CHECK(whole["storage"]["expected_omissions"] == 0);
 }
 
 TEST_CASE("explore refuses a bit array with a bound on steps and bits without a bit array") {

@@ -60,7 +60,7 @@ check_completion() {  # expected, then the words
   [ "$got" = "$expected" ] || fail "completing '$*': expected '$expected', got '$got'"
 }
 check_completion "bfs" explore --strategy b
-check_completion "exact hash-compact bitstate" explore --storage ""
+check_completion "fingerprint exact hash-compact bitstate" explore --storage ""
 check_completion "auto always" replay --color a
 check_completion "en zh" render --lang ""
 check_completion "zh" replay --lang z

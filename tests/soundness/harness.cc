@@ -53,6 +53,17 @@ std::vector<Mode> ExploreModes() {
     m.name = por ? "--storage hash-compact" : "--storage hash-compact --no-por --jobs 2";
     modes.push_back(m);
   }
+  // States kept whole: they must tell apart exactly the states the
+  // fingerprints do (a datum the packing left out would merge two).
+  for (bool reduced : {true, false}) {
+    Mode m;
+    m.reductions.symmetry = reduced;
+    m.reductions.por = reduced;
+    m.jobs = reduced ? 1 : 2;
+    m.storage.kind = explore::Storage::kExact;
+    m.name = reduced ? "--storage exact" : "--storage exact --no-symmetry --no-por --jobs 2";
+    modes.push_back(m);
+  }
   // Breadth first, states partitioned by fingerprint: with symmetry on two
   // and three ranks, without on one and two.
   for (int ranks : {1, 2, 3}) {
@@ -65,6 +76,11 @@ std::vector<Mode> ExploreModes() {
       m.name = "--distributed on " + std::to_string(ranks) + (ranks == 1 ? " rank" : " ranks") +
                (symmetry ? "" : " --no-symmetry");
       modes.push_back(m);
+      if (ranks == 2 && symmetry) {
+        m.storage.kind = explore::Storage::kExact;
+        m.name += " --storage exact";
+        modes.push_back(m);
+      }
     }
   }
   Mode forgetful;
