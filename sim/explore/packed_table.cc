@@ -3,9 +3,8 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
-#include <stdexcept>
-#include <string>
 
+#include "sim/base/check.h"
 #include "sim/base/hash.h"
 
 namespace lockstep::explore {
@@ -76,17 +75,17 @@ size_t PackedTable::Find(const Shard& s, const Fingerprint& f, std::string_view 
 
 void PackedTable::Keep(Shard& s, size_t i, const Fingerprint& f, std::string_view packed,
                        const VisitedEntry& fresh) {
-  if (packed.size() > kMaxStateBytes) {
-    throw std::length_error("a state of " + std::to_string(packed.size()) +
-                            " bytes, more than exact storage keeps (" +
-                            std::to_string(kMaxStateBytes) + "): use --storage fingerprint");
-  }
+  // Room for the bytes and their length (at most 10 bytes).
   const size_t need = packed.size() + 10;
   if (s.chunks.empty() || s.chunk_used + need > s.chunk_size) {
-    if (s.chunks.size() >> kChunkBits) {
-      throw std::length_error("exact storage's shard is full: use --storage fingerprint");
-    }
+    // 2^21 chunks of at least 1 MiB each is 2 TiB a shard: the memory
+    // bound stops a search long before.
+    LOCKSTEP_CHECK(s.chunks.size() < (size_t{1} << kChunkBits),
+                   "packed table: a shard's chunks fit their 21 bits");
     const uint64_t grown = std::clamp<uint64_t>(s.chunk_bytes, kFirstChunkBytes, kMaxChunkBytes);
+    // A state longer than a chunk gets one of its own, at offset 0, and no
+    // other state fits after it (it leaves less than 10 bytes): offsets
+    // stay below 2^20.
     s.chunk_size = static_cast<uint32_t>(std::max<uint64_t>(grown, need));
     s.chunks.push_back(std::make_unique_for_overwrite<char[]>(s.chunk_size));
     s.chunk_used = 0;

@@ -32,8 +32,7 @@ class PackedTable {
 
   // Looks the state up by its fingerprint `f` and its bytes `packed`. If
   // absent, keeps it with `fresh` and returns true; otherwise calls
-  // update(entry) under the shard's lock and returns false. Throws
-  // std::length_error for a state longer than kMaxStateBytes.
+  // update(entry) under the shard's lock and returns false.
   template <typename Update>
   bool InsertOrUpdate(const Fingerprint& f, std::string_view packed, const VisitedEntry& fresh,
                       Update&& update) {
@@ -56,9 +55,6 @@ class PackedTable {
   // Bytes held: the indexes and the arenas' chunks.
   uint64_t bytes() const;
 
-  // A state's bytes, with their length, fit one chunk of at most 1 MiB.
-  static constexpr size_t kMaxStateBytes = (size_t{1} << 20) - 16;
-
  private:
   // A slot: in use (1 bit, so that no slot in use is 0) | the top 22 bits
   // of the fingerprint's second word | chunk (21 bits) | offset in the
@@ -67,7 +63,6 @@ class PackedTable {
   static constexpr int kChunkBits = 21;
   static constexpr int kWhereBits = kOffsetBits + kChunkBits;
   static constexpr int kTagBits = 22;
-  static_assert(kMaxStateBytes + 16 <= size_t{1} << kOffsetBits);
   struct Shard {
     std::mutex mu;
     std::vector<uint64_t> slots;  // a power of two, at most 3/4 used; 0: empty

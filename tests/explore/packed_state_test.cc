@@ -140,5 +140,30 @@ TEST_CASE("exact storage finds every state again in a shard past four million sl
   CHECK(table.size() == kStates + 1);
 }
 
+// A state longer than a chunk (a scenario may hold a value of megabytes)
+// gets a chunk of its own; the states around it are kept as ever.
+TEST_CASE("exact storage keeps a state longer than its chunks") {
+  explore::PackedTable table(/*sleep=*/false, /*depth=*/true, /*threads=*/false);
+  auto state = [](uint64_t i, size_t length) {
+    explore::PackedState p;
+    p.Word(i);
+    p.Text(std::string(length, 'x'));
+    return std::string(p.bytes());
+  };
+  const std::vector<size_t> lengths = {10, 3'000'000, 20, 1'048'576, 5};
+  for (uint64_t i = 0; i < lengths.size(); ++i) {
+    CHECK(table.InsertOrUpdate({1, 2}, state(i, lengths[i]), {0, static_cast<uint32_t>(i)},
+                               [](auto&) {}));
+  }
+  for (uint64_t i = 0; i < lengths.size(); ++i) {
+    uint32_t depth = 99;
+    CHECK_FALSE(table.InsertOrUpdate({1, 2}, state(i, lengths[i]), {},
+                                     [&](explore::VisitedEntry& e) { depth = e.depth; }));
+    CHECK(depth == i);
+  }
+  CHECK(table.size() == lengths.size());
+  CHECK(table.bytes() > 4'000'000);
+}
+
 }  // namespace
 }  // namespace lockstep
