@@ -18,15 +18,7 @@ namespace lockstep::explore {
 class PackedState {
  public:
   void Clear() { size_ = 0; }
-  void Word(uint64_t v) {
-    char* p = Room(10);
-    while (v >= 0x80) {
-      *p++ = static_cast<char>(v | 0x80);
-      v >>= 7;
-    }
-    *p++ = static_cast<char>(v);
-    size_ = static_cast<size_t>(p - buffer_.data());
-  }
+  void Word(uint64_t v) { size_ += PutVarint(v, Room(10)); }
   void Signed(int64_t v) { Word((static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63)); }
   // A 64-bit name (a hash: a client's state): 8 bytes, where a varint of
   // a random word takes 10.
@@ -41,6 +33,18 @@ class PackedState {
     size_ += s.size();
   }
   std::string_view bytes() const { return {buffer_.data(), size_}; }
+
+  // `v` as a LEB128 varint at `out`, which has room for 10 bytes; returns
+  // the bytes written.
+  static size_t PutVarint(uint64_t v, char* out) {
+    size_t k = 0;
+    while (v >= 0x80) {
+      out[k++] = static_cast<char>(v | 0x80);
+      v >>= 7;
+    }
+    out[k++] = static_cast<char>(v);
+    return k;
+  }
 
  private:
   // Where the next `n` bytes go: the buffer grows only while a search

@@ -16,17 +16,6 @@ constexpr uint32_t kFirstChunkBytes = uint32_t{4} << 10;
 constexpr uint32_t kMaxChunkBytes = uint32_t{1} << 20;
 constexpr size_t kFirstSlots = 256;
 
-// A length as LEB128 into `out`; returns the bytes written.
-size_t PutLength(uint64_t v, char* out) {
-  size_t k = 0;
-  while (v >= 0x80) {
-    out[k++] = static_cast<char>(v | 0x80);
-    v >>= 7;
-  }
-  out[k++] = static_cast<char>(v);
-  return k;
-}
-
 }  // namespace
 
 PackedTable::PackedTable(bool sleep, bool depth, bool threads, int shard_bits)
@@ -92,7 +81,7 @@ void PackedTable::Keep(Shard& s, size_t i, const Fingerprint& f, std::string_vie
     s.chunk_bytes += s.chunk_size;
   }
   char* at = s.chunks.back().get() + s.chunk_used;
-  const size_t head = PutLength(packed.size(), at);
+  const size_t head = PackedState::PutVarint(packed.size(), at);
   std::memcpy(at + head, packed.data(), packed.size());
   s.slots[i] = TagOf(f.b) | uint64_t{s.chunks.size() - 1} << kOffsetBits | s.chunk_used;
   if (sleep_) s.sleep[i] = fresh.sleep;
