@@ -17,8 +17,8 @@ namespace lockstep::cli {
 
 // 1,234,567.
 std::string Thousands(uint64_t n);
-// With hash compaction or bitstate, what the visited states took and how
-// sure a SAFE verdict is: "" with exact storage.
+// With exact storage, hash compaction or bitstate, what the visited states
+// took and how sure a SAFE verdict is: "" with fingerprints (the default).
 std::string StorageText(const explore::StorageOptions& storage, const explore::SearchStats& st);
 // The --json report's fields, short of the counterexample.
 nlohmann::json MakeReport(const ExploreOptions& o, const scenario::Scenario& s,

@@ -72,7 +72,8 @@ struct SearchStats {
   uint64_t automata_transitions = 0;
   uint64_t automata_forgets = 0;  // times an automaton forgot its transitions (kMaxMemoBytes)
   // Hash compaction and bitstate: the expected number of states missed
-  // (state_store.h); exact storage: the same estimate for 128 bits.
+  // (state_store.h); fingerprints: the same estimate for 102 bits; exact
+  // storage: 0.
   double expected_omissions = 0;
   // The distributed search: states sent to the rank that owns them, and
   // the bytes that took.

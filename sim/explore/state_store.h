@@ -51,8 +51,9 @@ class StateStore {
     return table_->InsertOrUpdate(f, fresh, update);
   }
 
-  // Starts fetching where InsertOrUpdate(f) will look (exact storage and
-  // hash compaction; a bit array's bits are spread too wide to be worth it).
+  // Starts fetching where InsertOrUpdate(f) will look (fingerprints and
+  // hash compaction; a bit array's bits are spread too wide to be worth it,
+  // and exact storage reads the state's bytes after its slot).
   void Prefetch(const Fingerprint& f) const {
     if (table_) table_->Prefetch(f);
   }
