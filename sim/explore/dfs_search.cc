@@ -22,6 +22,7 @@
 #include "sim/base/limits.h"
 #include "sim/explore/dependence.h"
 #include "sim/explore/dfs_shared.h"
+#include "sim/explore/packed_state.h"
 #include "sim/explore/search.h"
 #include "sim/explore/sleep_set.h"
 #include "sim/explore/state_space.h"

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "sim/explore/communicator.h"
+#include "sim/explore/packed_state.h"
 #include "sim/explore/search.h"
 #include "sim/explore/state_space.h"
 #include "sim/explore/state_store.h"

@@ -12,6 +12,7 @@
 #include "sim/base/hash.h"
 #include "sim/base/limits.h"
 #include "sim/check/property.h"
+#include "sim/explore/packed_state.h"
 #include "sim/explore/time_line.h"
 #include "sim/kv/int_parse.h"
 #include "sim/world/random_draw.h"

@@ -18,12 +18,16 @@
 #include <cstdint>
 #include <vector>
 
-#include "sim/explore/packed_state.h"
-#include "sim/explore/time_line.h"
 #include "sim/world/model.h"
-#include "sim/world/random_draw.h"
+
+namespace lockstep::world {
+struct TokenId;
+}  // namespace lockstep::world
 
 namespace lockstep::explore {
+
+class PackedState;  // packed_state.h
+class TimeLine;     // time_line.h
 
 struct Fingerprint {
   uint64_t a = 0, b = 0;

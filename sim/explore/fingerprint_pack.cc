@@ -9,7 +9,10 @@
 
 #include "sim/check/property.h"
 #include "sim/explore/fingerprint.h"
+#include "sim/explore/packed_state.h"
+#include "sim/explore/time_line.h"
 #include "sim/kv/int_parse.h"
+#include "sim/world/random_draw.h"
 
 namespace lockstep::explore {
 

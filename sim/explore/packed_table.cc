@@ -6,6 +6,7 @@
 
 #include "sim/base/check.h"
 #include "sim/base/hash.h"
+#include "sim/explore/packed_state.h"
 
 namespace lockstep::explore {
 namespace {

@@ -5,6 +5,8 @@
 // bytes with one fingerprint would keep one state twice (a datum packed
 // that the fingerprint ignores). Every state reached in shipped scenarios
 // that cover each part of the state is checked both ways.
+#include "sim/explore/packed_state.h"
+
 #include <deque>
 #include <fstream>
 #include <map>
