@@ -114,6 +114,8 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
   // relative to the clock.
   TimeLine times(relative_, s.now, window_);
   const bool ready_since = use_ready_since_;
+  std::array<const world::ClientAutomaton::History*, kMaxClients> timed;
+  for (int i = 0; i < n; ++i) timed[i] = TimedHistory(i, s.clients[i].local);
   if (relative_) {
     for (int i = 0; i < n; ++i) {
       const world::ClientSlot& c = s.clients[i];
@@ -125,7 +127,7 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
       }
       if (c.holding) times.Add(c.valid_until);
       if (c.holding && use_acquired_at_) times.Add(c.acquired_at);
-      ForEachHeldTime(s, i, c.local, [&](world::Millis t) { times.Add(t); });
+      if (timed[i]) ForEachHeldTime(s, i, *timed[i], [&](world::Millis t) { times.Add(t); });
     }
     auto add_entry = [&](const kv::Entry& e) {
       if (e.deadline) times.Add(*e.deadline);
@@ -152,9 +154,10 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
     const world::ClientAutomaton& a = model_.automaton(i);
     // With a horizon too, a start older than its bound is alike: the
     // shape and the times held name what the abstract history does.
-    if (!NamesTimesApart(i, local)) return abstract_ ? a.AbstractOf(local) : local;
-    uint64_t h = a.ShapeOf(local);
-    ForEachHeldTime(s, i, local, [&](world::Millis t) { h = base::HashCombine(h, times.Of(t)); });
+    if (!timed[i]) return abstract_ ? a.AbstractOf(local) : local;
+    uint64_t h = timed[i]->shape;
+    ForEachHeldTime(s, i, *timed[i],
+                    [&](world::Millis t) { h = base::HashCombine(h, times.Of(t)); });
     return h;
   };
   // With symmetry, and when no client reads tokens, a client's random
@@ -427,7 +430,8 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
   }
   if (canonical) canonical->assign(canonical_of.begin(), canonical_of.begin() + n);
   if (packed) {
-    Pack(s, path, {times, tokens, best_at.data(), canonical_of.data(), rename_tokens}, packed);
+    Pack(s, path, {times, tokens, best_at.data(), canonical_of.data(), timed.data(), rename_tokens},
+         packed);
   }
   return best;
 }

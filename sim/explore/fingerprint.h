@@ -78,8 +78,9 @@ class Fingerprinter {
   struct Canonical {
     const TimeLine& times;
     const std::vector<world::TokenId>& tokens;
-    const int* at;            // at[pos]: the client at that place
-    const int* canonical_of;  // canonical_of[i]: client i's place
+    const int* at;                                        // at[pos]: the client at that place
+    const int* canonical_of;                              // canonical_of[i]: client i's place
+    const world::ClientAutomaton::History* const* timed;  // timed[i]: TimedHistory of client i
     bool rename_tokens;
   };
   void Pack(const world::WorldState& s, const PathState* path, const Canonical& c,
@@ -89,26 +90,26 @@ class Fingerprinter {
   static world::Millis WakeFrom(const world::ClientSlot& c, world::Millis now) {
     return std::max(c.wake_at, now);
   }
-  // Client i's state is named by its history's shape and the times it
-  // holds, placed (rather than by its automaton state alone).
-  bool NamesTimesApart(int i, world::LocalState local) const {
+  // Client i's history in state `local` when the search names that state
+  // by its history's shape and the times it holds, placed (rather than by
+  // its automaton state alone); else nullptr. Of looks each client up once.
+  const world::ClientAutomaton::History* TimedHistory(int i, world::LocalState local) const {
     const world::ClientAutomaton& a = model_.automaton(i);
-    return relative_ || (abstract_ && a.any_time_ages() && !a.TimeAgesOf(local).empty());
+    if (!relative_ && !(abstract_ && a.any_time_ages())) return nullptr;
+    const world::ClientAutomaton::History& h = a.HistoryOf(local);
+    return relative_ || !h.time_ages.empty() ? &h : nullptr;
   }
-  // Calls `use` with each time client i's local state holds, as the search
+  // Calls `use` with each time client i's history `h` holds, as the search
   // keeps it: a start older than the longest elapsed time compared with it
   // is kept just past that (Client::NowAsStart; a client's clock never goes
-  // back). The node is looked up once, not once a time.
+  // back).
   template <typename Use>
-  void ForEachHeldTime(const world::WorldState& s, int i, world::LocalState local,
+  void ForEachHeldTime(const world::WorldState& s, int i, const world::ClientAutomaton::History& h,
                        Use&& use) const {
-    const world::ClientAutomaton& a = model_.automaton(i);
-    const std::vector<world::Millis>& held = a.TimesOf(local);
-    const std::vector<world::Millis>& ages = a.TimeAgesOf(local);
     const world::Millis clock = model_.ClientClock(s, i);
-    for (size_t k = 0; k < held.size(); ++k) {
-      const bool bounded = k < ages.size() && ages[k] != world::kUnboundedAge;
-      use(bounded ? std::max(held[k], clock - ages[k] - 1) : held[k]);
+    for (size_t k = 0; k < h.times.size(); ++k) {
+      const bool bounded = k < h.time_ages.size() && h.time_ages[k] != world::kUnboundedAge;
+      use(bounded ? std::max(h.times[k], clock - h.time_ages[k] - 1) : h.times[k]);
     }
   }
 

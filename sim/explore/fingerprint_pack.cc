@@ -112,11 +112,11 @@ void Fingerprinter::Pack(const world::WorldState& s, const PathState* path, cons
     const int i = c.at[pos];
     const world::ClientSlot& cl = s.clients[i];
     const world::ClientAutomaton& a = model_.automaton(i);
-    if (!NamesTimesApart(i, cl.local)) {
+    if (!c.timed[i]) {
       out->Name(abstract_ ? a.AbstractOf(cl.local) : cl.local);
     } else {
-      out->Name(a.ShapeOf(cl.local));
-      ForEachHeldTime(s, i, cl.local, time);
+      out->Name(c.timed[i]->shape);
+      ForEachHeldTime(s, i, *c.timed[i], time);
     }
     out->Word(static_cast<uint64_t>(cl.status));
     out->Word(uint64_t{cl.in_critical_section} | uint64_t{cl.holding} << 1 |

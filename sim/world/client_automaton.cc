@@ -240,17 +240,18 @@ void ClientAutomaton::Record(LocalState s, const Client& c, LocalState parent, c
   if (growing_.empty() && c.requests_since_forget() >= kRememberedRequests) {
     growing_ = c.request().source;
   }
-  it->second.abstract = c.abstract_history();
-  it->second.shape = c.shape();
-  it->second.times = c.times();
-  it->second.time_ages = c.time_ages();
-  any_time_ages_ |= !it->second.time_ages.empty();
+  History& h = it->second.history;
+  h.abstract = c.abstract_history();
+  h.shape = c.shape();
+  h.times = c.times();
+  h.time_ages = c.time_ages();
+  any_time_ages_ |= !h.time_ages.empty();
   it->second.parent = parent;
   it->second.via = via;
   it->second.is_start = start;
   node_bytes_ += sizeof(std::pair<const LocalState, Node>) + kMapNodeOverhead +
                  HeapBytes(it->second.request) +
-                 (it->second.times.capacity() + it->second.time_ages.capacity()) * sizeof(Millis) +
+                 (h.times.capacity() + h.time_ages.capacity()) * sizeof(Millis) +
                  HeapBytes(it->second.via.reply);
 }
 

@@ -63,28 +63,29 @@ class ClientAutomaton {
   // algorithm threw, or turned out not to be deterministic.
   const Transition& Resume(LocalState s, const Input& input);
 
+  // What a search reads of a state's history (Client::abstract_history,
+  // shape, times and time_ages), found in one lookup; empty for 0.
+  struct History {
+    LocalState abstract = 0;  // the name by what was observed since the last ForgetHistory
+    uint64_t shape = 0;       // the abstract history with its times apart
+    std::vector<Millis> times;
+    // For each of `times`, the age past which it is alike
+    // (Client::NowAsStart, kUnboundedAge for none); empty when none has one.
+    std::vector<Millis> time_ages;
+  };
+  const History& HistoryOf(LocalState s) const {
+    static const History kNone;
+    return s == 0 ? kNone : nodes_.at(s).history;
+  }
+
   // The state's name by what was observed since the last ForgetHistory
   // (itself when the automaton already names states so); 0 stays 0.
   LocalState AbstractOf(LocalState s) const {
-    return s == 0 || use_forget_history_ ? s : nodes_.at(s).abstract;
+    return s == 0 || use_forget_history_ ? s : nodes_.at(s).history.abstract;
   }
-
-  // The abstract state with its times apart (Client::shape and times), for
-  // an all-time search or a start kept to its bound; 0 and no times for 0.
-  uint64_t ShapeOf(LocalState s) const { return s == 0 ? 0 : nodes_.at(s).shape; }
-  // For each of TimesOf, the age past which it is alike (Client::NowAsStart,
-  // kUnboundedAge for none); empty when none has one.
-  const std::vector<Millis>& TimeAgesOf(LocalState s) const {
-    static const std::vector<Millis> kNone;
-    return s == 0 ? kNone : nodes_.at(s).time_ages;
-  }
-  // Some state has ages (TimeAgesOf not empty): where none has, a search
+  // Some state has ages (time_ages not empty): where none has, a search
   // need not look its states up for them.
   bool any_time_ages() const { return any_time_ages_; }
-  const std::vector<Millis>& TimesOf(LocalState s) const {
-    static const std::vector<Millis> kNone;
-    return s == 0 ? kNone : nodes_.at(s).times;
-  }
 
   // How many transitions were learned by running the fiber (again after
   // they were forgotten).
@@ -124,11 +125,8 @@ class ClientAutomaton {
   struct Node {
     Request request;
     LocalState parent = 0;
-    LocalState abstract = 0;
-    uint64_t shape = 0;
-    std::vector<Millis> times;
-    std::vector<Millis> time_ages;  // Client::time_ages
-    Input via;                      // the input that led from parent here (first time)
+    History history;
+    Input via;  // the input that led from parent here (first time)
     bool is_start = false;
   };
   struct Key {
