@@ -1,8 +1,8 @@
 // A state's identity written out whole, for exact storage: every datum the
 // fingerprint hashes (fingerprint.h), in the same canonical client order,
 // as bytes that two states share only if the search takes them for one
-// state. Numbers are LEB128 varints (times and client names zigzagged, as
-// they may be negative), strings their length and bytes: a lock's state is
+// state. Numbers are varints (sim/base/varint.h; times and client names
+// zigzagged, as they may be negative), strings their length and bytes: a lock's state is
 // a few dozen bytes. Each datum's kind is fixed by its place and the data
 // before it, so the bytes read back one way only.
 #pragma once
@@ -13,13 +13,15 @@
 #include <string>
 #include <string_view>
 
+#include "sim/base/varint.h"
+
 namespace lockstep::explore {
 
 class PackedState {
  public:
   void Clear() { size_ = 0; }
-  void Word(uint64_t v) { size_ += PutVarint(v, Room(10)); }
-  void Signed(int64_t v) { Word((static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63)); }
+  void Word(uint64_t v) { size_ += base::PutVarint(v, Room(base::kMaxVarintBytes)); }
+  void Signed(int64_t v) { Word(base::ZigZag(v)); }
   // A 64-bit name (a hash: a client's state): 8 bytes, where a varint of
   // a random word takes 10.
   void Name(uint64_t v) {
@@ -33,18 +35,6 @@ class PackedState {
     size_ += s.size();
   }
   std::string_view bytes() const { return {buffer_.data(), size_}; }
-
-  // `v` as a LEB128 varint at `out`, which has room for 10 bytes; returns
-  // the bytes written.
-  static size_t PutVarint(uint64_t v, char* out) {
-    size_t k = 0;
-    while (v >= 0x80) {
-      out[k++] = static_cast<char>(v | 0x80);
-      v >>= 7;
-    }
-    out[k++] = static_cast<char>(v);
-    return k;
-  }
 
  private:
   // Where the next `n` bytes go: the buffer grows only while a search

@@ -6,6 +6,7 @@
 
 #include "sim/base/check.h"
 #include "sim/base/hash.h"
+#include "sim/base/varint.h"
 #include "sim/explore/packed_state.h"
 
 namespace lockstep::explore {
@@ -36,11 +37,8 @@ std::string_view PackedTable::BytesAt(const Shard& s, uint64_t slot) {
   const uint64_t chunk = slot >> kOffsetBits & ((uint64_t{1} << kChunkBits) - 1);
   const char* p = s.chunks[chunk].get() + (slot & ((uint64_t{1} << kOffsetBits) - 1));
   uint64_t length = 0;
-  for (int shift = 0;; shift += 7) {
-    const auto byte = static_cast<unsigned char>(*p++);
-    length |= uint64_t{byte & 0x7fu} << shift;
-    if (byte < 0x80) break;
-  }
+  // The table wrote the length itself, within the chunk: it reads whole.
+  base::GetVarint(&p, p + base::kMaxVarintBytes, &length);
   return {p, length};
 }
 
@@ -82,7 +80,7 @@ void PackedTable::Keep(Shard& s, size_t i, const Fingerprint& f, std::string_vie
     s.chunk_bytes += s.chunk_size;
   }
   char* at = s.chunks.back().get() + s.chunk_used;
-  const size_t head = PackedState::PutVarint(packed.size(), at);
+  const size_t head = base::PutVarint(packed.size(), at);
   std::memcpy(at + head, packed.data(), packed.size());
   s.slots[i] = TagOf(f.b) | uint64_t{s.chunks.size() - 1} << kOffsetBits | s.chunk_used;
   if (sleep_) s.sleep[i] = fresh.sleep;

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "sim/base/check.h"
+#include "sim/base/varint.h"
 
 namespace lockstep::explore {
 namespace {
@@ -12,19 +13,16 @@ using world::Action;
 enum ActionFlags : uint8_t { kHasAge = 1 << 4, kHasJump = 1 << 5, kHasServer = 1 << 6 };
 static_assert(static_cast<int>(Action::Kind::kFailover) < 16, "a kind fits in four bits");
 
-// Signed values as varints: 0, -1, 1, -2, ... as 0, 1, 2, 3, ...
-uint64_t ZigZag(int64_t v) {
-  return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63);
-}
-int64_t UnZigZag(uint64_t v) { return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1); }
+using base::UnZigZag;
+using base::ZigZag;
 
 }  // namespace
 
 void PutU64(std::string& out, uint64_t v) { out.append(reinterpret_cast<const char*>(&v), 8); }
 
 void PutVarint(std::string& out, uint64_t v) {
-  for (; v >= 0x80; v >>= 7) out.push_back(static_cast<char>((v & 0x7f) | 0x80));
-  out.push_back(static_cast<char>(v));
+  char bytes[base::kMaxVarintBytes];
+  out.append(bytes, base::PutVarint(v, bytes));
 }
 
 void PutAction(std::string& out, const Action& a) {
@@ -62,13 +60,12 @@ uint64_t Reader::U64() {
 }
 
 uint64_t Reader::Varint() {
+  const char* p = s_.data() + at_;
   uint64_t v = 0;
-  for (int shift = 0;; shift += 7) {
-    LOCKSTEP_CHECK(shift < 64, "a distributed search's message holds a bad number");
-    const uint8_t byte = Byte();
-    v |= static_cast<uint64_t>(byte & 0x7f) << shift;
-    if (!(byte & 0x80)) return v;
-  }
+  LOCKSTEP_CHECK(base::GetVarint(&p, s_.data() + s_.size(), &v),
+                 "a distributed search's message ends early or holds a bad number");
+  at_ = static_cast<size_t>(p - s_.data());
+  return v;
 }
 
 Fingerprint Reader::Print() {
