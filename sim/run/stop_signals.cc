@@ -18,21 +18,41 @@ constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGUSR1};
 std::atomic<bool> stop_requested{false};
 std::atomic<int> stop_signal{0};
 std::atomic<int> cooperative{0};
+// Who sent the signal that set stop_requested by kill(2) (si_pid), or 0
+// for one from the terminal or the kernel.
+std::atomic<pid_t> stop_sender{0};
 
 // The handler reads these, so they are plain storage and lock-free atomics.
 char temporary[4096];
 std::atomic<bool> has_temporary{false};
-static_assert(std::atomic<bool>::is_always_lock_free && std::atomic<int>::is_always_lock_free);
+static_assert(std::atomic<bool>::is_always_lock_free && std::atomic<int>::is_always_lock_free &&
+              std::atomic<pid_t>::is_always_lock_free);
 
 void Say(const char* text) {
   ssize_t ignored = write(STDERR_FILENO, text, strlen(text));
   (void)ignored;
 }
 
-extern "C" void OnStopSignal(int signal) {
+// The process that sent `info` by kill(2), or 0 (the terminal's Ctrl-C,
+// the kernel).
+pid_t Sender(const siginfo_t* info) {
+  return info != nullptr && (info->si_code == SI_USER || info->si_code == SI_QUEUE) ? info->si_pid
+                                                                                    : 0;
+}
+
+extern "C" void OnStopSignal(int signal, siginfo_t* info, void*) {
   if (cooperative.load() > 0 && !stop_requested.load()) {
     stop_signal.store(signal);
+    stop_sender.store(Sender(info));
     stop_requested.store(true);
+    return;
+  }
+  // The same signal again from the same process is the same request:
+  // timeout(1) sends its signal to the command and then to the command's
+  // process group, which holds the command too.
+  const pid_t sender = Sender(info);
+  if (cooperative.load() > 0 && signal == stop_signal.load() && sender != 0 &&
+      sender == stop_sender.load()) {
     return;
   }
   if (has_temporary.load()) unlink(temporary);
@@ -54,12 +74,12 @@ sigset_t StopSet() {
 void InstallStopSignals() {
   struct sigaction sa;
   std::memset(&sa, 0, sizeof sa);
-  sa.sa_handler = OnStopSignal;
+  sa.sa_sigaction = OnStopSignal;
   sa.sa_mask = StopSet();  // one handler at a time
   // A cooperative stop only sets a flag: a write blocked on a full pipe
   // (stderr read by a slow reader) goes on after it, rather than failing
   // and leaving std::cerr silent for the rest of the run.
-  sa.sa_flags = SA_RESTART;
+  sa.sa_flags = SA_RESTART | SA_SIGINFO;
   for (int s : kStopSignals) sigaction(s, &sa, nullptr);
 }
 

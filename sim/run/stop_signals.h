@@ -6,7 +6,9 @@
 // CooperativeStop is alive (a search, and the shrinking and saving of its
 // counterexample), the first stop signal only sets StopRequested(); the work
 // notices it, reports what it has and exits 3. A second signal ends the
-// process at once, as above.
+// process at once, as above, unless it is the first one again: the same
+// signal sent by the same process (timeout(1) sends its signal to the
+// command and to its process group, so the command receives it twice).
 #pragma once
 
 #include <signal.h>

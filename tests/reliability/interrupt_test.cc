@@ -234,6 +234,59 @@ bool Pending(pid_t pid, int signal) {
   return false;
 }
 
+// lockstep with `args`, its stdout in `out`, its stderr a pipe filled to
+// the brim: its next write to stderr waits until the pipe is read.
+struct FullStderr {
+  pid_t pid = -1;
+  int read_end = -1;  // the pipe's end to read (then close)
+  size_t filler = 0;  // the bytes in the pipe before lockstep's own
+};
+FullStderr SpawnWithFullStderr(const std::vector<std::string>& args, const std::string& out) {
+  FullStderr spawned;
+  int err[2];
+  REQUIRE(pipe(err) == 0);
+  REQUIRE(fcntl(err[1], F_SETFL, O_NONBLOCK) == 0);
+  for (size_t chunk : {size_t{4096}, size_t{1}}) {
+    const std::string bytes(chunk, '.');
+    while (write(err[1], bytes.data(), chunk) == static_cast<ssize_t>(chunk)) {
+      spawned.filler += chunk;
+    }
+  }
+  REQUIRE(fcntl(err[1], F_SETFL, 0) == 0);
+  std::vector<char*> argv = {const_cast<char*>(LOCKSTEP_BINARY)};
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  spawned.pid = fork();
+  if (spawned.pid == 0) {
+    if (dup2(err[1], STDERR_FILENO) < 0 || !freopen(out.c_str(), "w", stdout)) _exit(127);
+    close(err[0]);
+    close(err[1]);
+    execv(LOCKSTEP_BINARY, argv.data());
+    _exit(127);
+  }
+  close(err[1]);
+  spawned.read_end = err[0];
+  return spawned;
+}
+
+// Everything `fd` gives until its end; closes it.
+std::string Drain(int fd) {
+  std::string text;
+  char buffer[4096];
+  for (ssize_t n; (n = read(fd, buffer, sizeof buffer)) > 0;) text.append(buffer, n);
+  close(fd);
+  return text;
+}
+
+// Whether `pid` waits in write(2) on stderr with `length` bytes.
+bool WritingToStderr(pid_t pid, size_t length) {
+  std::ostringstream hex;
+  hex << " 0x" << std::hex << length << ' ';
+  const std::string call = BlockedIn(pid);
+  return call.starts_with(std::to_string(SYS_write) + " 0x2 ") &&
+         call.find(hex.str()) != std::string::npos;
+}
+
 TEST_CASE("a stop signal while the counterexample is shrunk saves it as found", "[interrupt]") {
   // Redlock with a stall: the search finds a 54-step violation, then says so
   // on stderr just before it shrinks it. stderr is a full pipe, so lockstep
@@ -243,43 +296,16 @@ TEST_CASE("a stop signal while the counterexample is shrunk saves it as found", 
       "lockstep: violation found in 54 steps; shrinking it (a stop signal saves it as found)\n";
   testing::TempDir tmp;
   std::string out_dir = tmp.File("counterexamples");
-  int err[2];
-  REQUIRE(pipe(err) == 0);
-  REQUIRE(fcntl(err[1], F_SETFL, O_NONBLOCK) == 0);
-  size_t filler = 0;
-  for (size_t chunk : {size_t{4096}, size_t{1}}) {
-    const std::string bytes(chunk, '.');
-    while (write(err[1], bytes.data(), chunk) == static_cast<ssize_t>(chunk)) filler += chunk;
-  }
-  REQUIRE(fcntl(err[1], F_SETFL, 0) == 0);
-  const pid_t pid = fork();
-  if (pid == 0) {
-    if (dup2(err[1], STDERR_FILENO) < 0 || !freopen(tmp.File("out").c_str(), "w", stdout)) {
-      _exit(127);
-    }
-    close(err[0]);
-    close(err[1]);
-    execl(LOCKSTEP_BINARY, LOCKSTEP_BINARY, "explore",
-          testing::ScenarioPath("redlock-stall.json").c_str(), "--out", out_dir.c_str(),
-          static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  REQUIRE(pid > 0);
-  close(err[1]);
+  const FullStderr spawned = SpawnWithFullStderr(
+      {"explore", testing::ScenarioPath("redlock-stall.json"), "--out", out_dir}, tmp.File("out"));
+  const pid_t pid = spawned.pid;
   // Blocked in write(2, buffer, the line's length): /proc gives the buffer's
   // address and the length in hex.
-  std::ostringstream length;
-  length << " 0x" << std::hex << said.size() << ' ';
-  auto writing_line = [&](const std::string& call) {
-    return call.starts_with(std::to_string(SYS_write) + " 0x2 ") &&
-           call.find(length.str()) != std::string::npos;
-  };
-  std::string call;
-  for (int i = 0; i < 12000 && !writing_line(call = BlockedIn(pid)); ++i) {
+  for (int i = 0; i < 12000 && !WritingToStderr(pid, said.size()); ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
-  INFO("system call: " << call);
-  const bool blocked = writing_line(call);
+  INFO("system call: " << BlockedIn(pid));
+  const bool blocked = WritingToStderr(pid, said.size());
   if (blocked) {
     // Delivered while the write waits: the handler runs and the write goes on.
     kill(pid, SIGINT);
@@ -290,14 +316,11 @@ TEST_CASE("a stop signal while the counterexample is shrunk saves it as found", 
     kill(pid, SIGKILL);
   }
   // Drain stderr to its end, so that lockstep can finish.
-  std::string text;
-  char buffer[4096];
-  for (ssize_t n; (n = read(err[0], buffer, sizeof buffer)) > 0;) text.append(buffer, n);
-  close(err[0]);
+  const std::string text = Drain(spawned.read_end);
   const int code = testing::Wait(pid);
   REQUIRE(blocked);
-  REQUIRE(text.size() >= filler);
-  const std::string told = text.substr(filler);
+  REQUIRE(text.size() >= spawned.filler);
+  const std::string told = text.substr(spawned.filler);
   CHECK(told.starts_with(said));
   CHECK(code == 1);
   std::string out = testing::ReadText(tmp.File("out"));
@@ -309,6 +332,71 @@ TEST_CASE("a stop signal while the counterexample is shrunk saves it as found", 
   for (const auto& e : fs::directory_iterator(out_dir)) saved.push_back(e.path());
   REQUIRE(saved.size() == 1);
   CHECK(testing::RunLockstep({"replay", saved[0].string()}).exit_code == 1);
+}
+
+// The long search, stopped by SIGTERM while it reports on a full stderr;
+// then SIGTERM again, by this process (`from_here`) or by another one.
+// Returns its exit code, its stdout and its stderr.
+struct Stopped {
+  int code = 0;
+  std::string out, told;
+};
+Stopped StopTwice(bool from_here) {
+  const std::string said = "lockstep: search stopped by SIGTERM\n";
+  testing::TempDir tmp;
+  const FullStderr spawned =
+      SpawnWithFullStderr(LongSearch(tmp.File("counterexamples")), tmp.File("out"));
+  const pid_t pid = spawned.pid;
+  REQUIRE(pid > 0);
+  WaitUntilSearching(pid, SIGTERM);
+  kill(pid, SIGTERM);
+  // The first one heeded: the report waits on the full pipe, inside the
+  // search's cooperative stop.
+  for (int i = 0; i < 12000 && !WritingToStderr(pid, said.size()); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  INFO("system call: " << BlockedIn(pid));
+  const bool blocked = WritingToStderr(pid, said.size());
+  if (!blocked) {
+    kill(pid, SIGKILL);
+  } else if (from_here) {
+    kill(pid, SIGTERM);
+  } else {
+    const pid_t other = fork();
+    if (other == 0) _exit(kill(pid, SIGTERM) == 0 ? 0 : 1);
+    REQUIRE(testing::Wait(other) == 0);
+  }
+  // Delivered before stderr is read, while the write still waits.
+  for (int i = 0; i < 12000 && blocked && Pending(pid, SIGTERM); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  const std::string text = Drain(spawned.read_end);
+  Stopped stopped;
+  stopped.code = testing::Wait(pid);
+  REQUIRE(blocked);
+  REQUIRE(text.size() >= spawned.filler);
+  stopped.told = text.substr(spawned.filler);
+  stopped.out = testing::ReadText(tmp.File("out"));
+  return stopped;
+}
+
+TEST_CASE("the same stop signal twice from one process, as timeout sends it, stops a search once",
+          "[interrupt]") {
+  // timeout(1) signals the command, then the command's process group.
+  const Stopped s = StopTwice(true);
+  INFO(s.out << s.told);
+  CHECK(s.code == 3);
+  CHECK(s.told == "lockstep: search stopped by SIGTERM\n");
+  CHECK(s.out.find("\nINCOMPLETE: interrupted; no violation found so far\n") != std::string::npos);
+}
+
+TEST_CASE("a second stop signal from another process ends a search at once", "[interrupt]") {
+  const Stopped s = StopTwice(false);
+  INFO(s.out << s.told);
+  CHECK(s.code == 128 + SIGTERM);
+  // Its report's line never finished: the handler ends the process.
+  CHECK(s.told.ends_with("\nlockstep: stopped by SIGTERM\n"));
+  CHECK(s.out.empty());
 }
 
 }  // namespace
