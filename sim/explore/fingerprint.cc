@@ -150,11 +150,12 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
   times.Compress();
   // A client's state: with relative times, or a start past its bound, its
   // history's shape and the times it holds, placed.
-  auto local_word = [&](int i, world::LocalState local) -> uint64_t {
-    const world::ClientAutomaton& a = model_.automaton(i);
+  // (timed[i] is the history of s.clients[i].local, the state named.)
+  auto local_word = [&](int i) -> uint64_t {
+    const world::LocalState local = s.clients[i].local;
     // With a horizon too, a start older than its bound is alike: the
     // shape and the times held name what the abstract history does.
-    if (!timed[i]) return abstract_ ? a.AbstractOf(local) : local;
+    if (!timed[i]) return abstract_ ? model_.automaton(i).AbstractOf(local) : local;
     uint64_t h = timed[i]->shape;
     ForEachHeldTime(s, i, *timed[i],
                     [&](world::Millis t) { h = base::HashCombine(h, times.Of(t)); });
@@ -201,7 +202,7 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
   for (int i = 0; i < n; ++i) {
     const world::ClientSlot& c = s.clients[i];
     ClientWords& w = words[i];
-    w[0] = local_word(i, c.local);
+    w[0] = local_word(i);
     w[1] = static_cast<uint64_t>(c.status) | (uint64_t{c.in_critical_section} << 8) |
            (uint64_t{c.holding} << 9) | (uint64_t{c.stalled} << 10) |
            (uint64_t{c.timing_out} << 30) | (uint64_t{c.sent_clock} << 31) |

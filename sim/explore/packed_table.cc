@@ -7,7 +7,6 @@
 #include "sim/base/check.h"
 #include "sim/base/hash.h"
 #include "sim/base/varint.h"
-#include "sim/explore/packed_state.h"
 
 namespace lockstep::explore {
 namespace {
