@@ -1,6 +1,7 @@
 // The state counts the README quotes, each from the command that gives it:
 // a change in the engine that moves one fails here, naming the sentence
 // to correct, instead of leaving the README to say what is no longer true.
+#include <map>
 #include <string>
 #include <vector>
 
@@ -66,17 +67,22 @@ TEST_CASE("every state count the README quotes is what lockstep explore reports"
        63'852},
   };
   const std::string readme = testing::ReadText(testing::SourceDir() + "/README.md");
+  // Each command runs once: the README quotes some counts twice.
+  std::map<std::vector<std::string>, nlohmann::json> reports;
   for (const Figure& f : figures) {
     INFO(f.readme);
     CHECK(readme.find(f.readme) != std::string::npos);
-    std::vector<std::string> args = {"explore"};
-    args.insert(args.end(), f.args.begin(), f.args.end());
-    for (const char* a : {"--json", "--out"}) args.push_back(a);
-    args.push_back(tmp.File("out"));
-    const testing::ProcessResult r = testing::RunLockstep(args);
-    INFO(r.err);
-    REQUIRE(r.exit_code == 0);
-    const nlohmann::json report = nlohmann::json::parse(r.out);
+    if (!reports.contains(f.args)) {
+      std::vector<std::string> args = {"explore"};
+      args.insert(args.end(), f.args.begin(), f.args.end());
+      for (const char* a : {"--json", "--out"}) args.push_back(a);
+      args.push_back(tmp.File("out"));
+      const testing::ProcessResult r = testing::RunLockstep(args);
+      INFO(r.err);
+      REQUIRE(r.exit_code == 0);
+      reports[f.args] = nlohmann::json::parse(r.out);
+    }
+    const nlohmann::json& report = reports[f.args];
     CHECK(report["verdict"] == "safe");
     CHECK(report["states"] == f.states);
   }
