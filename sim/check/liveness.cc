@@ -47,14 +47,14 @@ std::vector<Orphan> Orphans(const world::Model& m, const world::WorldState& s) {
   const int n = m.client_count();
   for (int server : s.serving) {
     const world::ServerState& sv = s.servers[server];
-    for (const auto& [key, g] : sv.ghosts) {
-      if (g.writer < 0 || !sv.keyspace.Find(key, m.ServerClock(s, server))) continue;
-      bool gone = g.writer >= n;
+    for (const kv::Entry& e : sv.keyspace.entries()) {
+      if (e.writer < 0 || e.ExpiredAt(m.ServerClock(s, server))) continue;
+      bool gone = e.writer >= n;
       if (!gone) {
-        const world::ClientSlot& c = s.clients[g.writer];
+        const world::ClientSlot& c = s.clients[e.writer];
         gone = !world::Runs(c.status) || !c.holding;
       }
-      if (gone) out.push_back({server, key, g.writer});
+      if (gone) out.push_back({server, e.key, e.writer});
     }
   }
   std::sort(out.begin(), out.end());

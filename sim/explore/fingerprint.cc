@@ -218,11 +218,12 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
   }
   if (use_writers_) {
     for (size_t k = 0; k < s.servers.size(); ++k) {
-      for (const auto& [key, g] : s.servers[k].ghosts) {
+      for (const kv::Entry& e : s.servers[k].keyspace.entries()) {
+        if (e.writer < 0) continue;
         // The writer decides whom its acquisition makes the owner.
-        if (g.writer < n) words[g.writer][6] += key_word(4 + k, key);
-        if (g.owner >= 0 && g.owner < n) {
-          words[g.owner][6] += key_word(4 + base::kMaxServers + k, key);
+        if (e.writer < n) words[e.writer][6] += key_word(4 + k, e.key);
+        if (e.owner >= 0 && e.owner < n) {
+          words[e.owner][6] += key_word(4 + base::kMaxServers + k, e.key);
         }
       }
     }
@@ -311,18 +312,19 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
         } else {
           prefix.Feed(0x7fffffffffffffffULL);
         }
-        names_clients |= use_writers_ && ((k.ghost.writer >= 0 && k.ghost.writer < n) ||
-                                          (k.ghost.owner >= 0 && k.ghost.owner < n));
+        const world::ValueGhost g = k.entry ? world::GhostIn(*k.entry) : world::ValueGhost{};
+        names_clients |=
+            use_writers_ && ((g.writer >= 0 && g.writer < n) || (g.owner >= 0 && g.owner < n));
       }
     }
     // Ghost state that properties read: writers and owners that are not
     // clients (theirs are in the client words).
     if (use_writers_) {
-      for (const auto& [key, g] : sv.ghosts) {
-        if (g.writer >= n || g.owner >= n) {
-          prefix.Feed(key_word(4, key));
-          prefix.Feed(static_cast<uint64_t>(g.writer >= n ? g.writer : -1));
-          prefix.Feed(static_cast<uint64_t>(g.owner >= n ? g.owner : -1));
+      for (const kv::Entry& e : sv.keyspace.entries()) {
+        if (e.writer >= n || e.owner >= n) {
+          prefix.Feed(key_word(4, e.key));
+          prefix.Feed(static_cast<uint64_t>(e.writer >= n ? e.writer : -1));
+          prefix.Feed(static_cast<uint64_t>(e.owner >= n ? e.owner : -1));
         }
       }
     }
@@ -378,8 +380,8 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
       for (const world::ServerState& sv : s.servers) {
         for (const world::ReplicatedWrite& w : sv.backlog) {
           for (const auto& k : w.keys) {
-            m.Feed(rename(k.ghost.writer));
-            m.Feed(rename(k.ghost.owner));
+            m.Feed(rename(k.entry ? k.entry->writer : -1));
+            m.Feed(rename(k.entry ? k.entry->owner : -1));
           }
         }
       }

@@ -5,6 +5,7 @@
 // part. What Of leaves out (a clock past the bounds, a start past its
 // age) is left out here too, so the two tell states apart alike: the
 // differential harness compares searches with both.
+#include <algorithm>
 #include <cstdint>
 
 #include "sim/check/property.h"
@@ -87,19 +88,22 @@ void Fingerprinter::Pack(const world::WorldState& s, const PathState* path, cons
         out->Word(k.entry.has_value());
         if (k.entry) entry(*k.entry);
         if (use_writers_) {
-          rename(k.ghost.writer);
-          rename(k.ghost.owner);
+          rename(k.entry ? k.entry->writer : -1);
+          rename(k.entry ? k.entry->owner : -1);
         }
       }
     }
     // Who wrote each key and whose acquisition it belongs to (Of keeps the
     // clients' in their own words, the others' apart).
     if (use_writers_) {
-      out->Word(sv.ghosts.size());
-      for (const auto& [key, g] : sv.ghosts) {
-        out->Text(key);
-        rename(g.writer);
-        rename(g.owner);
+      const auto& entries = sv.keyspace.entries();
+      out->Word(std::count_if(entries.begin(), entries.end(),
+                              [](const kv::Entry& e) { return e.writer >= 0; }));
+      for (const kv::Entry& e : entries) {
+        if (e.writer < 0) continue;
+        out->Text(e.key);
+        rename(e.writer);
+        rename(e.owner);
       }
     }
   }

@@ -68,6 +68,11 @@ bool ArityOk(const CommandSpec& spec, size_t argc) {
   return argc >= static_cast<size_t>(-spec.arity);
 }
 
+const CommandSpec* FindRunnable(std::string_view name, size_t argc) {
+  const CommandSpec* spec = FindCommand(name);
+  return spec && ArityOk(*spec, argc) ? spec : nullptr;
+}
+
 KeyPositions CommandKeyPositions(const CommandSpec& spec, const std::vector<std::string>& argv) {
   if (spec.first_key <= 0) return {};
   const int argc = static_cast<int>(argv.size());

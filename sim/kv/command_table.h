@@ -58,6 +58,10 @@ const CommandSpec* FindCommand(std::string_view name);
 // Returns true iff argv's length satisfies spec's arity.
 bool ArityOk(const CommandSpec& spec, size_t argc);
 
+// The command `name` names if its arity accepts `argc` arguments (the name
+// included), else nullptr: what a server runs, or replies an error for.
+const CommandSpec* FindRunnable(std::string_view name, size_t argc);
+
 // Where argv's keys are: argv[first], argv[first + step], ... before
 // argv[end]. Empty (first == end) when it names none.
 struct KeyPositions {

@@ -32,6 +32,12 @@ struct Entry {
   // Provenance, not Redis: the value is a time a client wrote (a clock
   // argument), which an all-time search keeps relative to the clock.
   bool timestamp = false;
+  // Ghost state, not Redis (world/ghost_state.h): who wrote the value and
+  // whose acquisition it belongs to, as indices of the model's writers; -1
+  // for none. Kept beside the value so that copying, replicating and
+  // removing an entry carry them with it. Commands never read them.
+  int writer = -1;
+  int owner = -1;
 
   // Redis 7's rule: expired at `now` iff now > deadline.
   bool ExpiredAt(Millis now) const { return deadline.has_value() && now > *deadline; }

@@ -86,7 +86,9 @@ json FactsJson(const world::Model& model, const world::WorldState& before,
   json removed = json::array();
   for (size_t i = 0; i < before.servers.size() && i < after.servers.size(); ++i) {
     const int server = static_cast<int>(i);
-    for (const auto& [key, was] : before.servers[i].ghosts) {
+    for (const kv::Entry& entry : before.servers[i].keyspace.entries()) {
+      const std::string& key = entry.key;
+      const world::ValueGhost was = world::GhostIn(entry);
       if (was.owner < 0) continue;  // no acquisition holds it: not a lock
       const bool gone = !after.servers[i].keyspace.Find(key, model.ServerClock(after, server));
       const world::ValueGhost now = world::Model::GhostOf(after.servers[i], key);

@@ -6,6 +6,7 @@
 
 #include "sim/base/check.h"
 #include "sim/base/hash.h"
+#include "sim/kv/command_table.h"
 #include "sim/world/fiber_scheduler.h"
 #include "sim/world/fiber_stack.h"
 
@@ -236,7 +237,13 @@ void ClientAutomaton::Record(LocalState s, const Client& c, LocalState parent, c
     }
     return;
   }
-  it->second.request = c.request();
+  Request& kept = it->second.request;
+  kept = c.request();
+  // A command's name is a literal (a clock argument there names none).
+  kept.command =
+      kept.kind == Request::Kind::kCommand && !kept.argv.empty() && !kept.argv[0].is_clock()
+          ? kv::FindRunnable(kept.argv[0].literal(), kept.argv.size())
+          : nullptr;
   if (growing_.empty() && c.requests_since_forget() >= kRememberedRequests) {
     growing_ = c.request().source;
   }

@@ -1,5 +1,5 @@
 // Ghost state: who wrote each key's current value and whose acquisition it
-// belongs to, kept beside the keyspace for properties and traces, never read
+// belongs to, kept in the key's entry for properties and traces, never read
 // by the algorithms.
 #include "sim/world/ghost_state.h"
 
@@ -10,11 +10,6 @@
 namespace lockstep::world {
 namespace {
 
-auto Find(const ValueGhosts& g, const std::string& key) {
-  return std::lower_bound(g.begin(), g.end(), key,
-                          [](const auto& e, const std::string& k) { return e.first < k; });
-}
-
 // The same value, whatever its deadline: rewriting it keeps its owner.
 bool SameValue(const kv::Entry& a, const kv::Entry& b) {
   return a.kind == b.kind && a.value == b.value && a.list == b.list;
@@ -22,34 +17,31 @@ bool SameValue(const kv::Entry& a, const kv::Entry& b) {
 
 }  // namespace
 
-ValueGhost Model::GhostOf(const ServerState& s, const std::string& key) {
-  // A lock's keys are few: a scan, where a size compare rejects most keys,
-  // costs less than a binary search (as kv::FindKey).
-  if (s.ghosts.size() <= 8) {
-    for (const auto& [k, ghost] : s.ghosts) {
-      if (k == key) return ghost;
-    }
-    return ValueGhost{};
-  }
-  auto it = Find(s.ghosts, key);
-  return it != s.ghosts.end() && it->first == key ? it->second : ValueGhost{};
+ValueGhost Model::GhostOf(const ServerState& s, std::string_view key) {
+  const auto& entries = s.keyspace.entries();
+  auto it = kv::FindKey(entries, key);
+  return it != entries.end() ? GhostIn(*it) : ValueGhost{};
 }
 
-void SetGhost(ServerState& s, const std::string& key, ValueGhost ghost) {
-  auto it = s.ghosts.begin() + (Find(s.ghosts, key) - s.ghosts.cbegin());
-  if (it != s.ghosts.end() && it->first == key) {
-    if (ghost.writer < 0) {
-      s.ghosts.erase(it);
-    } else {
-      it->second = ghost;
-    }
-  } else if (ghost.writer >= 0) {
-    s.ghosts.insert(it, {key, ghost});
-  }
+void SetGhost(ServerState& s, std::string_view key, ValueGhost ghost) {
+  auto& entries = s.keyspace.mutable_entries();
+  auto it = kv::FindKey(entries, key);
+  if (it == entries.end()) return;
+  it->writer = ghost.writer;
+  it->owner = ghost.writer < 0 ? -1 : ghost.owner;
 }
 
-void ForgetGoneGhosts(ServerState& s, Millis server_now) {
-  std::erase_if(s.ghosts, [&](const auto& g) { return !s.keyspace.Find(g.first, server_now); });
+void Persist(ServerState& s) {
+  s.persisted = s.keyspace;
+  for (kv::Entry& e : s.persisted.mutable_entries()) e.writer = e.owner = -1;
+}
+
+void RestartFrom(ServerState& s, const kv::Keyspace& persisted) {
+  kv::Keyspace before = std::move(s.keyspace);
+  s.keyspace = persisted;
+  for (const kv::Entry& e : before.entries()) {
+    if (e.writer >= 0) SetGhost(s, e.key, GhostIn(e));
+  }
 }
 
 void Model::NoteWrites(WorldState& s, int server, int actor, const kv::CommandSpec& spec,
@@ -69,9 +61,7 @@ void Model::NoteWrites(WorldState& s, int server, int actor, const kv::CommandSp
       s.step.released_of = was.owner;
       s.step.released_key = key;
     }
-    if (!now) {
-      SetGhost(sv, key, {});
-    } else {
+    if (now) {
       // Provenance travels with the entry: replication, persistence and
       // restarts copy it.
       auto& entries = sv.keyspace.mutable_entries();
@@ -91,13 +81,13 @@ void Model::NoteWrites(WorldState& s, int server, int actor, const kv::CommandSp
 
 void Model::NoteAcquisition(WorldState& s, int i) {
   for (ServerState& sv : s.servers) {
-    for (auto& [key, g] : sv.ghosts) {
-      if (g.writer == i) g.owner = i;
+    for (kv::Entry& e : sv.keyspace.mutable_entries()) {
+      if (e.writer == i) e.owner = i;
     }
     // A write not yet replicated carries its owner to the replica.
     for (ReplicatedWrite& w : sv.backlog) {
       for (ReplicatedWrite::Key& k : w.keys) {
-        if (k.ghost.writer == i) k.ghost.owner = i;
+        if (k.entry && k.entry->writer == i) k.entry->owner = i;
       }
     }
   }

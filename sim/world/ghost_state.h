@@ -1,18 +1,24 @@
-// Ghost state kept per server beside its keyspace: who wrote each key's
-// current value and whose acquisition it belongs to (ServerState::ghosts),
-// shared by the model's steps, its replication and its clock.
+// Ghost state kept in each key's entry (kv::Entry::writer and owner): who
+// wrote the key's current value and whose acquisition it belongs to,
+// shared by the model's steps, its replication, persistence and restarts.
 #pragma once
 
-#include <string>
+#include <string_view>
 
 #include "sim/world/model.h"
 
 namespace lockstep::world {
 
-// Records `ghost` for `key` on `s`; a negative writer forgets the key.
-void SetGhost(ServerState& s, const std::string& key, ValueGhost ghost);
+// Records `ghost` for `key`'s entry on `s`, if it has one; a negative writer
+// forgets both facts.
+void SetGhost(ServerState& s, std::string_view key, ValueGhost ghost);
 
-// Drops the ghost facts of keys that are gone.
-void ForgetGoneGhosts(ServerState& s, Millis server_now);
+// What a restart gets back: the keyspace as it is now, without its ghosts
+// (a restart keeps each key's ghost facts as they were before it).
+void Persist(ServerState& s);
+
+// `s` restarted from `persisted`: each key keeps the ghost facts it had
+// before the restart, whatever value it comes back with.
+void RestartFrom(ServerState& s, const kv::Keyspace& persisted);
 
 }  // namespace lockstep::world

@@ -65,12 +65,15 @@ Model::Model(WorldConfig config, bool use_forget_history) : config_(std::move(co
   for (size_t i = 0; i < writer_names_.size(); ++i) {
     writer_index.emplace(writer_names_[i], static_cast<int>(i));
   }
+  initial_keyspace_.PutAll(config_.initial_keyspace);
+  auto& entries = initial_keyspace_.mutable_entries();
   for (const auto& [key, name] : config_.initial_writers) {  // in key order
     auto [it, added] = writer_index.emplace(name, static_cast<int>(writer_names_.size()));
     if (added) writer_names_.push_back(name);
-    initial_ghosts_.push_back({key, {it->second, it->second}});  // a lock held before the start
+    auto entry = kv::FindKey(entries, key);
+    // A lock held before the start: its writer's acquisition owns it.
+    if (entry != entries.end()) entry->writer = entry->owner = it->second;
   }
-  initial_keyspace_.PutAll(config_.initial_keyspace);
 }
 
 void Model::Settle(WorldState& s, int server) {
@@ -78,7 +81,6 @@ void Model::Settle(WorldState& s, int server) {
   if (sv.role != ServerRole::kMaster) return;
   const Millis server_now = ServerClock(s, server);
   sv.keyspace.PurgeExpired(server_now);
-  ForgetGoneGhosts(sv, server_now);
 }
 
 WorldState Model::Initial() {
@@ -90,11 +92,10 @@ WorldState Model::Initial() {
     ServerState& sv = s.servers[k];
     sv.role = config_.servers[k].replica_of < 0 ? ServerRole::kMaster : ServerRole::kReplica;
     sv.keyspace = initial_keyspace_;
-    sv.ghosts = initial_ghosts_;
     Settle(s, k);
     // Only an everysec server's restart reads what was last synced; an
     // always server keeps its keyspace, a none server loses it.
-    if (config_.servers[k].persistence == Persistence::kEverySec) sv.persisted = sv.keyspace;
+    if (config_.servers[k].persistence == Persistence::kEverySec) Persist(sv);
   }
   s.serving = masters_;
   s.clients.resize(names_.size());

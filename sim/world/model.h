@@ -17,6 +17,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/base/limits.h"
@@ -176,14 +177,14 @@ struct StepGhost {
 // acquisition holds, such as a losing GETSET's). A write that leaves the
 // value as it was (GETSET writing back the same timestamp, PEXPIRE) keeps
 // its owner, so that the owner's release of its own lock is not mistaken for
-// the release of another's.
+// the release of another's. Kept in the key's entry (kv::Entry::writer and
+// owner); a key that does not exist has none.
 struct ValueGhost {
   int writer = -1;
   int owner = -1;
   friend bool operator==(const ValueGhost&, const ValueGhost&) = default;
 };
-// Per server, sorted by key; only keys that exist.
-using ValueGhosts = std::vector<std::pair<std::string, ValueGhost>>;
+inline ValueGhost GhostIn(const kv::Entry& e) { return {e.writer, e.owner}; }
 
 // A key of a command as the command found it, for its ghost facts.
 struct KeyBefore {
@@ -196,8 +197,7 @@ struct KeyBefore {
 struct ReplicatedWrite {
   struct Key {
     std::string key;
-    std::optional<kv::Entry> entry;
-    ValueGhost ghost;
+    std::optional<kv::Entry> entry;  // with its ghost facts
     friend bool operator==(const Key&, const Key&) = default;
   };
   std::vector<Key> keys;
@@ -209,11 +209,10 @@ const char* RoleName(ServerRole r);
 
 struct ServerState {
   kv::Keyspace keyspace;
-  kv::Keyspace persisted;  // what a restart gets back (Persistence::kEverySec)
+  kv::Keyspace persisted;  // what a restart gets back (Persistence::kEverySec), without ghosts
   Millis jumped = 0;       // total of this server's clock jumps
   Millis down_until = 0;   // unavailable while the global clock is below it
   ServerRole role = ServerRole::kMaster;
-  ValueGhosts ghosts;
   std::vector<ReplicatedWrite> backlog;  // a master's writes its replica lacks
 };
 
@@ -277,7 +276,7 @@ class Model {
   // The replica of `server`, or -1.
   int ReplicaOf(int server) const { return replica_of_[server]; }
   // The ghost facts of `key`'s current value on a server ({-1, -1} if none).
-  static ValueGhost GhostOf(const ServerState& s, const std::string& key);
+  static ValueGhost GhostOf(const ServerState& s, std::string_view key);
   // The request client i makes in `s`. REQUIRES: its status is kReady.
   const Request& RequestOf(const WorldState& s, int i) const { return *s.clients[i].request; }
   const ClientAutomaton& automaton(int i) const { return *automata_[i]; }
@@ -316,11 +315,13 @@ class Model {
   static void NoteAcquisition(WorldState& s, int i);
 
   // Servers and their faults (server_faults.cc).
-  // Sends client i's command to the server serving its instance.
+  // Sends client i's command to the server serving its instance. `spec`
+  // is kv::FindRunnable(argv[0], argv.size()).
   // Sets *reply_is_time iff the reply is a value some client wrote as a
   // time.
   kv::Reply Send(WorldState& s, const Action& a, const std::vector<std::string>& argv,
-                 const std::vector<std::string>& stamps, StepEffects* effects, bool* reply_is_time);
+                 const kv::CommandSpec* spec, const std::vector<std::string>& stamps,
+                 StepEffects* effects, bool* reply_is_time);
   void Replicate(WorldState& s, int master, StepEffects* effects);
   void Failover(WorldState& s, int master, StepEffects* effects);
   void Restart(WorldState& s, int server, StepEffects* effects);
@@ -331,9 +332,8 @@ class Model {
   std::vector<int> replica_of_;  // per server: its replica, or -1
   std::vector<std::string> names_;
   std::vector<std::string> writer_names_;
-  // The scenario's initial keyspace and its writers, built once.
+  // The scenario's initial keyspace with its writers, built once.
   kv::Keyspace initial_keyspace_;
-  ValueGhosts initial_ghosts_;
   std::vector<std::unique_ptr<ClientAutomaton>> automata_;
   bool tokens_renamable_ = false;
   // Scratch space for Step and Send: once warm, a step allocates nothing

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "sim/kv/command_table.h"
 #include "sim/world/ghost_state.h"
 #include "sim/world/model.h"
 
@@ -89,7 +90,7 @@ void Model::Tick(WorldState& s, StepEffects* effects) {
     const ServerConfig& sc = config_.servers[k];
     if (sc.persistence == Persistence::kEverySec &&
         (s.now - config_.start_time) % sc.sync_every == 0) {
-      s.servers[k].persisted = s.servers[k].keyspace;
+      Persist(s.servers[k]);
     }
     if (effects && s.servers[k].down_until == s.now && s.servers[k].role != ServerRole::kFailed &&
         config_.servers[k].restart_delay > 0) {
@@ -135,11 +136,13 @@ void Model::Step(WorldState& s, const Action& a, StepEffects* effects) {
   std::vector<std::string>& argv = argv_scratch_;
   std::vector<std::string>& stamps = stamps_scratch_;  // the time arguments, as sent
   stamps.clear();
+  const kv::CommandSpec* spec = r.command;
   if (r.kind == Request::Kind::kLeave) {
     c.in_critical_section = false;
     if (effects) effects->events.push_back(names_[i] + " leaves the critical section");
     argv.clear();
     if (r.make) argv = r.make(read_clock);
+    spec = argv.empty() ? nullptr : kv::FindRunnable(argv[0], argv.size());
   } else if (r.kind == Request::Kind::kResource) {
     const bool accepted =
         !config_.resource.fenced || !s.resource_written || r.token > s.resource_max;
@@ -185,7 +188,7 @@ void Model::Step(WorldState& s, const Action& a, StepEffects* effects) {
       if (v.is_time()) stamps.push_back(argv[k]);
     }
   }
-  if (!argv.empty()) input.reply = Send(s, a, argv, stamps, effects, &input.reply_is_time);
+  if (!argv.empty()) input.reply = Send(s, a, argv, spec, stamps, effects, &input.reply_is_time);
   if (effects) effects->command = argv;
   const Millis timeout = config_.clients[i].request_timeout;
   if (timeout > 0 && input.reply.type == kv::Reply::Type::kError &&

@@ -12,6 +12,10 @@
 #include "sim/kv/reply.h"
 #include "sim/world/value.h"
 
+namespace lockstep::kv {
+struct CommandSpec;
+}
+
 namespace lockstep::world {
 
 // A command built from the client's clock, read when its arguments are
@@ -21,7 +25,11 @@ using CommandAtClock = std::function<std::vector<std::string>(Millis clock)>;
 struct Request {
   enum class Kind { kCommand, kLeave, kSleep, kResource, kDone };
   Kind kind = Kind::kDone;
-  std::vector<Value> argv;        // kCommand
+  std::vector<Value> argv;  // kCommand
+  // kCommand: the command argv names, if Redis knows it and its arity
+  // accepts argv's count (else the server replies an error). Found once,
+  // when the client's automaton keeps the request, not at every send.
+  const kv::CommandSpec* command = nullptr;
   int instance = 0;               // kCommand, kLeave: the Redis instance it goes to
   CommandAtClock make;            // kLeave: optionally a command sent in the same step
   Millis sleep_ticks = 0;         // kSleep: the ticks it sleeps at least...

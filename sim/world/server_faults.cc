@@ -32,13 +32,13 @@ ReplicatedWrite Changes(const kv::Keyspace& before, const ServerState& after) {
   size_t i = 0, j = 0;
   while (i < a.size() || j < b.size()) {
     if (j == b.size() || (i < a.size() && a[i].key < b[j].key)) {
-      w.keys.push_back({a[i].key, std::nullopt, {}});
+      w.keys.push_back({a[i].key, std::nullopt});
       ++i;
     } else if (i == a.size() || b[j].key < a[i].key) {
-      w.keys.push_back({b[j].key, b[j], Model::GhostOf(after, b[j].key)});
+      w.keys.push_back({b[j].key, b[j]});
       ++j;
     } else {
-      if (!(a[i] == b[j])) w.keys.push_back({b[j].key, b[j], Model::GhostOf(after, b[j].key)});
+      if (!(a[i] == b[j])) w.keys.push_back({b[j].key, b[j]});
       ++i, ++j;
     }
   }
@@ -48,8 +48,8 @@ ReplicatedWrite Changes(const kv::Keyspace& before, const ServerState& after) {
 }  // namespace
 
 kv::Reply Model::Send(WorldState& s, const Action& a, const std::vector<std::string>& argv,
-                      const std::vector<std::string>& stamps, StepEffects* effects,
-                      bool* reply_is_time) {
+                      const kv::CommandSpec* spec, const std::vector<std::string>& stamps,
+                      StepEffects* effects, bool* reply_is_time) {
   const int i = a.client;
   const int instance = s.clients[i].request->instance;
   if (instance < 0 || instance >= instance_count()) {
@@ -70,16 +70,17 @@ kv::Reply Model::Send(WorldState& s, const Action& a, const std::vector<std::str
   // The keys as the command finds them, in scratch space whose strings keep
   // their buffers from step to step.
   size_t before_count = 0;
-  const kv::CommandSpec* spec = kv::FindCommand(argv[0]);
-  if (spec && !kv::ArityOk(*spec, argv.size())) spec = nullptr;  // Execute replies the error
-  if (spec) {
+  if (spec) {  // else Execute replies the error
     const Millis server_now = ServerClock(s, server);
     const kv::KeyPositions keys = kv::CommandKeyPositions(*spec, argv);
     for (size_t k = keys.first; k < keys.end; k += keys.step) {
       if (before_scratch_.size() == before_count) before_scratch_.emplace_back();
       KeyBefore& b = before_scratch_[before_count++];
-      b.ghost = GhostOf(sv, argv[k]);
-      if (const kv::Entry* e = sv.keyspace.Find(argv[k], server_now)) {
+      const auto& entries = sv.keyspace.entries();
+      const auto e = kv::FindKey(entries, argv[k]);
+      // A replica hides an expired key it keeps, with its ghost facts.
+      b.ghost = e != entries.end() ? GhostIn(*e) : ValueGhost{};
+      if (e != entries.end() && !e->ExpiredAt(server_now)) {
         if (b.entry) {
           *b.entry = *e;
         } else {
@@ -129,7 +130,6 @@ void Model::Replicate(WorldState& s, int master, StepEffects* effects) {
   std::string keys;
   for (const ReplicatedWrite::Key& k : w.keys) {
     replica.keyspace.Replace(k.key, k.entry);
-    SetGhost(replica, k.key, k.entry ? k.ghost : ValueGhost{});
     keys += (keys.empty() ? "" : ", ") + k.key;
   }
   if (effects) {
@@ -166,7 +166,7 @@ void Model::Restart(WorldState& s, int server, StepEffects* effects) {
     case Persistence::kAlways:
       break;
     case Persistence::kEverySec:
-      sv.keyspace = sv.persisted;
+      RestartFrom(sv, sv.persisted);
       break;
     case Persistence::kNone:
       sv.keyspace = kv::Keyspace();

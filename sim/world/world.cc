@@ -39,7 +39,9 @@ void Snapshot(const Model& model, const WorldState& s, StepRecord* r) {
   const int first = s.serving[0];
   const ServerState& sv = s.servers[first];
   r->keyspace = sv.keyspace.Live(model.ServerClock(s, first));
-  for (const auto& [key, g] : sv.ghosts) r->writers[key] = model.writer_names()[g.writer];
+  for (const kv::Entry& e : sv.keyspace.entries()) {
+    if (e.writer >= 0) r->writers[e.key] = model.writer_names()[e.writer];
+  }
   if (model.server_count() == 1) return;
   for (int k = 0; k < model.server_count(); ++k) {
     const ServerState& server = s.servers[k];
@@ -49,8 +51,10 @@ void Snapshot(const Model& model, const WorldState& s, StepRecord* r) {
     rec.available = Model::Available(s, k);
     rec.clock = model.ServerClock(s, k);
     if (server.role != ServerRole::kFailed) rec.keyspace = server.keyspace.Live(rec.clock);
-    for (const auto& [key, g] : server.ghosts) {
-      if (server.keyspace.Find(key, rec.clock)) rec.writers[key] = model.writer_names()[g.writer];
+    for (const kv::Entry& e : server.keyspace.entries()) {
+      if (e.writer >= 0 && !e.ExpiredAt(rec.clock)) {
+        rec.writers[e.key] = model.writer_names()[e.writer];
+      }
     }
     rec.unreplicated = static_cast<int>(server.backlog.size());
     r->servers.push_back(std::move(rec));

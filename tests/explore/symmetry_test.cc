@@ -53,6 +53,8 @@ world::WorldState Permute(const world::WorldState& s, const std::vector<int>& to
   auto rename_entry = [&](kv::Entry& e) {
     rename_text(e.value);
     for (std::string& item : e.list) rename_text(item);
+    e.writer = rename(e.writer);
+    e.owner = rename(e.owner);
   };
   world::WorldState out = s;
   for (int i = 0; i < n; ++i) {
@@ -66,10 +68,8 @@ world::WorldState Permute(const world::WorldState& s, const std::vector<int>& to
     out.clients[to[i]] = slot;
   }
   for (world::ServerState& sv : out.servers) {
-    for (auto& [key, g] : sv.ghosts) g = {rename(g.writer), rename(g.owner)};
     for (world::ReplicatedWrite& w : sv.backlog) {
       for (auto& k : w.keys) {
-        k.ghost = {rename(k.ghost.writer), rename(k.ghost.owner)};
         if (k.entry) rename_entry(*k.entry);
       }
     }
