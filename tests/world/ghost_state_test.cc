@@ -1,0 +1,58 @@
+// A key's writer and owner live in its entry: what a restart gets back is
+// kept without them, and a key that comes back keeps the facts it had
+// before the restart; a key that does not exist has none.
+#include <catch2/catch.hpp>
+
+#include "sim/world/ghost_state.h"
+
+namespace lockstep::world {
+namespace {
+
+kv::Entry Written(std::string key, std::string value, int writer, int owner) {
+  kv::Entry e;
+  e.key = std::move(key);
+  e.value = std::move(value);
+  e.writer = writer;
+  e.owner = owner;
+  return e;
+}
+
+TEST_CASE("a restart brings values back and keeps each key's writer and owner from before it") {
+  ServerState s;
+  s.keyspace.PutAll({Written("lock", "10", 0, 0), Written("old", "1", 1, -1)});
+  CHECK(Model::GhostOf(s, "lock") == ValueGhost{0, 0});
+  Persist(s);
+  for (const kv::Entry& e : s.persisted.entries()) {
+    INFO(e.key);
+    CHECK(GhostIn(e) == ValueGhost{});  // what is persisted carries no ghost
+  }
+  // After the sync: client 2 takes "lock" over, "old" is removed, "new" written.
+  kv::Entry& lock = s.keyspace.mutable_entries()[0];
+  lock.value = "20";
+  SetGhost(s, "lock", {2, 2});
+  s.keyspace.Replace("old", std::nullopt);
+  s.keyspace.Replace("new", Written("new", "5", 3, -1));
+
+  RestartFrom(s, s.persisted);
+  REQUIRE(s.keyspace.size() == 2);
+  CHECK(s.keyspace.Find("lock", 0)->value == "10");  // the persisted value...
+  CHECK(Model::GhostOf(s, "lock") == ValueGhost{2, 2});  // ...with the facts from before
+  CHECK(s.keyspace.Find("old", 0)->value == "1");
+  CHECK(Model::GhostOf(s, "old") == ValueGhost{});  // absent before the restart: none
+  CHECK(Model::GhostOf(s, "new") == ValueGhost{});  // gone with its entry
+}
+
+TEST_CASE("a negative writer forgets both facts, and a key without an entry takes none") {
+  ServerState s;
+  s.keyspace.PutAll({Written("k", "v", -1, -1)});
+  SetGhost(s, "k", {1, 1});
+  CHECK(Model::GhostOf(s, "k") == ValueGhost{1, 1});
+  SetGhost(s, "k", {-1, 1});
+  CHECK(Model::GhostOf(s, "k") == ValueGhost{});
+  SetGhost(s, "absent", {1, 1});
+  CHECK(s.keyspace.size() == 1);
+  CHECK(Model::GhostOf(s, "absent") == ValueGhost{});
+}
+
+}  // namespace
+}  // namespace lockstep::world
