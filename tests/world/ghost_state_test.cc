@@ -1,9 +1,9 @@
 // A key's writer and owner live in its entry: what a restart gets back is
 // kept without them, and a key that comes back keeps the facts it had
 // before the restart; a key that does not exist has none.
-#include <catch2/catch.hpp>
-
 #include "sim/world/ghost_state.h"
+
+#include <catch2/catch.hpp>
 
 namespace lockstep::world {
 namespace {
@@ -35,7 +35,7 @@ TEST_CASE("a restart brings values back and keeps each key's writer and owner fr
 
   RestartFrom(s, s.persisted);
   REQUIRE(s.keyspace.size() == 2);
-  CHECK(s.keyspace.Find("lock", 0)->value == "10");  // the persisted value...
+  CHECK(s.keyspace.Find("lock", 0)->value == "10");      // the persisted value...
   CHECK(Model::GhostOf(s, "lock") == ValueGhost{2, 2});  // ...with the facts from before
   CHECK(s.keyspace.Find("old", 0)->value == "1");
   CHECK(Model::GhostOf(s, "old") == ValueGhost{});  // absent before the restart: none
