@@ -20,11 +20,9 @@ std::optional<std::vector<std::string>> KnownCommand(const world::Request& r) {
   std::vector<std::string> argv;
   for (const world::Value& v : r.argv) argv.push_back(v.is_clock() ? kClock : v.literal());
   // A key read from the clock is not known in advance.
-  if (const kv::CommandSpec* spec = kv::FindCommand(argv.empty() ? "" : argv[0])) {
-    if (kv::ArityOk(*spec, argv.size())) {
-      for (const auto& key : kv::CommandKeys(*spec, argv)) {
-        if (key == kClock) return std::nullopt;
-      }
+  if (const kv::CommandSpec* spec = kv::FindRunnable(argv.empty() ? "" : argv[0], argv.size())) {
+    for (const auto& key : kv::CommandKeys(*spec, argv)) {
+      if (key == kClock) return std::nullopt;
     }
   }
   return argv;

@@ -312,7 +312,7 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
         } else {
           prefix.Feed(0x7fffffffffffffffULL);
         }
-        const world::ValueGhost g = k.entry ? world::GhostIn(*k.entry) : world::ValueGhost{};
+        const world::ValueGhost g = k.ghost();
         names_clients |=
             use_writers_ && ((g.writer >= 0 && g.writer < n) || (g.owner >= 0 && g.owner < n));
       }
@@ -380,8 +380,8 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
       for (const world::ServerState& sv : s.servers) {
         for (const world::ReplicatedWrite& w : sv.backlog) {
           for (const auto& k : w.keys) {
-            m.Feed(rename(k.entry ? k.entry->writer : -1));
-            m.Feed(rename(k.entry ? k.entry->owner : -1));
+            m.Feed(rename(k.ghost().writer));
+            m.Feed(rename(k.ghost().owner));
           }
         }
       }

@@ -88,8 +88,8 @@ void Fingerprinter::Pack(const world::WorldState& s, const PathState* path, cons
         out->Word(k.entry.has_value());
         if (k.entry) entry(*k.entry);
         if (use_writers_) {
-          rename(k.entry ? k.entry->writer : -1);
-          rename(k.entry ? k.entry->owner : -1);
+          rename(k.ghost().writer);
+          rename(k.ghost().owner);
         }
       }
     }

@@ -3,8 +3,8 @@
 // as bytes that two states share only if the search takes them for one
 // state. Numbers are varints (sim/base/varint.h; times and client names
 // zigzagged, as they may be negative), strings their length and bytes: a
-// lock's state is a few dozen bytes. Each datum's kind is fixed by its place and the data
-// before it, so the bytes read back one way only.
+// lock's state is a few dozen bytes. Each datum's kind is fixed by its
+// place and the data before it, so the bytes read back one way only.
 #pragma once
 
 #include <algorithm>

@@ -8,9 +8,9 @@ namespace lockstep::kv {
 
 bool CommandsCommute(const std::vector<std::string>& a, const std::vector<std::string>& b) {
   if (a.empty() || b.empty()) return false;
-  const CommandSpec* sa = FindCommand(a[0]);
-  const CommandSpec* sb = FindCommand(b[0]);
-  if (!sa || !sb || !ArityOk(*sa, a.size()) || !ArityOk(*sb, b.size())) return false;
+  const CommandSpec* sa = FindRunnable(a[0], a.size());
+  const CommandSpec* sb = FindRunnable(b[0], b.size());
+  if (!sa || !sb) return false;
   // A script may touch keys it did not declare (Redis 7 allows it): it
   // conflicts with everything.
   if (sa->numkeys_at > 0 || sb->numkeys_at > 0) return false;

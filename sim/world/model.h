@@ -198,6 +198,7 @@ struct ReplicatedWrite {
   struct Key {
     std::string key;
     std::optional<kv::Entry> entry;  // with its ghost facts
+    ValueGhost ghost() const { return entry ? GhostIn(*entry) : ValueGhost{}; }
     friend bool operator==(const Key&, const Key&) = default;
   };
   std::vector<Key> keys;
