@@ -30,12 +30,12 @@ void KeyspaceTable(const char* id, const std::vector<kv::Entry>& keyspace,
   for (const kv::Entry& e : keyspace) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(e.key.c_str());
+    ImGui::TextUnformatted(e.key.str().c_str());
     ImGui::TableNextColumn();
     if (e.kind == kv::Entry::Kind::kList) {
       ImGui::Text("(list of %zu)", e.list.size());
     } else {
-      ImGui::Text("\"%s\"", e.value.c_str());
+      ImGui::Text("\"%s\"", e.value.str().c_str());
     }
     ImGui::TableNextColumn();
     if (e.deadline) {

@@ -54,7 +54,7 @@ std::vector<Orphan> Orphans(const world::Model& m, const world::WorldState& s) {
         const world::ClientSlot& c = s.clients[e.writer];
         gone = !world::Runs(c.status) || !c.holding;
       }
-      if (gone) out.push_back({server, e.key, e.writer});
+      if (gone) out.push_back({server, e.key.str(), e.writer});
     }
   }
   std::sort(out.begin(), out.end());

@@ -25,6 +25,7 @@
 #include "sim/cli/search_progress.h"
 #include "sim/explore/communicator.h"
 #include "sim/explore/strategy_registry.h"
+#include "sim/kv/text.h"
 #ifdef LOCKSTEP_HAVE_MPI
 #include "sim/mpi/mpi_session.h"
 #endif
@@ -397,10 +398,11 @@ int Search(const ExploreOptions& given, explore::Communicator* ranks) {
   run::Warn(o.file, r.warnings);
   std::ostringstream text;
   const uint64_t peak = PeakResidentBytes();
-  report["memory"] = MemoryJson(r.stats, peak);
+  const uint64_t texts = kv::Text::KeptBytes();
+  report["memory"] = MemoryJson(r.stats, peak, texts);
   if (r.stats.clock_reached) report["clock_reached"] = *r.stats.clock_reached;
   text << SearchHeader(o, s, result) << StorageText(options.request.search.storage, r.stats)
-       << MemoryText(r.stats, peak);
+       << MemoryText(r.stats, peak, texts);
   if (ranks) {
     report["distributed"] = {{"ranks", ranks->size()},
                              {"states_sent", r.stats.states_sent},

@@ -65,9 +65,10 @@ std::string ProgressLine(const explore::SearchStats& st,
   return line;
 }
 
-std::string MemoryText(const explore::SearchStats& st, uint64_t peak_resident) {
+std::string MemoryText(const explore::SearchStats& st, uint64_t peak_resident,
+                       uint64_t texts_bytes) {
   if (peak_resident == 0) return "";
-  const uint64_t known = st.memory_bytes + st.automata_bytes;
+  const uint64_t known = st.memory_bytes + st.automata_bytes + texts_bytes;
   std::string text = "memory: peak " + RoundedSize(peak_resident) + " resident: ";
   text += st.memory_bytes ? "the visited table " + RoundedSize(st.memory_bytes) + ", " : "";
   text += "the clients' automata about " + RoundedSize(st.automata_bytes) + " (" +
@@ -76,7 +77,7 @@ std::string MemoryText(const explore::SearchStats& st, uint64_t peak_resident) {
           (st.automata_forgets ? ", forgotten " + Thousands(st.automata_forgets) +
                                      " times to bound their memory, then learned again"
                                : std::string()) +
-          ")";
+          "), the keys, values and replies kept " + RoundedSize(texts_bytes);
   if (peak_resident > known) {
     text += ", the rest " + RoundedSize(peak_resident - known) +
             " (the search's stack or queue, the fibers' stacks, the program)";
@@ -84,9 +85,11 @@ std::string MemoryText(const explore::SearchStats& st, uint64_t peak_resident) {
   return text + "\n";
 }
 
-nlohmann::json MemoryJson(const explore::SearchStats& st, uint64_t peak_resident) {
+nlohmann::json MemoryJson(const explore::SearchStats& st, uint64_t peak_resident,
+                          uint64_t texts_bytes) {
   return {{"peak_resident_bytes", peak_resident},
           {"table_bytes", st.memory_bytes},
+          {"texts_bytes", texts_bytes},
           {"automata_bytes", st.automata_bytes},
           {"automata_states", st.automata_states},
           {"automata_transitions", st.automata_transitions},

@@ -26,10 +26,14 @@ std::string ProgressLine(const explore::SearchStats& st,
                          uint64_t max_memory, size_t width);
 
 // At the end: the peak resident size and what took it (the visited table,
-// the clients' automata, the rest: the search's stack or queue, the fibers'
-// stacks, the program). One line; "" if the peak is not known.
-std::string MemoryText(const explore::SearchStats& st, uint64_t peak_resident);
-nlohmann::json MemoryJson(const explore::SearchStats& st, uint64_t peak_resident);
+// the clients' automata, the keys, values and replies kept once
+// (`texts_bytes`, kv::Text::KeptBytes), the rest: the search's stack or
+// queue, the fibers' stacks, the program). One line; "" if the peak is not
+// known.
+std::string MemoryText(const explore::SearchStats& st, uint64_t peak_resident,
+                       uint64_t texts_bytes);
+nlohmann::json MemoryJson(const explore::SearchStats& st, uint64_t peak_resident,
+                          uint64_t texts_bytes);
 
 // This process's peak resident size so far, in bytes (getrusage; 0 if
 // unknown).

@@ -171,8 +171,9 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
   bool unrenamable = false;
   thread_local std::vector<world::TokenId> tokens;
   tokens.clear();
-  // A string in the state: a token by its place in `tokens`.
-  auto text_word = [&](uint64_t tag, const std::string& text) -> uint64_t {
+  // A string in the state: a token by its place in `tokens`. A kept text
+  // brings its hash; a list's item is hashed here.
+  auto token_word = [&](std::string_view text) -> std::optional<uint64_t> {
     if (rename_tokens) {
       if (std::optional<world::TokenId> t = world::ParseToken(text, seed, n)) {
         tokens.push_back(*t);
@@ -180,13 +181,19 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
       }
       unrenamable |= world::ContainsTokenInside(text, seed, n);
     }
-    return base::HashText(tag, text);
+    return std::nullopt;
+  };
+  auto text_word = [&](uint64_t tag, const std::string& text) -> uint64_t {
+    return token_word(text).value_or(base::HashText(tag, text));
+  };
+  auto kept_word = [&](uint64_t tag, kv::Text text) -> uint64_t {
+    return token_word(text).value_or(base::HashCombine(tag, text.hash()));
   };
   // A key: one that holds a token is not renamed (the keyspace's order
   // follows the keys' bytes).
-  auto key_word = [&](uint64_t tag, const std::string& key) -> uint64_t {
+  auto key_word = [&](uint64_t tag, kv::Text key) -> uint64_t {
     if (rename_tokens) unrenamable |= world::HoldsToken(key, seed, n);
-    return base::HashText(tag, key);
+    return base::HashCombine(tag, key.hash());
   };
   // A stored value: a timestamp by where it is.
   auto value_word = [&](const kv::Entry& e) -> uint64_t {
@@ -194,7 +201,7 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
     if (relative_ && e.timestamp && kv::ParseInt64(e.value, &t)) {
       return base::HashCombine(0x74696d65ULL, times.Of(t));
     }
-    return text_word(2, e.value);
+    return kept_word(2, e.value);
   };
   // Each client's own words: nothing in them names another client, so
   // sorting them gives a permutation of the clients that is a true symmetry.

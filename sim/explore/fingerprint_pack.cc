@@ -28,7 +28,7 @@ void Fingerprinter::Pack(const world::WorldState& s, const PathState* path, cons
     out->Signed(client >= 0 && client < n ? c.canonical_of[client] : client);
   };
   // A string that may be a client's token: renamed through `tokens`.
-  auto text = [&](const std::string& t) {
+  auto text = [&](std::string_view t) {
     const bool token = c.rename_tokens && world::ParseToken(t, seed, n).has_value();
     out->Word(token);
     if (!token) out->Text(t);

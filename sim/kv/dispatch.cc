@@ -22,7 +22,7 @@ Entry* Db::Lookup(std::string_view key) {
 Entry& Db::Add(const std::string& key) {
   auto it = LowerBound(entries_, key);
   it = entries_.insert(it, Entry{});
-  it->key = key;
+  it->key = Text(key);
   return *it;
 }
 

@@ -12,10 +12,10 @@ void Keyspace::PutString(const std::string& key, const std::string& value,
   auto it = LowerBound(entries_, key);
   if (it == entries_.end() || it->key != key) {
     it = entries_.insert(it, Entry{});
-    it->key = key;
+    it->key = Text(key);
   }
   it->kind = Entry::Kind::kString;
-  it->value = value;
+  it->value = Text(value);
   it->list.clear();
   it->deadline = deadline;
 }
@@ -40,7 +40,7 @@ void Keyspace::PutAll(std::vector<Entry> entries) {
   }
 }
 
-void Keyspace::Replace(const std::string& key, const std::optional<Entry>& e) {
+void Keyspace::Replace(std::string_view key, const std::optional<Entry>& e) {
   auto it = LowerBound(entries_, key);
   const bool present = it != entries_.end() && it->key == key;
   if (!e) {

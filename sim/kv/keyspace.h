@@ -18,15 +18,17 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/kv/text.h"
+
 namespace lockstep::kv {
 
 using Millis = int64_t;  // one virtual tick is one millisecond
 
 struct Entry {
   enum class Kind { kString, kList };
-  std::string key;
+  Text key;
   Kind kind = Kind::kString;
-  std::string value;               // kString
+  Text value;                      // kString
   std::vector<std::string> list;   // kList, head first
   std::optional<Millis> deadline;  // absolute, on the server's clock
   // Provenance, not Redis: the value is a time a client wrote (a clock
@@ -78,7 +80,7 @@ class Keyspace {
 
   // Replaces key's entry by `e` (a replica applying its master's write), or
   // removes key if `e` is nullopt; not a Redis command.
-  void Replace(const std::string& key, const std::optional<Entry>& e);
+  void Replace(std::string_view key, const std::optional<Entry>& e);
 
   // The entry for key if it is live at `now`, else nullptr. Does not purge.
   const Entry* Find(std::string_view key, Millis now) const;

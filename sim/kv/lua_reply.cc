@@ -3,6 +3,7 @@
 // script's result into a reply (LuaToReply), and the error tables and error
 // replies of both directions. See lua_script_context.h for the rule every
 // function here keeps.
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <cmath>
@@ -63,7 +64,7 @@ void FormatErrorTable(RunContext* ctx, const char* buf) noexcept {
 // sees it.
 void ErrorReplyBuffer(RunContext* ctx, const Reply& r) noexcept {
   try {
-    ctx->text = "-" + r.text;
+    ctx->text = "-" + r.text.str();
   } catch (...) {
     ctx->host_oom = true;
     ctx->text.clear();
@@ -88,24 +89,32 @@ void SetInteger(Reply* r, int64_t v) noexcept {
 void SetText(RunContext* ctx, Reply* r, Reply::Type type, const char* s, size_t n) noexcept {
   try {
     r->type = type;
-    r->text.assign(s, n);
+    r->text = Text(std::string_view(s, n));
   } catch (...) {
     ctx->host_oom = true;
   }
 }
-// Status texts: cut at a NUL, CR/LF made spaces (sdsmapchars).
-void SetStatus(RunContext* ctx, Reply* r, const char* s) noexcept {
-  SetText(ctx, r, Reply::Type::kStatus, s, std::strlen(s));
-  for (char& c : r->text) {
-    if (c == '\r' || c == '\n') c = ' ';
+// CR and LF made spaces (sdsmapchars), for a status or a big number.
+void SetLineText(RunContext* ctx, Reply* r, Reply::Type type, const char* s, size_t n) noexcept {
+  try {
+    std::string line(s, n);
+    std::replace_if(
+        line.begin(), line.end(), [](char c) { return c == '\r' || c == '\n'; }, ' ');
+    SetText(ctx, r, type, line.data(), line.size());
+  } catch (...) {
+    ctx->host_oom = true;
   }
+}
+// Status texts: cut at a NUL, CR/LF made spaces.
+void SetStatus(RunContext* ctx, Reply* r, const char* s) noexcept {
+  SetLineText(ctx, r, Reply::Type::kStatus, s, std::strlen(s));
 }
 // addReplyErrorFormat(c, "-%s", msg): cut at a NUL, then sanitised.
 void SetErrorMsg(RunContext* ctx, Reply* r, const char* msg) noexcept {
   try {
     std::string s = SanitizeErrorText("-" + std::string(msg));
     r->type = Reply::Type::kError;
-    r->text = s.substr(1);
+    r->text = Text(std::string_view(s).substr(1));
   } catch (...) {
     ctx->host_oom = true;
   }
@@ -269,10 +278,7 @@ void LuaToReply(lua_State* L, RunContext* ctx, Reply* out) {
       if (lua_type(L, -1) == LUA_TSTRING) {
         size_t len = 0;
         const char* s = lua_tolstring(L, -1, &len);
-        SetText(ctx, out, Reply::Type::kBulk, s, len);
-        for (char& c : out->text) {
-          if (c == '\r' || c == '\n') c = ' ';
-        }
+        SetLineText(ctx, out, Reply::Type::kBulk, s, len);
         lua_pop(L, 2);
         return;
       }

@@ -88,26 +88,28 @@ Reply Reply::Integer(int64_t v) {
   return r;
 }
 
-Reply Reply::Bulk(std::string s) {
+Reply Reply::Bulk(std::string_view s) { return Bulk(Text(s)); }
+
+Reply Reply::Bulk(Text s) {
   Reply r;
   r.type = Type::kBulk;
-  r.text = std::move(s);
+  r.text = Text(s);
   return r;
 }
 
 Reply Reply::Nil() { return Reply(); }
 
-Reply Reply::Status(std::string s) {
+Reply Reply::Status(std::string_view s) {
   Reply r;
   r.type = Type::kStatus;
-  r.text = std::move(s);
+  r.text = Text(s);
   return r;
 }
 
-Reply Reply::Error(std::string message) {
+Reply Reply::Error(std::string_view message) {
   Reply r;
   r.type = Type::kError;
-  r.text = std::move(message);
+  r.text = Text(message);
   return r;
 }
 

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/kv/text.h"
+
 namespace lockstep::kv {
 
 struct Reply {
@@ -16,15 +18,16 @@ struct Reply {
 
   Type type = Type::kNil;
   int64_t integer = 0;          // kInteger
-  std::string text;             // kBulk payload, kStatus text, kError text
+  Text text;                    // kBulk payload, kStatus text, kError text
   std::vector<Reply> elements;  // kArray
 
   static Reply Integer(int64_t v);
-  static Reply Bulk(std::string s);
+  static Reply Bulk(std::string_view s);
+  static Reply Bulk(Text s);  // a stored value, kept already
   static Reply Nil();
-  static Reply Status(std::string s);
+  static Reply Status(std::string_view s);
   static Reply Ok() { return Status("OK"); }
-  static Reply Error(std::string message);  // full text, e.g. "ERR syntax error"
+  static Reply Error(std::string_view message);  // full text, e.g. "ERR syntax error"
   static Reply Array(std::vector<Reply> elements);
 
   bool is_error() const { return type == Type::kError; }

@@ -122,7 +122,7 @@ Reply SetGeneric(Db& db, unsigned flags, const std::string& key, const std::stri
     entry->list.clear();
     if (!(flags & kKeepTtl)) entry->deadline.reset();
   }
-  entry->value = value;
+  entry->value = Text(value);
   if (expire != nullptr) entry->deadline = deadline;
   db.MarkWrote();
   return (flags & kSetGet) ? get_reply : ok_reply;
@@ -146,7 +146,7 @@ Reply IncrDecr(Db& db, const std::string& key, int64_t incr) {
   }
   value += incr;
   if (entry == nullptr) entry = &db.Add(key);
-  entry->value = FormatInt64(value);
+  entry->value = Text(FormatInt64(value));
   db.MarkWrote();
   return Reply::Integer(value);
 }

@@ -98,10 +98,10 @@ void EncodeReply(const kv::Reply& r, bool resp3, std::string& out) {
       out += resp3 ? "_\r\n" : "$-1\r\n";
       return;
     case kv::Reply::Type::kStatus:
-      out += '+' + r.text + "\r\n";
+      out += '+' + r.text.str() + "\r\n";
       return;
     case kv::Reply::Type::kError:
-      out += '-' + r.text + "\r\n";
+      out += '-' + r.text.str() + "\r\n";
       return;
     case kv::Reply::Type::kArray:
       out += '*' + std::to_string(r.elements.size()) + "\r\n";

@@ -270,7 +270,7 @@ bool RedisProcess::ServesPid(RedisConnection& c, pid_t pid) {
   std::optional<kv::Reply> info = c.Command({"INFO", "server"}, &ignored);
   if (!info) return false;
   const std::string field = "process_id:" + std::to_string(pid) + "\r\n";
-  return info->text.find(field) != std::string::npos;
+  return info->text.str().find(field) != std::string::npos;
 }
 
 bool RedisProcess::ClockAnswers(RedisConnection& c, std::string* error) {
@@ -284,7 +284,7 @@ bool RedisProcess::ClockAnswers(RedisConnection& c, std::string* error) {
       std::to_string(micros / 1000000) + " " + std::to_string(micros % 1000000);
   const std::string got = !r ? failure
                           : r->type == kv::Reply::Type::kArray && r->elements.size() == 2
-                              ? r->elements[0].text + " " + r->elements[1].text
+                              ? r->elements[0].text.str() + " " + r->elements[1].text.str()
                               : r->ToString();
   if (got == expected) return true;
   *error = "its clock is not the one lockstep sets: TIME answered " + got + ", expected " +

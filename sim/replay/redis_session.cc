@@ -142,9 +142,10 @@ bool RedisSession::CheckDatabase() {
   if (!info) return Lost(s, "waiting for INFO keyspace", s.admin.get());
   std::vector<std::string> others;
   if (info->type == kv::Reply::Type::kBulk) {
-    for (size_t at = info->text.find("\ndb"); at != std::string::npos;
-         at = info->text.find("\ndb", at + 1)) {
-      const std::string line = info->text.substr(at + 1, info->text.find('\r', at + 1) - at - 1);
+    for (size_t at = info->text.str().find("\ndb"); at != std::string::npos;
+         at = info->text.str().find("\ndb", at + 1)) {
+      const std::string line =
+          info->text.str().substr(at + 1, info->text.str().find('\r', at + 1) - at - 1);
       if (line.rfind("db0:", 0) != 0) others.push_back(line.substr(0, line.find(',')));
     }
   }

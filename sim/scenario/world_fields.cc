@@ -149,11 +149,11 @@ void ReadKeyspace(const jr::ObjectReader& o, const std::set<std::string>& timest
       jr::ObjectReader e(ks[i], o.PointerOf("keyspace") + "/" + std::to_string(i));
       e.RejectUnknown({"key", "value", "deadline", "writer", "timestamp"});
       kv::Entry entry;
-      entry.key = e.String("key");
+      entry.key = kv::Text(e.String("key"));
       if (!keys.insert(entry.key).second) {
         throw jr::JsonError(e.PointerOf("key"), "duplicate key " + json(entry.key).dump());
       }
-      entry.value = e.String("value");
+      entry.value = kv::Text(e.String("value"));
       entry.deadline = e.NullableInt("deadline", 0, base::Limits::kMaxTime);
       if (auto writer = e.OptString("writer")) w.initial_writers[entry.key] = *writer;
       // A timestamp lock's integer value is a time; any other value is one

@@ -86,12 +86,12 @@ std::vector<kv::Entry> KeyspaceFromJson(const jr::ObjectReader& o, const std::st
   for (size_t i = 0; i < ks.size(); ++i) {
     jr::ObjectReader e(ks[i], o.PointerOf(field) + "/" + std::to_string(i));
     kv::Entry entry;
-    entry.key = ReadBytes(e.Raw("key"), e.PointerOf("key"));
+    entry.key = kv::Text(ReadBytes(e.Raw("key"), e.PointerOf("key")));
     if (e.Has("list")) {
       entry.kind = kv::Entry::Kind::kList;
       entry.list = ReadBytesList(e.Raw("list"), e.PointerOf("list"));
     } else {
-      entry.value = ReadBytes(e.Raw("value"), e.PointerOf("value"));
+      entry.value = kv::Text(ReadBytes(e.Raw("value"), e.PointerOf("value")));
     }
     entry.deadline = e.NullableInt("deadline", INT64_MIN / 4, INT64_MAX / 4);
     if (e.Has("writer") && !e.Raw("writer").is_null()) (*writers)[entry.key] = e.String("writer");

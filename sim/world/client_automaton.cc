@@ -17,11 +17,11 @@ namespace {
 // dispatcher releases it; a process may hold 65,530 (vm.max_map_count).
 constexpr int kReleaseEvery = 64;
 
-// For memo keys only, which live in this process: the fast string hash.
+// For memo keys only, which live in this process: a kept text's hash.
 uint64_t HashReplyValue(uint64_t h, const kv::Reply& r) {
   h = base::Mum(h ^ (static_cast<uint64_t>(r.type) + 1),
                 static_cast<uint64_t>(r.integer) ^ base::kGoldenGamma);
-  h = base::HashText(h, r.text);
+  h = base::HashCombine(h, r.text.hash());
   for (const auto& e : r.elements) h = HashReplyValue(h, e);
   return h;
 }
@@ -173,8 +173,9 @@ bool SameRequest(const Request& a, const Request& b) {
 uint64_t HeapBytes(const std::string& s) {
   return s.capacity() > std::string().capacity() ? s.capacity() + 1 : 0;
 }
+// A reply's text is kept once for the process (kv::Text), not by the reply.
 uint64_t HeapBytes(const kv::Reply& r) {
-  uint64_t bytes = HeapBytes(r.text) + r.elements.capacity() * sizeof(kv::Reply);
+  uint64_t bytes = r.elements.capacity() * sizeof(kv::Reply);
   for (const kv::Reply& e : r.elements) bytes += HeapBytes(e);
   return bytes;
 }

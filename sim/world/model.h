@@ -196,7 +196,7 @@ struct KeyBefore {
 // each key it changed (nullopt: removed), as Redis replicates effects.
 struct ReplicatedWrite {
   struct Key {
-    std::string key;
+    kv::Text key;
     std::optional<kv::Entry> entry;  // with its ghost facts
     ValueGhost ghost() const { return entry ? GhostIn(*entry) : ValueGhost{}; }
     friend bool operator==(const Key&, const Key&) = default;

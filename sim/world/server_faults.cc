@@ -130,7 +130,7 @@ void Model::Replicate(WorldState& s, int master, StepEffects* effects) {
   std::string keys;
   for (const ReplicatedWrite::Key& k : w.keys) {
     replica.keyspace.Replace(k.key, k.entry);
-    keys += (keys.empty() ? "" : ", ") + k.key;
+    keys += (keys.empty() ? "" : ", ") + k.key.str();
   }
   if (effects) {
     effects->events.push_back(server_names_[r] + " applies " + server_names_[master] +

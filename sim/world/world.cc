@@ -40,7 +40,7 @@ void Snapshot(const Model& model, const WorldState& s, StepRecord* r) {
   const ServerState& sv = s.servers[first];
   r->keyspace = sv.keyspace.Live(model.ServerClock(s, first));
   for (const kv::Entry& e : sv.keyspace.entries()) {
-    if (e.writer >= 0) r->writers[e.key] = model.writer_names()[e.writer];
+    if (e.writer >= 0) r->writers[e.key.str()] = model.writer_names()[e.writer];
   }
   if (model.server_count() == 1) return;
   for (int k = 0; k < model.server_count(); ++k) {
@@ -53,7 +53,7 @@ void Snapshot(const Model& model, const WorldState& s, StepRecord* r) {
     if (server.role != ServerRole::kFailed) rec.keyspace = server.keyspace.Live(rec.clock);
     for (const kv::Entry& e : server.keyspace.entries()) {
       if (e.writer >= 0 && !e.ExpiredAt(rec.clock)) {
-        rec.writers[e.key] = model.writer_names()[e.writer];
+        rec.writers[e.key.str()] = model.writer_names()[e.writer];
       }
     }
     rec.unreplicated = static_cast<int>(server.backlog.size());

@@ -49,8 +49,10 @@ TEST_CASE("the live line narrows to the terminal, dropping the least telling fie
   CHECK(cli::RoundedSize(1000) == "1000 bytes");
 }
 
-TEST_CASE("explore says where its memory went: the table, the clients' automata, the rest",
-          "[cli]") {
+TEST_CASE(
+    "explore says where its memory went: the table, the clients' automata, the texts kept, the "
+    "rest",
+    "[cli]") {
   const auto r = testing::RunLockstep(
       {"explore", testing::ScenarioPath("getset-bounded.json"), "--clients", "3", "--json"});
   REQUIRE(r.exit_code == 0);
@@ -61,8 +63,13 @@ TEST_CASE("explore says where its memory went: the table, the clients' automata,
   CHECK(m["table_bytes"].get<uint64_t>() > 0);
   // The parts are within the whole the kernel measured: an estimate of the
   // automata that overcounted would pass it.
-  CHECK(m["automata_bytes"].get<uint64_t>() + m["table_bytes"].get<uint64_t>() <
+  CHECK(m["automata_bytes"].get<uint64_t>() + m["table_bytes"].get<uint64_t>() +
+            m["texts_bytes"].get<uint64_t>() <
         m["peak_resident_bytes"].get<uint64_t>());
+  // The keys, values and replies kept: a few distinct texts here (the key,
+  // the times written, the replies), each a record and its index.
+  CHECK(m["texts_bytes"].get<uint64_t>() > 2 * 64);
+  CHECK(m["texts_bytes"].get<uint64_t>() < 64 * 1024);
   // Each transition learned keeps at least its memo.
   CHECK(m["automata_bytes"].get<uint64_t>() > 64 * m["automata_transitions"].get<uint64_t>());
   // The clock got to the horizon and no further.
@@ -93,12 +100,14 @@ TEST_CASE("the memory line says when the automata forgot their transitions") {
   st.automata_bytes = 1'000;
   st.automata_states = 7;
   st.automata_transitions = 40;
-  CHECK(!Has(cli::MemoryText(st, 1 << 20), "forgotten"));
+  CHECK(!Has(cli::MemoryText(st, 1 << 20, 0), "forgotten"));
   st.automata_forgets = 1'234;
-  CHECK(Has(cli::MemoryText(st, 1 << 20),
+  CHECK(Has(cli::MemoryText(st, 1 << 20, 0),
             "40 transitions learned, forgotten 1,234 times to bound their memory, then learned "
             "again)"));
-  CHECK(cli::MemoryJson(st, 1 << 20)["automata_forgets"] == 1'234);
+  CHECK(cli::MemoryJson(st, 1 << 20, 0)["automata_forgets"] == 1'234);
+  CHECK(Has(cli::MemoryText(st, 1 << 20, 30 << 10), "the keys, values and replies kept 30 KiB"));
+  CHECK(cli::MemoryJson(st, 1 << 20, 30 << 10)["texts_bytes"] == 30 << 10);
 }
 
 // Reads `fd` until `done` says the text so far is enough, or 120 s pass.

@@ -48,7 +48,7 @@ world::WorldConfig Shifted(world::WorldConfig w, world::Millis by) {
   for (kv::Entry& e : w.initial_keyspace) {
     if (e.deadline) *e.deadline += by;
     int64_t t = 0;
-    if (e.timestamp && kv::ParseInt64(e.value, &t)) e.value = std::to_string(t + by);
+    if (e.timestamp && kv::ParseInt64(e.value, &t)) e.value = kv::Text(std::to_string(t + by));
   }
   return w;
 }

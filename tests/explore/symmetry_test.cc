@@ -51,7 +51,9 @@ world::WorldState Permute(const world::WorldState& s, const std::vector<int>& to
     }
   };
   auto rename_entry = [&](kv::Entry& e) {
-    rename_text(e.value);
+    std::string value = e.value;
+    rename_text(value);
+    e.value = kv::Text(value);
     for (std::string& item : e.list) rename_text(item);
     e.writer = rename(e.writer);
     e.owner = rename(e.owner);

@@ -298,8 +298,8 @@ void CommandInput(std::string_view bytes) {
         Require(kv::Execute(twin, cmd, now) == r,
                 "the same command on the same keyspace replied differently");
         for (const kv::Entry& e : ks.Live(now)) {
-          Require(!e.deadline || *e.deadline >= now, "an expired key is live: " + e.key);
-          Require(ks.Find(e.key, now) != nullptr, "a live key is not found: " + e.key);
+          Require(!e.deadline || *e.deadline >= now, "an expired key is live: " + e.key.str());
+          Require(ks.Find(e.key, now) != nullptr, "a live key is not found: " + e.key.str());
         }
         now += cmd.size() % 3;  // time moves on, sometimes not at all
       }

@@ -122,8 +122,8 @@ TEST_CASE("Every table command has a handler", "[kv][table]") {
     while (argv.size() < argc) argv.push_back("1");
     Keyspace ks;
     const Reply r = Execute(ks, argv, 0);
-    CHECK(r.text.find("unknown command") == std::string::npos);
-    CHECK(r.text.find("wrong number") == std::string::npos);
+    CHECK(r.text.str().find("unknown command") == std::string::npos);
+    CHECK(r.text.str().find("wrong number") == std::string::npos);
   }
 }
 

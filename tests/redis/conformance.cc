@@ -22,7 +22,7 @@ bool Printable(const std::string& s) {
 
 kv::Entry Normalized(kv::Entry e) {
   if (e.kind == kv::Entry::Kind::kList) {
-    e.value.clear();
+    e.value = kv::Text();
   } else {
     e.list.clear();
   }
@@ -126,15 +126,15 @@ std::vector<kv::Entry> Runner::RealKeyspace() {
   std::vector<kv::Entry> out;
   for (size_t i = 0; i < names.size(); ++i) {
     kv::Entry e;
-    e.key = names[i];
+    e.key = kv::Text(names[i]);
     const kv::Reply& type = r[4 * i];
     if (type.text == "list") {
       e.kind = kv::Entry::Kind::kList;
       for (const auto& x : r[4 * i + 2].elements) e.list.push_back(x.text);
     } else if (type.text == "string") {
-      e.value = r[4 * i + 1].text;
+      e.value = kv::Text(r[4 * i + 1].text);
     } else {
-      e.value = "(unexpected type " + type.ToString() + ")";
+      e.value = kv::Text("(unexpected type " + type.ToString() + ")");
     }
     const kv::Reply& when = r[4 * i + 3];
     if (when.integer >= 0) e.deadline = when.integer;

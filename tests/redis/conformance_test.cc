@@ -59,7 +59,7 @@ void RunSeeds(uint64_t first, uint64_t count) {
     for (const auto& [id, n] : o.departures) departures[id] += n;
     for (const kv::Reply& e : o.real_errors) {
       for (const char* kind : kErrorKinds) {
-        if (e.text.find(kind) != std::string::npos) errors.insert(kind);
+        if (e.text.str().find(kind) != std::string::npos) errors.insert(kind);
       }
     }
   }

@@ -10,8 +10,8 @@ namespace {
 
 kv::Entry Written(std::string key, std::string value, int writer, int owner) {
   kv::Entry e;
-  e.key = std::move(key);
-  e.value = std::move(value);
+  e.key = kv::Text(key);
+  e.value = kv::Text(value);
   e.writer = writer;
   e.owner = owner;
   return e;
@@ -28,7 +28,7 @@ TEST_CASE("a restart brings values back and keeps each key's writer and owner fr
   }
   // After the sync: client 2 takes "lock" over, "old" is removed, "new" written.
   kv::Entry& lock = s.keyspace.mutable_entries()[0];
-  lock.value = "20";
+  lock.value = kv::Text("20");
   SetGhost(s, "lock", {2, 2});
   s.keyspace.Replace("old", std::nullopt);
   s.keyspace.Replace("new", Written("new", "5", 3, -1));
