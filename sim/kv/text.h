@@ -30,7 +30,7 @@ class Text {
   const std::string& str() const { return kept_ != nullptr ? kept_->bytes : EmptyString(); }
   std::string_view view() const { return kept_ != nullptr ? std::string_view(kept_->bytes) : ""; }
   // It reads as the string it is (writing one takes Text(...), explicitly).
-  operator std::string_view() const { return view(); }  // NOLINT
+  operator std::string_view() const { return view(); }   // NOLINT
   operator const std::string&() const { return str(); }  // NOLINT
   size_t size() const { return view().size(); }
   const char* data() const { return view().data(); }

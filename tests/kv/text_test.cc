@@ -40,7 +40,8 @@ TEST_CASE("kept texts order by their bytes, as Redis orders keys", "[kv][text]")
   CHECK(Text("\x7f") < Text("\x80"));  // unsigned bytes, as memcmp
 }
 
-TEST_CASE("every text kept is found again, past the per-thread memory of recent ones", "[kv][text]") {
+TEST_CASE("every text kept is found again, past the per-thread memory of recent ones",
+          "[kv][text]") {
   // Far more texts than a thread remembers, so that its slots are reused:
   // each must still give back its own string.
   std::vector<Text> first;
