@@ -387,8 +387,9 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
       for (const world::ServerState& sv : s.servers) {
         for (const world::ReplicatedWrite& w : sv.backlog) {
           for (const auto& k : w.keys) {
-            m.Feed(rename(k.ghost().writer));
-            m.Feed(rename(k.ghost().owner));
+            const world::ValueGhost g = k.ghost();
+            m.Feed(rename(g.writer));
+            m.Feed(rename(g.owner));
           }
         }
       }

@@ -88,8 +88,9 @@ void Fingerprinter::Pack(const world::WorldState& s, const PathState* path, cons
         out->Word(k.entry.has_value());
         if (k.entry) entry(*k.entry);
         if (use_writers_) {
-          rename(k.ghost().writer);
-          rename(k.ghost().owner);
+          const world::ValueGhost g = k.ghost();
+          rename(g.writer);
+          rename(g.owner);
         }
       }
     }

@@ -27,11 +27,11 @@ class Db {
 
   // The live entry for key, or nullptr. An entry expired at now is removed
   // here (Redis's expireIfNeeded) and noted in Effect::saw_expired.
-  Entry* Lookup(std::string_view key);
+  Entry* Lookup(Text key);
 
   // Adds an entry for key. REQUIRES: Lookup(key) == nullptr just before.
   // Invalidates other Entry pointers.
-  Entry& Add(const std::string& key);
+  Entry& Add(Text key);
 
   // Removes e. Invalidates Entry pointers.
   void Remove(const Entry& e);
@@ -50,7 +50,7 @@ class Db {
   Effect& effect_;
 };
 
-using Argv = std::vector<std::string>;
+using Argv = std::span<const Text>;
 
 // The unit of a command's time argument (Redis's UNIT_SECONDS and
 // UNIT_MILLISECONDS).

@@ -8,7 +8,7 @@ namespace lockstep::kv {
 
 namespace internal {
 
-Entry* Db::Lookup(std::string_view key) {
+Entry* Db::Lookup(Text key) {
   auto it = FindKey(entries_, key);
   if (it == entries_.end()) return nullptr;
   if (it->ExpiredAt(now_)) {
@@ -19,10 +19,10 @@ Entry* Db::Lookup(std::string_view key) {
   return &*it;
 }
 
-Entry& Db::Add(const std::string& key) {
+Entry& Db::Add(Text key) {
   auto it = LowerBound(entries_, key);
   it = entries_.insert(it, Entry{});
-  it->key = Text(key);
+  it->key = key;
   return *it;
 }
 
@@ -32,6 +32,10 @@ void Db::Remove(const Entry& e) { entries_.erase(entries_.begin() + (&e - entrie
 
 Reply Execute(Keyspace& keyspace, const std::vector<std::string>& argv, Millis now,
               Effect* effect) {
+  return Execute(keyspace, Args(argv.begin(), argv.end()), now, effect);
+}
+
+Reply Execute(Keyspace& keyspace, std::span<const Text> argv, Millis now, Effect* effect) {
   const CommandSpec* spec = argv.empty() ? nullptr : FindCommand(argv[0]);
   if (spec != nullptr && ArityOk(*spec, argv.size())) {
     return Execute(keyspace, *spec, argv, now, effect);
@@ -39,13 +43,13 @@ Reply Execute(Keyspace& keyspace, const std::vector<std::string>& argv, Millis n
   if (effect != nullptr) *effect = Effect{};  // refused: nothing touched
   if (spec == nullptr) {
     if (effect != nullptr) effect->unvouched = "a command the model does not implement";
-    return Reply::Error(UnknownCommandError(argv));
+    return Reply::Error(UnknownCommandError(std::vector<std::string>(argv.begin(), argv.end())));
   }
   return Reply::Error(WrongArityError(spec->name));
 }
 
-Reply Execute(Keyspace& keyspace, const CommandSpec& spec, const std::vector<std::string>& argv,
-              Millis now, Effect* effect) {
+Reply Execute(Keyspace& keyspace, const CommandSpec& spec, std::span<const Text> argv, Millis now,
+              Effect* effect) {
   Effect local;
   Effect& eff = effect != nullptr ? *effect : local;
   eff = Effect{};

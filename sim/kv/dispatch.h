@@ -3,6 +3,7 @@
 // then handed to its implementation (sim/kv/commands.h).
 #pragma once
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -25,16 +26,23 @@ struct Effect {
   const char* unvouched = nullptr;
 };
 
+// A command's arguments, its name first, as kept texts: a key argument is
+// found in the keyspace by its address, and a value argument is stored as
+// it is, without being looked up again.
+using Args = std::vector<Text>;
+
 // Executes one command atomically on `keyspace` at time `now`. Never throws
 // for bad input: unknown commands, wrong arity, syntax and type errors come
 // back as Redis's error replies.
+Reply Execute(Keyspace& keyspace, std::span<const Text> argv, Millis now, Effect* effect = nullptr);
+// The same, the arguments kept first.
 Reply Execute(Keyspace& keyspace, const std::vector<std::string>& argv, Millis now,
               Effect* effect = nullptr);
 
 struct CommandSpec;
 // Execute for a caller that has looked the command up already.
 // REQUIRES: spec is FindCommand(argv[0]), and ArityOk(spec, argv.size())
-Reply Execute(Keyspace& keyspace, const CommandSpec& spec, const std::vector<std::string>& argv,
-              Millis now, Effect* effect = nullptr);
+Reply Execute(Keyspace& keyspace, const CommandSpec& spec, std::span<const Text> argv, Millis now,
+              Effect* effect = nullptr);
 
 }  // namespace lockstep::kv

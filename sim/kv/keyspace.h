@@ -57,13 +57,14 @@ auto LowerBound(Entries& entries, std::string_view key) {
 
 // The entry of `entries` (sorted by key) whose key is `key`, or end(). A
 // lock's keyspace holds a key or two: a scan, where a size compare rejects
-// most entries, costs less than a binary search's ordered compares.
-template <typename Entries>
-auto FindKey(Entries& entries, std::string_view key) {
+// most entries, costs less than a binary search's ordered compares. A kept
+// key (Text) is compared by its address, any other by its bytes.
+template <typename Entries, typename Key>
+auto FindKey(Entries& entries, const Key& key) {
   constexpr size_t kScanned = 8;
   if (entries.size() <= kScanned) {
     auto it = entries.begin();
-    while (it != entries.end() && std::string_view(it->key) != key) ++it;
+    while (it != entries.end() && it->key != key) ++it;
     return it;
   }
   auto it = LowerBound(entries, key);

@@ -55,7 +55,7 @@ enum class CallOutcome { kReply, kScriptError };
 // command itself, on the script's Db (so at the script's `now`).
 CallOutcome RunCall(RunContext* ctx) noexcept {
   try {
-    const Argv& argv = ctx->call_argv;
+    const std::vector<std::string>& argv = ctx->call_argv;
     const CommandSpec* spec = FindCommand(argv[0]);
     if (spec == nullptr || !ArityOk(*spec, argv.size())) {
       if (spec == nullptr && ctx->unvouched == nullptr) {
@@ -75,7 +75,9 @@ CallOutcome RunCall(RunContext* ctx) noexcept {
       return CallOutcome::kScriptError;
     }
     const auto index = static_cast<size_t>(spec - CommandTable().data());
-    ctx->call_reply = HandlerAt(index)(*ctx->db, argv);
+    ctx->call_args.clear();
+    for (const std::string& arg : argv) ctx->call_args.emplace_back(arg);
+    ctx->call_reply = HandlerAt(index)(*ctx->db, ctx->call_args);
     return CallOutcome::kReply;
   } catch (...) {
     ctx->host_oom = true;

@@ -35,7 +35,10 @@ struct RunContext {
   Reply reply;
   bool have_reply = false;
   bool host_oom = false;  // a C++ allocation failed inside a Lua callback
-  Argv call_argv;         // redis.call's, reused
+  // redis.call's arguments, reused: as the script gave them, and kept
+  // (Text) only once the command is one the model runs.
+  std::vector<std::string> call_argv;
+  Args call_args;
   Reply call_reply;
   std::string text;  // scratch for error texts
   // Instructions counted toward kScriptInstructionLimit (a command counts

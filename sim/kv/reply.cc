@@ -93,7 +93,7 @@ Reply Reply::Bulk(std::string_view s) { return Bulk(Text(s)); }
 Reply Reply::Bulk(Text s) {
   Reply r;
   r.type = Type::kBulk;
-  r.text = Text(s);
+  r.text = s;
   return r;
 }
 
@@ -103,6 +103,14 @@ Reply Reply::Status(std::string_view s) {
   Reply r;
   r.type = Type::kStatus;
   r.text = Text(s);
+  return r;
+}
+
+Reply Reply::Ok() {
+  static const Text kOk("OK");
+  Reply r;
+  r.type = Type::kStatus;
+  r.text = kOk;
   return r;
 }
 

@@ -26,7 +26,7 @@ struct Reply {
   static Reply Bulk(Text s);  // a stored value, kept already
   static Reply Nil();
   static Reply Status(std::string_view s);
-  static Reply Ok() { return Status("OK"); }
+  static Reply Ok();                             // Status("OK"), its text kept once
   static Reply Error(std::string_view message);  // full text, e.g. "ERR syntax error"
   static Reply Array(std::vector<Reply> elements);
 

@@ -28,7 +28,7 @@ enum SetFlag : unsigned {
 // only the options it conflicts with, exactly as Redis's conditions do, so
 // e.g. "EX 1 EX 2" is accepted (the last wins) but "EX 1 PX 2" is not.
 std::optional<Reply> ParseSetOptions(const Argv& argv, unsigned* flags, TimeUnit* unit,
-                                     const std::string** expire) {
+                                     const Text** expire) {
   for (size_t j = 3; j < argv.size(); ++j) {
     const std::string_view opt = AsCString(argv[j]);
     const bool has_next = j + 1 < argv.size();
@@ -86,9 +86,8 @@ std::optional<Reply> ExpireMilliseconds(const Db& db, const std::string& arg, un
 // setGenericCommand. `expire` is null when no EX/PX/EXAT/PXAT was given.
 // ok_reply and abort_reply are what SET and SETNX answer on success and on an
 // NX/XX refusal; with GET the old value is the answer in both cases.
-Reply SetGeneric(Db& db, unsigned flags, const std::string& key, const std::string& value,
-                 const std::string* expire, TimeUnit unit, std::string_view name, Reply ok_reply,
-                 Reply abort_reply) {
+Reply SetGeneric(Db& db, unsigned flags, Text key, Text value, const Text* expire, TimeUnit unit,
+                 std::string_view name, Reply ok_reply, Reply abort_reply) {
   Millis deadline = 0;
   if (expire != nullptr) {
     if (auto err = ExpireMilliseconds(db, *expire, flags, unit, name, &deadline)) {
@@ -122,14 +121,14 @@ Reply SetGeneric(Db& db, unsigned flags, const std::string& key, const std::stri
     entry->list.clear();
     if (!(flags & kKeepTtl)) entry->deadline.reset();
   }
-  entry->value = Text(value);
+  entry->value = value;
   if (expire != nullptr) entry->deadline = deadline;
   db.MarkWrote();
   return (flags & kSetGet) ? get_reply : ok_reply;
 }
 
 // incrDecrCommand. Keeps the key's TTL: Redis overwrites the value in place.
-Reply IncrDecr(Db& db, const std::string& key, int64_t incr) {
+Reply IncrDecr(Db& db, Text key, int64_t incr) {
   Entry* entry = db.Lookup(key);
   if (entry != nullptr && entry->kind != Entry::Kind::kString) {
     return Reply::Error(std::string(kWrongType));
@@ -166,7 +165,7 @@ Reply GetCommand(Db& db, const Argv& argv) {
 Reply SetCommand(Db& db, const Argv& argv) {
   unsigned flags = 0;
   TimeUnit unit = TimeUnit::kSeconds;
-  const std::string* expire = nullptr;
+  const Text* expire = nullptr;
   if (auto err = ParseSetOptions(argv, &flags, &unit, &expire)) {
     return *std::move(err);
   }

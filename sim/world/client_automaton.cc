@@ -179,10 +179,10 @@ uint64_t HeapBytes(const kv::Reply& r) {
   for (const kv::Reply& e : r.elements) bytes += HeapBytes(e);
   return bytes;
 }
+// An argument's literal is kept once for the process (kv::Text), as a
+// reply's text is: the texts' own report counts it.
 uint64_t HeapBytes(const Request& r) {
-  uint64_t bytes = r.argv.capacity() * sizeof(Value) + HeapBytes(r.error) + HeapBytes(r.source);
-  for (const Value& v : r.argv) bytes += HeapBytes(v.literal());
-  return bytes;
+  return r.argv.capacity() * sizeof(Value) + HeapBytes(r.error) + HeapBytes(r.source);
 }
 uint64_t HeapBytes(const std::vector<Reason>& reasons) {
   uint64_t bytes = reasons.capacity() * sizeof(Reason);
@@ -209,7 +209,7 @@ uint64_t ClientAutomaton::bytes() const {
          (nodes_.bucket_count() + replies_.bucket_count() + reasons_.bucket_count() +
           ghosts_.bucket_count()) *
              sizeof(void*) +
-         memo_index_.capacity() * sizeof(uint32_t) +
+         memo_index_.capacity() * sizeof(Memo*) +
          parked_.size() * (sizeof(Live) + kMapNodeOverhead);
 }
 
@@ -352,13 +352,13 @@ std::unique_ptr<ClientAutomaton::Live> ClientAutomaton::LiveAt(LocalState s) {
   return live;
 }
 
-size_t ClientAutomaton::MemoSlot(const Key& key, const std::vector<uint32_t>& index) {
+size_t ClientAutomaton::MemoSlot(const Key& key, const std::vector<Memo*>& index) {
   return base::Mix64(key.state ^ key.input_hash * base::kGoldenGamma) & (index.size() - 1);
 }
 
 void ClientAutomaton::ForgetMemos() {
   memos_ = {};
-  memo_index_.assign(64, 0);
+  memo_index_.assign(64, nullptr);
   memo_keys_ = 0;
   replies_.Clear();
   reasons_.Clear();
@@ -372,12 +372,12 @@ const Transition& ClientAutomaton::Resume(LocalState s, const Input& input) {
   const size_t mask = memo_index_.size() - 1;
   size_t slot = MemoSlot(key, memo_index_);
   Memo* last = nullptr;  // the last memo with this key, if any
-  for (; memo_index_[slot] != 0; slot = (slot + 1) & mask) {
-    Memo* m = &memos_[memo_index_[slot] - 1];
+  for (; memo_index_[slot] != nullptr; slot = (slot + 1) & mask) {
+    Memo* m = memo_index_[slot];
     if (!(m->key == key)) continue;
-    for (;; m = &memos_[m->next - 1]) {
+    for (;; m = m->next) {
       if (m->input.Matches(input)) return m->transition;
-      if (m->next == 0) break;
+      if (m->next == nullptr) break;
     }
     last = m;
     break;
@@ -409,24 +409,24 @@ const Transition& ClientAutomaton::Resume(LocalState s, const Input& input) {
            {reply.first, input.clock, input.sent_timestamp, input.sent_clock, input.reply_is_time},
            t});
   memo_bytes_ += sizeof(Memo) + KeptBytes(reply) + KeptBytes(reasons) + KeptBytes(ghost);
-  const auto id = static_cast<uint32_t>(memos_.size());
+  Memo* const added = &memos_.back();
   if (last != nullptr) {
-    last->next = id;
+    last->next = added;
   } else {
-    memo_index_[slot] = id;
+    memo_index_[slot] = added;
     // At most half full; growing re-enters the first memo of each key.
     if (++memo_keys_ * 2 > memo_index_.size()) {
-      std::vector<uint32_t> grown(memo_index_.size() * 2, 0);
-      for (uint32_t first : memo_index_) {
-        if (first == 0) continue;
-        size_t i = MemoSlot(memos_[first - 1].key, grown);
-        while (grown[i] != 0) i = (i + 1) & (grown.size() - 1);
+      std::vector<Memo*> grown(memo_index_.size() * 2, nullptr);
+      for (Memo* first : memo_index_) {
+        if (first == nullptr) continue;
+        size_t i = MemoSlot(first->key, grown);
+        while (grown[i] != nullptr) i = (i + 1) & (grown.size() - 1);
         grown[i] = first;
       }
       memo_index_.swap(grown);
     }
   }
-  return memos_.back().transition;
+  return added->transition;
 }
 
 }  // namespace lockstep::world

@@ -150,10 +150,10 @@ class ClientAutomaton {
     Key key;
     StoredInput input;
     Transition transition;
-    uint32_t next = 0;  // 1 + the index of the next memo with the same key, or 0
+    Memo* next = nullptr;  // the next memo with the same key
   };
 
-  static size_t MemoSlot(const Key& key, const std::vector<uint32_t>& index);
+  static size_t MemoSlot(const Key& key, const std::vector<Memo*>& index);
   std::unique_ptr<Live> Spawn();
   std::unique_ptr<Live> LiveAt(LocalState s);
   LocalState Id(const Client& c) const;
@@ -177,11 +177,12 @@ class ClientAutomaton {
   uint64_t max_memo_bytes_;
   std::unordered_map<LocalState, Node> nodes_;
   // The memo: every transition learned, in a deque so that the ones
-  // returned stay where they are, and an open-addressing index over it
-  // (1 + a memo's index, 0 for an empty slot) by key, memos with the same
-  // key chained. A node-based map cost a cache miss or two a step.
+  // returned stay where they are, and an open-addressing index of pointers
+  // into it by key (null for an empty slot), memos with the same key
+  // chained. A node-based map cost a cache miss or two a step; indices
+  // into the deque, its arithmetic at every probe.
   std::deque<Memo> memos_;
-  std::vector<uint32_t> memo_index_ = std::vector<uint32_t>(64, 0);
+  std::vector<Memo*> memo_index_ = std::vector<Memo*>(64, nullptr);
   size_t memo_keys_ = 0;
   std::unordered_map<LocalState, std::unique_ptr<Live>> parked_;
   std::vector<LocalState> parked_order_;

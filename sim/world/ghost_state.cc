@@ -23,12 +23,19 @@ ValueGhost Model::GhostOf(const ServerState& s, std::string_view key) {
   return it != entries.end() ? GhostIn(*it) : ValueGhost{};
 }
 
+namespace {
+
+void SetGhostOn(kv::Entry& e, ValueGhost ghost) {
+  e.writer = ghost.writer;
+  e.owner = ghost.writer < 0 ? -1 : ghost.owner;
+}
+
+}  // namespace
+
 void SetGhost(ServerState& s, std::string_view key, ValueGhost ghost) {
   auto& entries = s.keyspace.mutable_entries();
   auto it = kv::FindKey(entries, key);
-  if (it == entries.end()) return;
-  it->writer = ghost.writer;
-  it->owner = ghost.writer < 0 ? -1 : ghost.owner;
+  if (it != entries.end()) SetGhostOn(*it, ghost);
 }
 
 void Persist(ServerState& s) {
@@ -45,16 +52,18 @@ void RestartFrom(ServerState& s, const kv::Keyspace& persisted) {
 }
 
 void Model::NoteWrites(WorldState& s, int server, int actor, const kv::CommandSpec& spec,
-                       const std::vector<std::string>& argv, const std::vector<std::string>& stamps,
+                       const kv::Args& argv, const kv::Args& stamps,
                        std::span<const KeyBefore> before) {
   const Millis server_now = ServerClock(s, server);
   ServerState& sv = s.servers[server];
   const ClientSlot& c = s.clients[actor];
   const bool releasing = c.holding && !c.in_critical_section;
+  auto& entries = sv.keyspace.mutable_entries();
   const kv::KeyPositions at = kv::CommandKeyPositions(spec, argv);
   for (size_t k = 0; k < at.count(); ++k) {
-    const std::string& key = argv[at.first + k * at.step];
-    const kv::Entry* now = sv.keyspace.Find(key, server_now);
+    const kv::Text key = argv[at.first + k * at.step];
+    const auto found = kv::FindKey(entries, key);
+    kv::Entry* now = found != entries.end() && !found->ExpiredAt(server_now) ? &*found : nullptr;
     const ValueGhost& was = before[k].ghost;
     if (!now && was.owner >= 0 && was.owner != actor && releasing && s.step.released_by < 0) {
       s.step.released_by = actor;
@@ -64,8 +73,7 @@ void Model::NoteWrites(WorldState& s, int server, int actor, const kv::CommandSp
     if (now) {
       // Provenance travels with the entry: replication, persistence and
       // restarts copy it.
-      auto& entries = sv.keyspace.mutable_entries();
-      kv::Entry& e = *kv::FindKey(entries, key);
+      kv::Entry& e = *now;
       e.timestamp = e.kind == kv::Entry::Kind::kString &&
                     std::find(stamps.begin(), stamps.end(), e.value) != stamps.end();
       // A write that leaves the value as it was (PEXPIRE, PERSIST, SET ...
@@ -74,7 +82,7 @@ void Model::NoteWrites(WorldState& s, int server, int actor, const kv::CommandSp
       // key before that one acquired would take the lock over in the ghost
       // state when it acquires itself.
       const bool kept = before[k].entry && SameValue(*before[k].entry, *now);
-      SetGhost(sv, key, kept ? was : ValueGhost{actor, -1});
+      SetGhostOn(e, kept ? was : ValueGhost{actor, -1});
     }
   }
 }

@@ -11,6 +11,7 @@
 // client's clock is global time plus its skew.
 #pragma once
 
+#include <array>
 #include <functional>
 #include <map>
 #include <memory>
@@ -160,7 +161,7 @@ static_assert(base::kMaxClients <= 8, "ClientSlot::acquired_after holds a bit pe
 struct StepGhost {
   int released_by = -1;  // this client's command removed a value, while releasing,...
   int released_of = -1;  // ...that belonged to this writer's acquisition
-  std::string released_key;
+  kv::Text released_key;
   int stale_writer = -1;  // the resource accepted this client's write after a
                           // client that acquired the lock later had written it
   int stale_over = -1;    // that later client
@@ -310,8 +311,7 @@ class Model {
   // arguments) is marked a timestamp.
   // `spec` is argv's command.
   void NoteWrites(WorldState& s, int server, int actor, const kv::CommandSpec& spec,
-                  const std::vector<std::string>& argv, const std::vector<std::string>& stamps,
-                  std::span<const KeyBefore> before);
+                  const kv::Args& argv, const kv::Args& stamps, std::span<const KeyBefore> before);
   // Client i entered the critical section: the values it wrote are its lock.
   static void NoteAcquisition(WorldState& s, int i);
 
@@ -320,9 +320,8 @@ class Model {
   // is kv::FindRunnable(argv[0], argv.size()).
   // Sets *reply_is_time iff the reply is a value some client wrote as a
   // time.
-  kv::Reply Send(WorldState& s, const Action& a, const std::vector<std::string>& argv,
-                 const kv::CommandSpec* spec, const std::vector<std::string>& stamps,
-                 StepEffects* effects, bool* reply_is_time);
+  kv::Reply Send(WorldState& s, const Action& a, const kv::Args& argv, const kv::CommandSpec* spec,
+                 const kv::Args& stamps, StepEffects* effects, bool* reply_is_time);
   void Replicate(WorldState& s, int master, StepEffects* effects);
   void Failover(WorldState& s, int master, StepEffects* effects);
   void Restart(WorldState& s, int server, StepEffects* effects);
@@ -339,7 +338,11 @@ class Model {
   bool tokens_renamable_ = false;
   // Scratch space for Step and Send: once warm, a step allocates nothing
   // for its command's arguments or the keys it names.
-  std::vector<std::string> argv_scratch_, stamps_scratch_;
+  kv::Args argv_scratch_, stamps_scratch_;
+  // The times clock arguments took lately, as kept texts, by time: a step
+  // that sends a time met before does not keep its digits again.
+  std::array<std::pair<Millis, kv::Text>, 64> time_texts_;
+  kv::Text TimeText(Millis t);
   std::vector<KeyBefore> before_scratch_;
 };
 

@@ -121,6 +121,17 @@ void Model::Wake(WorldState& s, int i, StepEffects* effects) {
   Resume(s, i, input, effects);
 }
 
+kv::Text Model::TimeText(Millis t) {
+  auto& [time, text] = time_texts_[static_cast<uint64_t>(t) % time_texts_.size()];
+  if (text.empty() || time != t) {  // a time's digits are never empty
+    char digits[24];
+    const auto end = std::to_chars(digits, digits + sizeof(digits), t).ptr;
+    time = t;
+    text = kv::Text(std::string_view(digits, end - digits));
+  }
+  return text;
+}
+
 void Model::Step(WorldState& s, const Action& a, StepEffects* effects) {
   const int i = a.client;
   ClientSlot& c = s.clients[i];
@@ -133,15 +144,17 @@ void Model::Step(WorldState& s, const Action& a, StepEffects* effects) {
   const Millis read_clock = ClientClock(s, i) - a.arg_age;
   Input input;
   input.clock = ClientClock(s, i);
-  std::vector<std::string>& argv = argv_scratch_;
-  std::vector<std::string>& stamps = stamps_scratch_;  // the time arguments, as sent
+  kv::Args& argv = argv_scratch_;
+  kv::Args& stamps = stamps_scratch_;  // the time arguments, as sent
   stamps.clear();
   const kv::CommandSpec* spec = r.command;
   if (r.kind == Request::Kind::kLeave) {
     c.in_critical_section = false;
     if (effects) effects->events.push_back(names_[i] + " leaves the critical section");
     argv.clear();
-    if (r.make) argv = r.make(read_clock);
+    if (r.make) {
+      for (const std::string& arg : r.make(read_clock)) argv.emplace_back(arg);
+    }
     spec = argv.empty() ? nullptr : kv::FindRunnable(argv[0], argv.size());
   } else if (r.kind == Request::Kind::kResource) {
     const bool accepted =
@@ -172,24 +185,23 @@ void Model::Step(WorldState& s, const Action& a, StepEffects* effects) {
     Resume(s, i, input, effects);
     return;
   } else {
-    // Assigned in place: the scratch strings keep their buffers.
+    // A literal was kept when the request was made; only a time read from
+    // the clock is kept here.
     argv.resize(r.argv.size());
     for (size_t k = 0; k < r.argv.size(); ++k) {
       const Value& v = r.argv[k];
       if (v.is_clock()) {
         input.sent_timestamp = read_clock + v.offset();
         input.sent_clock = true;
-        char digits[24];
-        const auto end = std::to_chars(digits, digits + sizeof(digits), input.sent_timestamp).ptr;
-        argv[k].assign(digits, end);
+        argv[k] = TimeText(input.sent_timestamp);
       } else {
-        argv[k].assign(v.literal());
+        argv[k] = v.literal();
       }
       if (v.is_time()) stamps.push_back(argv[k]);
     }
   }
   if (!argv.empty()) input.reply = Send(s, a, argv, spec, stamps, effects, &input.reply_is_time);
-  if (effects) effects->command = argv;
+  if (effects) effects->command.assign(argv.begin(), argv.end());
   const Millis timeout = config_.clients[i].request_timeout;
   if (timeout > 0 && input.reply.type == kv::Reply::Type::kError &&
       input.reply.text == kTimeoutError) {

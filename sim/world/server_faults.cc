@@ -47,9 +47,9 @@ ReplicatedWrite Changes(const kv::Keyspace& before, const ServerState& after) {
 
 }  // namespace
 
-kv::Reply Model::Send(WorldState& s, const Action& a, const std::vector<std::string>& argv,
-                      const kv::CommandSpec* spec, const std::vector<std::string>& stamps,
-                      StepEffects* effects, bool* reply_is_time) {
+kv::Reply Model::Send(WorldState& s, const Action& a, const kv::Args& argv,
+                      const kv::CommandSpec* spec, const kv::Args& stamps, StepEffects* effects,
+                      bool* reply_is_time) {
   const int i = a.client;
   const int instance = s.clients[i].request->instance;
   if (instance < 0 || instance >= instance_count()) {

@@ -1,5 +1,7 @@
 // An argument of a command a client sends: either a literal string, or a
-// timestamp "my clock + offset".
+// timestamp "my clock + offset". A literal is kept (kv::Text) when the
+// value is made: the client's automaton keeps its requests, so a literal is
+// looked up once, not at every step that sends it.
 //
 // A timestamp is read from the client's clock when the command's arguments
 // are computed. That moment is part of the schedule (see world.h): with a
@@ -19,10 +21,11 @@ using kv::Millis;
 
 class Value {
  public:
-  Value(std::string literal) : literal_(std::move(literal)) {}  // NOLINT
-  Value(const char* literal) : literal_(literal) {}             // NOLINT
-  Value(int64_t number) : literal_(std::to_string(number)) {}   // NOLINT
-  Value(int number) : literal_(std::to_string(number)) {}       // NOLINT
+  Value(std::string_view literal) : literal_(literal) {}       // NOLINT
+  Value(const std::string& literal) : literal_(literal) {}     // NOLINT
+  Value(const char* literal) : literal_(literal) {}            // NOLINT
+  Value(int64_t number) : literal_(std::to_string(number)) {}  // NOLINT
+  Value(int number) : literal_(std::to_string(number)) {}      // NOLINT
 
   // The client's clock plus `offset`, read when the arguments are computed.
   static Value ClockPlus(Millis offset) {
@@ -46,10 +49,10 @@ class Value {
   // A time: ClockPlus or Time.
   bool is_time() const { return is_clock_ || is_time_; }
   Millis offset() const { return offset_; }
-  const std::string& literal() const { return literal_; }
+  kv::Text literal() const { return literal_; }
 
  private:
-  std::string literal_;
+  kv::Text literal_;
   bool is_clock_ = false;
   bool is_time_ = false;
   Millis offset_ = 0;

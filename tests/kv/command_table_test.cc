@@ -166,7 +166,9 @@ TEST_CASE("PutString, Live and PurgeExpired respect deadlines", "[kv][keyspace]"
 
 TEST_CASE("FindKey finds every key and no other, scanned or searched", "[kv][keyspace]") {
   // Up to 8 entries are scanned, more are searched: both ways, every key
-  // present is found at its place, and keys between, before and after are not.
+  // present is found at its place, and keys between, before and after are
+  // not; a key given as bytes and the same key kept (compared by address)
+  // find the same entry.
   for (int n : {0, 1, 2, 8, 9, 40}) {
     INFO(n);
     Keyspace ks;
@@ -177,12 +179,26 @@ TEST_CASE("FindKey finds every key and no other, scanned or searched", "[kv][key
       auto it = FindKey(entries, key);
       REQUIRE(it != entries.end());
       CHECK(it->key == key);
-      CHECK(FindKey(entries, "k" + std::to_string(101 + 2 * i)) == entries.end());
+      CHECK(FindKey(entries, Text(key)) == it);
+      const std::string between = "k" + std::to_string(101 + 2 * i);
+      CHECK(FindKey(entries, between) == entries.end());
+      CHECK(FindKey(entries, Text(between)) == entries.end());
     }
-    CHECK(FindKey(entries, "a") == entries.end());
-    CHECK(FindKey(entries, "z") == entries.end());
-    CHECK(FindKey(entries, "k1") == entries.end());  // a prefix of every key
+    for (const char* absent : {"a", "z", "k1"}) {  // k1: a prefix of every key
+      CHECK(FindKey(entries, absent) == entries.end());
+      CHECK(FindKey(entries, Text(absent)) == entries.end());
+    }
   }
+}
+
+TEST_CASE("commands run on kept arguments as on strings", "[kv][keyspace]") {
+  Keyspace ks;
+  const Args set{Text("SET"), Text("lock"), Text("1001")};
+  CHECK(Execute(ks, set, 5).ToString() == "OK");
+  CHECK(ks.Find("lock", 5)->value == set[2]);
+  const Args getset{Text("GETSET"), Text("lock"), Text("1002")};
+  CHECK(Execute(ks, getset, 5).ToString() == "\"1001\"");
+  CHECK(Execute(ks, std::vector<std::string>{"GET", "lock"}, 5).ToString() == "\"1002\"");
 }
 
 TEST_CASE("Hash is stable and depends on every field", "[kv][keyspace]") {
@@ -234,7 +250,7 @@ TEST_CASE("Execute purges only the expired keys it touches", "[kv][keyspace]") {
 
 TEST_CASE("Execute on empty argv is an error, not a throw", "[kv][keyspace]") {
   Keyspace ks;
-  CHECK(Execute(ks, {}, 0).is_error());
+  CHECK(Execute(ks, std::vector<std::string>{}, 0).is_error());
 }
 
 TEST_CASE("The table says which arguments are times and which commands read the clock",

@@ -332,6 +332,20 @@ TEST_CASE("A shebang's flags are split on commas as Redis splits them", "[kv][ev
   CHECK(s.Run(0, {"EVAL", "#!lua flags=no-writes,allow-oom\nreturn 5", "0"}) == "(integer) 5");
 }
 
+// redis.call keeps (kv::Text) the arguments of a command the model runs,
+// for the whole process: a script's refused command keeps nothing, so a
+// script cannot fill memory with names made up at every run.
+TEST_CASE("A script's refused command keeps none of its arguments", "[kv][eval]") {
+  testing::Server s;
+  const uint64_t before = Text::KeptBytes();
+  CHECK(s.Run(0, {"EVAL",
+                  "for i = 1, 20 do redis.pcall(string.rep('q', 5000) .. i, string.rep('a', "
+                  "5000) .. i) end\nreturn redis.pcall('set', KEYS[1], string.rep('b', 5000))",
+                  "1", "k"}) == "OK");
+  // The SET's key and value are kept; the 40 refused texts of 5,000 bytes are not.
+  CHECK(Text::KeptBytes() - before < 20'000);
+}
+
 TEST_CASE("A NUL before the shebang's line feed hides the line feed", "[kv][eval]") {
   testing::Server s;
   const std::string invalid = "(error) ERR Invalid script shebang";

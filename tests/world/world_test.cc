@@ -90,6 +90,20 @@ TEST_CASE("a timestamp argument is read in the command's own step when max_arg_d
   CHECK(r.command == std::vector<std::string>{"SETNX", "lock", "5"});
 }
 
+TEST_CASE("times 64 apart are sent as their own digits") {
+  // Model::TimeText keeps the texts of times lately sent in 64 places by
+  // time: these three share one place.
+  WorldConfig cfg;
+  cfg.horizon = 10;
+  cfg.clients.push_back(Setup("C1", [](Client& c) {
+    for (Millis offset : {3, 67, 131, 67, 3}) c.Call({"SET", "k", Client::ClockPlus(offset)});
+  }));
+  World w(cfg);
+  std::vector<std::string> sent;
+  for (int i = 0; i < 5; ++i) sent.push_back(w.Apply(Action::Step(0)).command.back());
+  CHECK(sent == std::vector<std::string>{"3", "67", "131", "67", "3"});
+}
+
 TEST_CASE("with a delay bound, the scheduler chooses how old a timestamp argument is") {
   WorldConfig cfg;
   cfg.horizon = 10;
