@@ -73,14 +73,18 @@ const CommandSpec* FindRunnable(std::string_view name, size_t argc) {
   return spec && ArityOk(*spec, argc) ? spec : nullptr;
 }
 
-KeyPositions CommandKeyPositions(const CommandSpec& spec, size_t argc_size,
-                                 std::string_view numkeys) {
+namespace {
+
+// CommandKeyPositions for argv of strings or of kept texts.
+template <typename Args>
+KeyPositions KeyPositionsOf(const CommandSpec& spec, const Args& argv) {
   if (spec.first_key <= 0) return {};
-  const int argc = static_cast<int>(argc_size);
+  const int argc = static_cast<int>(argv.size());
   const auto first = static_cast<size_t>(spec.first_key);
   if (spec.numkeys_at > 0) {
     int64_t n = 0;
-    if (!ParseInt64(numkeys, &n) || n < 0 || n > argc - spec.first_key) {
+    if (!ParseInt64(argv[static_cast<size_t>(spec.numkeys_at)], &n) || n < 0 ||
+        n > argc - spec.first_key) {
       return {};
     }
     return {first, first + static_cast<size_t>(n), 1};
@@ -93,23 +97,14 @@ KeyPositions CommandKeyPositions(const CommandSpec& spec, size_t argc_size,
           static_cast<size_t>(spec.key_step > 0 ? spec.key_step : 1)};
 }
 
-namespace {
-
-// The argument spec.numkeys_at names, if it names one.
-template <typename Args>
-std::string_view NumkeysArgument(const CommandSpec& spec, const Args& argv) {
-  return spec.numkeys_at > 0 ? std::string_view(argv[static_cast<size_t>(spec.numkeys_at)])
-                             : std::string_view();
-}
-
 }  // namespace
 
 KeyPositions CommandKeyPositions(const CommandSpec& spec, const std::vector<std::string>& argv) {
-  return CommandKeyPositions(spec, argv.size(), NumkeysArgument(spec, argv));
+  return KeyPositionsOf(spec, argv);
 }
 
 KeyPositions CommandKeyPositions(const CommandSpec& spec, std::span<const Text> argv) {
-  return CommandKeyPositions(spec, argv.size(), NumkeysArgument(spec, argv));
+  return KeyPositionsOf(spec, argv);
 }
 
 std::vector<std::string> CommandKeys(const CommandSpec& spec,

@@ -75,9 +75,7 @@ struct KeyPositions {
 // whose key count is not a valid count for argv (EVAL 'x' -1, or more keys
 // than arguments) fails before touching any key, so it names none.
 // REQUIRES: ArityOk(spec, argv.size())
-// `numkeys` is the argument spec.numkeys_at names, if it names one.
-KeyPositions CommandKeyPositions(const CommandSpec& spec, size_t argc, std::string_view numkeys);
-// The same for argv, of strings or kept texts.
+// argv is of strings or of kept texts.
 KeyPositions CommandKeyPositions(const CommandSpec& spec, const std::vector<std::string>& argv);
 KeyPositions CommandKeyPositions(const CommandSpec& spec, std::span<const Text> argv);
 

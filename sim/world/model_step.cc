@@ -2,9 +2,9 @@
 // clock's tick, waking a sleeper; the servers' faults are in
 // server_faults.cc, ghost state in ghost_state.cc.
 #include <algorithm>
-#include <charconv>
 
 #include "sim/kv/command_table.h"
+#include "sim/kv/int_parse.h"
 #include "sim/world/ghost_state.h"
 #include "sim/world/model.h"
 
@@ -124,10 +124,8 @@ void Model::Wake(WorldState& s, int i, StepEffects* effects) {
 kv::Text Model::TimeText(Millis t) {
   auto& [time, text] = time_texts_[static_cast<uint64_t>(t) % time_texts_.size()];
   if (text.empty() || time != t) {  // a time's digits are never empty
-    char digits[24];
-    const auto end = std::to_chars(digits, digits + sizeof(digits), t).ptr;
     time = t;
-    text = kv::Text(std::string_view(digits, end - digits));
+    text = kv::Text(kv::FormatInt64(t));
   }
   return text;
 }
