@@ -21,6 +21,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/base/inline_vector.h"
 #include "sim/base/limits.h"
 #include "sim/kv/dispatch.h"
 #include "sim/kv/keyspace.h"
@@ -138,22 +139,24 @@ bool TokensRenamable(const WorldConfig& config);
 struct ClientSlot {
   LocalState local = 0;              // the automaton's state (0 once done or crashed)
   const Request* request = nullptr;  // the automaton's request in `local`
+  Millis ready_since = 0;            // global time its pending request was made
+  Millis wake_at = 0;                // kSleeping: global time from which it may wake...
+  Millis wake_by = 0;         // ...and by which it has woken (Client::SleepBetween; else wake_at)
+  Millis valid_until = 0;     // its own clock's deadline for the lock it holds
+  Millis acquired_at = 0;     // global time it entered the critical section
+  Millis sent_timestamp = 0;  // timing_out and sent_clock: its command's clock argument
   ClientStatus status = ClientStatus::kReady;
-  bool in_critical_section = false;
-  bool holding = false;        // believes it holds the lock
-  Millis ready_since = 0;      // global time its pending request was made
-  Millis wake_at = 0;          // kSleeping: global time from which it may wake...
-  Millis wake_by = 0;          // ...and by which it has woken (Client::SleepBetween; else wake_at)
-  Millis valid_until = 0;      // its own clock's deadline for the lock it holds
-  Millis acquired_at = 0;      // global time it entered the critical section
-  bool stalled = false;        // a stall fault exempts it from the holder's bounds
-  bool timing_out = false;     // kSleeping: it wakes with a timeout as its reply
-  bool sent_clock = false;     // timing_out: its command had a clock argument...
-  Millis sent_timestamp = 0;   // ...which took this value
-  uint8_t acquired_after = 0;  // clients (bits) that acquired after its acquisition
-  bool superseded = false;     // one of them has written the resource since
-  int superseded_by = -1;      // which one first
+  bool in_critical_section : 1 = false;
+  bool holding : 1 = false;     // believes it holds the lock
+  bool stalled : 1 = false;     // a stall fault exempts it from the holder's bounds
+  bool timing_out : 1 = false;  // kSleeping: it wakes with a timeout as its reply
+  bool sent_clock : 1 = false;  // timing_out: its command had a clock argument
+  bool superseded : 1 = false;  // a client that acquired after it has written the resource since
+  uint8_t acquired_after = 0;   // clients (bits) that acquired after its acquisition
+  int8_t superseded_by = -1;    // superseded: which client first
 };
+// A state copies its clients whole: each fits in 72 bytes.
+static_assert(sizeof(ClientSlot) == 72);
 static_assert(base::kMaxClients <= 8, "ClientSlot::acquired_after holds a bit per client");
 
 // Ghost facts about the step just applied, for properties. Not part of a
@@ -221,7 +224,7 @@ struct ServerState {
 struct WorldState {
   Millis now = 0;
   FaultCounts used;
-  std::vector<ClientSlot> clients;
+  base::InlineVector<ClientSlot, base::kMaxClients> clients;
   std::vector<ServerState> servers;
   std::vector<int> serving;  // per instance: the server that is its master now
   bool resource_written = false;
