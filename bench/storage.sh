@@ -66,6 +66,8 @@ else
   LOCKSTEP_LABEL="prebuilt ${LOCKSTEP#"$REPO"/} ($("$LOCKSTEP" --version 2>/dev/null | head -1))"
 fi
 [ -x "$LOCKSTEP" ] || { echo "storage: no lockstep binary at $LOCKSTEP" >&2; exit 1; }
+# The runs start in the work dir: a path given relative to here must still lead to it.
+LOCKSTEP=$(realpath "$LOCKSTEP")
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/storage.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT

@@ -17,14 +17,12 @@
 //    time, not by doubling, and stays between 7/10 and 7/8 full; the shards
 //    start at staggered sizes, so they do not all grow at once and the
 //    whole table's fill stays near the middle of that range.
-// A slot's fields lie together, 32-bit words one after another, so a
-// lookup that misses the cache misses once, and a slot costs exactly the
-// fields in use.
+// Each field lives in its own array, so a slot costs exactly the fields in
+// use.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
-#include <cstring>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -61,11 +59,17 @@ class VisitedTable {
   // Takes no lock: a concurrent rebuild at worst makes it fetch in vain.
   void Prefetch(const Fingerprint& f) const {
     const Shard& s = *shards_[ShardIndex(f)];
-    const uint32_t* slots = s.hint_slots.load(std::memory_order_relaxed);
+    const uint64_t* high = s.hint_high.load(std::memory_order_relaxed);
     const size_t homes = s.hint_homes.load(std::memory_order_relaxed);
-    const uint32_t* home = slots + Home(KeyOf(f).high, homes) * stride_;
-    __builtin_prefetch(home);
-    __builtin_prefetch(home + stride_ - 1);  // a slot may straddle two lines
+    const size_t home = Home(KeyOf(f).high, homes);
+    __builtin_prefetch(high + home);
+    // The parallel arrays the lookup reads miss the cache as well.
+    if (const uint32_t* low = s.hint_low.load(std::memory_order_relaxed)) {
+      __builtin_prefetch(low + home);
+    }
+    if (const uint32_t* sleep = s.hint_sleep.load(std::memory_order_relaxed)) {
+      __builtin_prefetch(sleep + home);
+    }
   }
 
   uint64_t size() const;
@@ -97,25 +101,18 @@ class VisitedTable {
 
   struct Shard {
     std::mutex mu;
-    size_t homes = 0;  // homes lie in [0, homes); the slots run kTail or more further
-    size_t count = 0;  // slots
-    // stride_ words a slot: the key's high word (two), then low, sleep and
-    // depth as the layout keeps them.
-    std::vector<uint32_t, HugePageAllocator<uint32_t>> words;
+    size_t homes = 0;  // homes lie in [0, homes); the arrays run kTail or more further
+    template <typename T>
+    using Array = std::vector<T, HugePageAllocator<T>>;
+    Array<uint64_t> high;
+    Array<uint32_t> low, sleep, depth;
     uint64_t used = 0;
-    // The slots' address and homes, for Prefetch, which does not lock.
-    std::atomic<const uint32_t*> hint_slots{nullptr};
+    // The arrays' addresses (null for one the layout does not keep) and
+    // homes, for Prefetch, which does not lock.
+    std::atomic<const uint64_t*> hint_high{nullptr};
+    std::atomic<const uint32_t*> hint_low{nullptr}, hint_sleep{nullptr};
     std::atomic<size_t> hint_homes{0};
-
-    uint32_t* At(size_t i, int stride) { return words.data() + i * stride; }
-    const uint32_t* At(size_t i, int stride) const { return words.data() + i * stride; }
   };
-  // Slot `p`'s high word; 0 marks it empty.
-  static uint64_t High(const uint32_t* p) {
-    uint64_t v;
-    std::memcpy(&v, p, sizeof v);
-    return v;
-  }
   // Rises with `high`: the product's top 64 bits scale it into [0, homes).
   static size_t Home(uint64_t high, size_t homes) {
     __extension__ using U128 = unsigned __int128;  // GCC and Clang have it
@@ -125,23 +122,22 @@ class VisitedTable {
   // Rebuilds `s` with `homes` homes, and slots enough for its keys and kTail
   // more.
   void Rebuild(Shard& s, size_t homes) const;
-  void Place(uint32_t* p, const Key& k, const VisitedEntry& e) const {
-    std::memcpy(p, &k.high, sizeof k.high);
-    if (layout_.wide_keys) p[kLowWord] = k.low;
-    SetEntry(p, e);
+  // Moves slots [from, to) up by one.
+  void ShiftUp(Shard& s, size_t from, size_t to) const;
+  void Place(Shard& s, size_t i, const Key& k, const VisitedEntry& e) const {
+    s.high[i] = k.high;
+    if (layout_.wide_keys) s.low[i] = k.low;
+    SetEntry(s, i, e);
   }
-  // A slot's payload, the fields the layout does not keep as 0; and back.
-  VisitedEntry EntryAt(const uint32_t* p) const {
-    return {layout_.sleep ? p[sleep_word_] : 0, layout_.depth ? p[depth_word_] : 0};
+  // Slot i's payload, the fields the layout does not keep as 0; and back.
+  VisitedEntry EntryAt(const Shard& s, size_t i) const {
+    return {layout_.sleep ? s.sleep[i] : 0, layout_.depth ? s.depth[i] : 0};
   }
-  void SetEntry(uint32_t* p, const VisitedEntry& e) const {
-    if (layout_.sleep) p[sleep_word_] = e.sleep;
-    if (layout_.depth) p[depth_word_] = e.depth;
+  void SetEntry(Shard& s, size_t i, const VisitedEntry& e) const {
+    if (layout_.sleep) s.sleep[i] = e.sleep;
+    if (layout_.depth) s.depth[i] = e.depth;
   }
-  static constexpr int kLowWord = 2;
   Layout layout_;
-  int sleep_word_, depth_word_;  // where in a slot they lie, if kept
-  int stride_;                   // words a slot
   std::vector<std::unique_ptr<Shard>> shards_;
 };
 
@@ -155,22 +151,22 @@ bool VisitedTable::InsertOrUpdate(const Fingerprint& f, const VisitedEntry& fres
   // At most 7/8 of the homes used: the runs of full slots stay short.
   if ((s.used + 1) * 8 > s.homes * 7) Rebuild(s, s.homes + s.homes / 4);
   for (;;) {
-    uint32_t* p = s.At(Home(k.high, s.homes), stride_);
-    while (High(p) != 0 && High(p) < k.high) p += stride_;
-    for (; High(p) == k.high; p += stride_) {
-      if (!layout_.wide_keys || p[kLowWord] == k.low) {
-        VisitedEntry e = EntryAt(p);
+    size_t i = Home(k.high, s.homes);
+    while (s.high[i] != 0 && s.high[i] < k.high) ++i;
+    for (; s.high[i] == k.high; ++i) {
+      if (!layout_.wide_keys || s.low[i] == k.low) {
+        VisitedEntry e = EntryAt(s, i);
         update(e);
-        SetEntry(p, e);
+        SetEntry(s, i, e);
         return false;
       }
     }
-    // Absent: p is its place. Make room by moving the run after it up.
-    uint32_t* empty = p;
-    while (High(empty) != 0) empty += stride_;
-    if (empty + stride_ < s.At(s.count, stride_)) {
-      std::memmove(p + stride_, p, (empty - p) * sizeof(uint32_t));
-      Place(p, k, fresh);
+    // Absent: i is its place. Make room by moving the run after it up.
+    size_t empty = i;
+    while (s.high[empty] != 0) ++empty;
+    if (empty + 1 < s.high.size()) {
+      ShiftUp(s, i, empty);
+      Place(s, i, k, fresh);
       ++s.used;
       return true;
     }
