@@ -72,7 +72,7 @@ json.dump(doc, open(sys.argv[2], "w"))
 PY
   : > "$WORK/starts"
   start=$(date +%s.%N)
-  "$LOCKSTEP" explore "$WORK/$scenario.json" --strategy "$strategy" --json --out "$WORK/out" \
+  "$LOCKSTEP" explore "$WORK/$scenario.json" --allow-programs --strategy "$strategy" --json --out "$WORK/out" \
     > "$WORK/report.json" || true
   end=$(date +%s.%N)
   /usr/bin/python3 - "$WORK/report.json" "$scenario" "$(wc -l < "$WORK/starts")" "$start" "$end" <<'PY'

@@ -70,6 +70,7 @@ if(LOCKSTEP_HELP2MAN)
     "lockstep|list|list the algorithms and the scenarios, or the scenario reference"
     "lockstep|demo|the documented SETNX race, then the GETSET fix holding"
     "lockstep|render|draw a trace as SVG, PNG, an HTML page or the scheduler game"
+    "lockstep|allow|trust the programs that files name to start, exactly as they are"
     "lockstep-viewer||lockstep's traces as space-time diagrams, and its scheduler as a game")
   set(pages "")
   foreach(entry IN LISTS LOCKSTEP_MAN_PAGES)

@@ -17,8 +17,10 @@
 #include <backends/imgui_impl_opengl3.h>
 
 #include "sim/base/input_error.h"
+#include "sim/base/printable.h"
 #include "sim/run/output_file.h"
 #include "sim/run/version.h"
+#include "sim/scenario/program_trust.h"
 #include "viewer/png_writer.h"
 #include "viewer/viewer_app.h"
 
@@ -65,6 +67,10 @@ int main(int argc, char** argv) {
                  "Start zoomed, for a projector: the diagrams, the side panels and their text "
                  "(Ctrl+= and Ctrl+- change it)")
       ->check(CLI::Range(0.25, 4.0));
+  app.add_flag_callback(
+      "--allow-programs", [] { lockstep::scenario::SetProgramsAllowed(true); },
+      "Start the programs a scenario names (process clients): none start without this, "
+      "LOCKSTEP_ALLOW_PROGRAMS=1, or `lockstep allow FILE`");
   app.add_option("--width", width, "Window width")->check(CLI::Range(320, 8192));
   app.add_option("--height", height, "Window height")->check(CLI::Range(240, 8192));
   try {
@@ -91,7 +97,10 @@ int main(int argc, char** argv) {
   }
 
   lockstep::viewer::ViewerApp viewer(options);
-  for (const std::string& e : viewer.errors()) std::cerr << "lockstep-viewer: " << e << "\n";
+  for (const std::string& e : viewer.errors()) {
+    std::cerr << "lockstep-viewer: " << lockstep::base::Printable(e, /*keep_newlines=*/true)
+              << "\n";
+  }
   if (!screenshot.empty() && !viewer.errors().empty()) return kExitBadInput;
 
   glfwSetErrorCallback(GlfwError);

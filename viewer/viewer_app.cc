@@ -79,7 +79,7 @@ void ViewerApp::Open(const std::string& path, bool beside) {
 void ViewerApp::StartPlay(const std::string& path) {
   try {
     play_ = std::make_unique<PlaySession>(PlaySession::FromFile(path));
-  } catch (const scenario::ScenarioError& e) {
+  } catch (const base::InputError& e) {  // a ScenarioError, or programs not allowed
     errors_.push_back(e.what());
     error_shown_ = e.what();
     return;

@@ -11,6 +11,7 @@
 #include "sim/base/input_error.h"
 #include "sim/base/limits.h"
 #include "sim/base/printable.h"
+#include "sim/cli/allow_command.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/explore_command.h"
 #include "sim/cli/help_text.h"
@@ -93,6 +94,7 @@ int RunCommandLine(const std::vector<std::string>& args) {
   // A command line run in the same process as an earlier one (the fuzz
   // target) starts with no stop requested.
   run::StopRequested().store(false);
+  scenario::SetProgramsAllowed(false);
   CLI::App app{"lockstep: a deterministic simulator and race explorer for Redis locks"};
   app.require_subcommand(1);
   app.set_version_flag("--version", run::VersionText("lockstep"),
@@ -271,6 +273,11 @@ int RunCommandLine(const std::vector<std::string>& args) {
 
   RenderOutputs render_out;
   RenderRequest render_request;
+  std::vector<std::string> allow_files;
+  auto* allow = app.add_subcommand(
+      "allow", "Trust the programs these files name, exactly as they are, to start from now on");
+  allow->add_option("FILE", allow_files, "Scenarios or traces")->required()->check(kPath);
+
   auto* render = app.add_subcommand(
       "render", "Draw a trace's space-time diagram as SVG, PNG or a self-contained HTML page");
   render->add_option("TRACE", file, "Trace, or scenario with a schedule (none with --course)")
@@ -318,9 +325,10 @@ int RunCommandLine(const std::vector<std::string>& args) {
                      "--horizon)");
 
   app.footer(HelpFooter(""));
-  for (CLI::App* command : {replay, run, explore, list, demo, render}) {
+  for (CLI::App* command : {replay, run, explore, list, demo, render, allow}) {
     command->footer(HelpFooter(command->get_name()));
   }
+  for (CLI::App* command : {replay, run, explore, render}) AddAllowPrograms(command);
 
   // CLI11 takes an unknown first word, or an option before any subcommand,
   // for a missing subcommand: name it.
@@ -423,6 +431,7 @@ int RunCommandLine(const std::vector<std::string>& args) {
       const bool at_terminal = isatty(STDIN_FILENO) != 0 && isatty(STDOUT_FILENO) != 0;
       return Demo(dir, out.timeline, demo_part, at_terminal ? &std::cin : nullptr);
     }
+    if (*allow) return Allow(allow_files);
     if (*render) {
       const bool pictures = !render_out.svg.empty() || !render_out.png.empty() ||
                             !render_out.html.empty() || !render_out.play_html.empty();

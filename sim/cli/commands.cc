@@ -85,7 +85,18 @@ void CheckTraceOut(const std::string& file, const OutputOptions& out) {
 // Replays a saved trace and checks that it reproduces exactly.
 int ReplayTrace(const std::string& file, const std::string& text, const json& doc,
                 const OutputOptions& out) {
-  const run::ReplayedTrace again = run::ReplaySavedTrace(file, doc);
+  std::optional<run::ReplayedTrace> replayed_trace;
+  try {
+    replayed_trace = run::ReplaySavedTrace(file, doc);
+  } catch (const scenario::ProgramsNotAllowed& e) {
+    // Replaying would start its programs: the steps it records are shown,
+    // as for any trace, and the replay refused.
+    if (!out.json) std::cout << trace::Timeline(trace::FromJson(doc, file), out.timeline);
+    PrintError(std::string(e.what()) +
+               "\nThe steps above are as the trace records them: not replayed.");
+    return kExitBadInput;
+  }
+  const run::ReplayedTrace& again = *replayed_trace;
   const trace::Trace& replayed = again.trace;
   const scenario::Scenario& s = again.scenario;
   // The embedded scenario has no schedule: its expectation is about every one.
@@ -212,7 +223,8 @@ int List(const std::string& dir, bool as_json) {
   std::sort(files.begin(), files.end());
   for (const auto& f : files) {
     try {
-      scenario::Scenario s = scenario::LoadScenarioFile(f.string());
+      scenario::Scenario s =
+          scenario::LoadScenarioFile(f.string(), scenario::LoadPurpose::kDescribe);
       // Algorithms the scenarios bring (Lua), each once, with where it is.
       for (const std::string& name : s.algorithms) {
         if (!name.starts_with("lua:")) continue;
@@ -228,6 +240,7 @@ int List(const std::string& dir, bool as_json) {
                            {"name", s.name},
                            {"expect", s.expect.stated ? json(s.expect.Text()) : json(nullptr)},
                            {"has_schedule", s.has_schedule},
+                           {"starts_programs", !s.programs.empty()},
                            {"description", s.description}});
     } catch (const scenario::ScenarioError& e) {
       scenarios.push_back({{"file", f.string()}, {"error", e.expected}});
@@ -257,7 +270,8 @@ int List(const std::string& dir, bool as_json) {
     }
     std::cout << "  [expect "
               << (s["expect"].is_null() ? "not stated" : s["expect"].get<std::string>())
-              << (s["has_schedule"].get<bool>() ? ", with schedule" : "") << "]\n      "
+              << (s["has_schedule"].get<bool>() ? ", with schedule" : "")
+              << (s["starts_programs"].get<bool>() ? ", starts programs" : "") << "]\n      "
               << base::Printable(s["description"].get<std::string>()) << "\n";
   }
   return kExitSafe;

@@ -58,35 +58,57 @@ std::string ProgramFooter() {
          "  lockstep-demo(1), lockstep-render(1), lockstep-viewer(1), redis-server(1)\n";
 }
 
+// The commands that can start a program a file names say when they do.
+std::string ProgramsNote() {
+  return "\nPrograms a file names:\n"
+         "  A scenario's process clients, and a trace's, name programs to run. lockstep\n"
+         "  starts none of them without --allow-programs, LOCKSTEP_ALLOW_PROGRAMS=1 in\n"
+         "  the environment, or `lockstep allow FILE`, which trusts exactly what FILE\n"
+         "  would start (the program, its argv, the environment the file adds, the\n"
+         "  folder). Otherwise it prints what it would start and exits 2; replay of\n"
+         "  such a trace shows the steps it records, not replayed.\n";
+}
+
 }  // namespace
 
 std::string HelpFooter(const std::string& subcommand) {
   if (subcommand.empty()) return ProgramFooter();
   if (subcommand == "replay") {
-    return Examples(
-        {{"The documented race, step by step", "lockstep replay scenarios/setnx-docs-race.json"},
-         {"A saved trace, one line per step, checked to reproduce byte for byte",
-          "lockstep replay TRACE.json --compact"},
-         {"Its commands on real redis-servers lockstep starts, every reply compared",
-          "lockstep replay TRACE.json --redis-server"},
-         {"The documented race with the timeline's words in Chinese",
-          "lockstep replay scenarios/setnx-docs-race.json --lang zh"}});
+    return ProgramsNote() +
+           Examples({{"The documented race, step by step",
+                      "lockstep replay scenarios/setnx-docs-race.json"},
+                     {"A saved trace, one line per step, checked to reproduce byte for byte",
+                      "lockstep replay TRACE.json --compact"},
+                     {"Its commands on real redis-servers lockstep starts, every reply compared",
+                      "lockstep replay TRACE.json --redis-server"},
+                     {"The documented race with the timeline's words in Chinese",
+                      "lockstep replay scenarios/setnx-docs-race.json --lang zh"}});
   }
   if (subcommand == "run") {
-    return Examples({{"One random schedule, its trace saved",
+    return ProgramsNote() +
+           Examples({{"One random schedule, its trace saved",
                       "lockstep run scenarios/setnx-naive.json --seed 7 --trace-out run.json"}});
   }
   if (subcommand == "explore") {
-    return Examples(
-        {{"Every schedule of five contenders; the counterexample is saved, with the line "
-          "that pins it in a test (lockstep::HasCounterexample)",
-          "lockstep explore scenarios/setnx-naive.json --clients 5"},
-         {"The GETSET fix for all time: a scenario without a horizon",
-          "lockstep explore scenarios/getset-all-time.json"},
-         {"On two threads, the report as JSON",
-          "lockstep explore scenarios/redlock-safe.json --jobs 2 --json"},
-         {"On four processes of Open MPI",
-          "mpirun -np 4 lockstep explore scenarios/redlock-safe.json --distributed"}});
+    return ProgramsNote() +
+           Examples(
+               {{"Every schedule of five contenders; the counterexample is saved, with the line "
+                 "that pins it in a test (lockstep::HasCounterexample)",
+                 "lockstep explore scenarios/setnx-naive.json --clients 5"},
+                {"The GETSET fix for all time: a scenario without a horizon",
+                 "lockstep explore scenarios/getset-all-time.json"},
+                {"On two threads, the report as JSON",
+                 "lockstep explore scenarios/redlock-safe.json --jobs 2 --json"},
+                {"On four processes of Open MPI",
+                 "mpirun -np 4 lockstep explore scenarios/redlock-safe.json --distributed"}});
+  }
+  if (subcommand == "allow") {
+    return "\nFiles:\n"
+           "  $XDG_CONFIG_HOME/lockstep/allowed-programs (~/.config/lockstep/ without\n"
+           "                    it): a line for each program trusted, its SHA-1 then\n"
+           "                    what it is; delete a line to take the trust back\n" +
+           Examples({{"Trust the programs of a scenario you wrote, then search it",
+                      "lockstep allow my-lock.json && lockstep explore my-lock.json"}});
   }
   if (subcommand == "list") {
     return Examples({{"The algorithms and the shipped scenarios", "lockstep list"},
@@ -97,19 +119,20 @@ std::string HelpFooter(const std::string& subcommand) {
         {{"The documented race found, then the GETSET fix holding", "lockstep demo --width 100"}});
   }
   if (subcommand == "render") {
-    return Examples(
-        {{"The race as a space-time diagram",
-          "lockstep render scenarios/setnx-docs-race.json --svg race.svg"},
-         {"A slide's worth of a trace",
-          "lockstep render TRACE.json --png slide.png --steps 5..8 --hide-idle"},
-         {"The scheduler game as one web page",
-          "lockstep render scenarios/setnx-docs-race.json --play-html game.html"},
-         {"A Redlock game cut to fit a page",
-          "lockstep render scenarios/redlock-restart.json --play-html g.html "
-          "--horizon 0"},
-         {"The course: an index and a page per level", "lockstep render --course course/"},
-         {"The course in Chinese, from a teacher's own course file",
-          "lockstep render --course course/ --levels my-course.json --lang zh"}});
+    return ProgramsNote() +
+           Examples(
+               {{"The race as a space-time diagram",
+                 "lockstep render scenarios/setnx-docs-race.json --svg race.svg"},
+                {"A slide's worth of a trace",
+                 "lockstep render TRACE.json --png slide.png --steps 5..8 --hide-idle"},
+                {"The scheduler game as one web page",
+                 "lockstep render scenarios/setnx-docs-race.json --play-html game.html"},
+                {"A Redlock game cut to fit a page",
+                 "lockstep render scenarios/redlock-restart.json --play-html g.html "
+                 "--horizon 0"},
+                {"The course: an index and a page per level", "lockstep render --course course/"},
+                {"The course in Chinese, from a teacher's own course file",
+                 "lockstep render --course course/ --levels my-course.json --lang zh"}});
   }
   return "";
 }

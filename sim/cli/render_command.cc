@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "sim/base/input_error.h"
+#include "sim/base/printable.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/svg_png.h"
 #include "sim/kv/int_parse.h"
@@ -38,7 +39,7 @@ int Render(const std::string& file, const RenderOutputs& out, const RenderReques
         out.levels.empty() ? run::DefaultCourseFile(DefaultScenarioDir()) : out.levels);
     for (const std::string& line :
          run::WriteCourse(course, out.course, request.cut, request.language).lines) {
-      std::cout << "wrote " << line << "\n";
+      std::cout << "wrote " << base::Printable(line) << "\n";
     }
     return kExitSafe;
   }

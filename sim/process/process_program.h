@@ -25,6 +25,9 @@ struct ProcessProgram {
   // random bytes are then one stream shared by every client that runs it,
   // and such clients are interchangeable for symmetry.
   bool draws_numbers = true;
+  // The user said it may start (scenario/program_trust.h): set where the
+  // scenario is loaded, checked again where it would start.
+  bool allowed = false;
 };
 
 // The seed of that shared stream.

@@ -173,6 +173,8 @@ void ProcessSession::Silent() const {
 }
 
 void ProcessSession::Start() {
+  // Loading refused it already (scenario/program_trust.h): reaching here is a bug.
+  if (!program_.allowed) throw std::logic_error(Describe() + " may not start: nobody allowed it");
   ChildSpec spec;
   spec.argv = program_.command;
   spec.argv[0] = program_.program;

@@ -93,6 +93,24 @@ trace::Trace ReplaySchedule(const scenario::Scenario& s, std::optional<int> step
   return RunToTrace(s, replay, step_bound.value_or(static_cast<int>(s.schedule.size()) + 1));
 }
 
+namespace {
+
+// For a step of a process client: what most likely made it differ.
+std::string ProcessHint(const scenario::Scenario& s, const nlohmann::json& step) {
+  if (!step.is_object() || !step.contains("actor") || !step["actor"].is_string()) return "";
+  const std::string actor = step["actor"];
+  for (const scenario::NamedProgram& p : s.programs) {
+    if (p.client != actor) continue;
+    return ": " + actor +
+           "'s process made a different request; is it deterministic? (a program whose "
+           "requests depend on its own clock, randomness, process id or folder, which "
+           "lockstep does not give it, runs differently each time)";
+  }
+  return "";
+}
+
+}  // namespace
+
 ReplayedTrace ReplaySavedTrace(const std::string& file, const nlohmann::json& doc) {
   using nlohmann::json;
   const trace::Trace saved = trace::FromJson(doc, file);
@@ -133,11 +151,13 @@ ReplayedTrace ReplaySavedTrace(const std::string& file, const nlohmann::json& do
   if (again != doc) {
     // Name the first place where the file and the replay disagree.
     std::string where = "/";
+    std::string hint;
     const json& a = doc.contains("steps") ? doc["steps"] : json();
     const json& b = again["steps"];
     for (size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
       if (i >= a.size() || i >= b.size() || a[i] != b[i]) {
         where = "/steps/" + std::to_string(i);
+        hint = ProcessHint(s, i < b.size() ? b[i] : a[i]);
         break;
       }
     }
@@ -151,7 +171,8 @@ ReplayedTrace ReplaySavedTrace(const std::string& file, const nlohmann::json& do
     }
     throw base::InputError(file, where,
                            "the trace contradicts its scenario: replaying its schedule gives a "
-                           "different record here");
+                           "different record here" +
+                               hint);
   }
   return out;
 }

@@ -126,9 +126,11 @@ std::set<std::string> ReadClients(const jr::ObjectReader& o, const LockFields& l
       if (c.Has("lock")) mine = ReadLock(c.Object("lock"), mine, true);
       lua = true;
       if (c.Object("algorithm").Has("process")) {
-        ReadProcessAlgorithm(c.Object("algorithm"), LuaSettings(mine, world),
-                             mine.request_timeout.value_or(0), s.file, setup,
-                             s.document["clients"][i]["algorithm"]);
+        if (s.programs.empty()) s.first_program_place = c.PointerOf("algorithm");
+        s.programs.push_back(
+            {setup.name, ReadProcessAlgorithm(c.Object("algorithm"), LuaSettings(mine, world),
+                                              mine.request_timeout.value_or(0), s.file, setup,
+                                              s.document["clients"][i]["algorithm"])});
       } else {
         ReadLuaAlgorithm(c.Object("algorithm"), mine, world, s, setup,
                          s.document["clients"][i]["algorithm"]);

@@ -5,6 +5,7 @@
 #include <regex>
 
 #include "sim/base/hash.h"
+#include "sim/base/printable.h"
 #include "sim/process/child_process.h"
 #include "sim/process/process_program.h"
 
@@ -23,9 +24,9 @@ const char* const kProcessFields =
                                (README, "Real lock libraries");
 )";
 
-void ReadProcessAlgorithm(const ::lockstep::json::ObjectReader& a, nlohmann::json settings,
-                          world::Millis request_timeout, const std::string& scenario_file,
-                          world::ClientSetup& setup, nlohmann::json& written) {
+std::shared_ptr<process::ProcessProgram> ReadProcessAlgorithm(
+    const ::lockstep::json::ObjectReader& a, nlohmann::json settings, world::Millis request_timeout,
+    const std::string& scenario_file, world::ClientSetup& setup, nlohmann::json& written) {
   namespace fs = std::filesystem;
   a.RejectUnknown({"process"});
   const ::lockstep::json::ObjectReader p = a.Object("process");
@@ -82,8 +83,10 @@ void ReadProcessAlgorithm(const ::lockstep::json::ObjectReader& a, nlohmann::jso
                                                                 : " in " + program->cwd));
   }
   program->timeout_seconds = static_cast<int>(p.OptInt("timeout_seconds", 1, 3600).value_or(10));
+  // Named in every step of a trace, escaped as the trace's texts are.
   program->label = fs::path(program->command.back()).filename().string();
   if (program->label.empty()) program->label = program->command.back();
+  program->label = base::Printable(program->label);
 
   program->draws_numbers = p.Bool("draws_numbers", true);
 
@@ -97,6 +100,7 @@ void ReadProcessAlgorithm(const ::lockstep::json::ObjectReader& a, nlohmann::jso
   setup.max_parked = process::kParkedProcesses;
   setup.body = process::MakeProcessBody(program, std::move(settings), setup.name);
   written["process"]["cwd"] = program->cwd;
+  return program;
 }
 
 }  // namespace lockstep::scenario

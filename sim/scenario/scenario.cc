@@ -129,22 +129,25 @@ std::string ReadFile(const std::string& path) {
 }
 
 Scenario LoadScenario(const json& document, const std::string& file,
-                      const std::string& pointer_prefix) {
+                      const std::string& pointer_prefix, LoadPurpose purpose) {
+  Scenario s;
   try {
-    return Load(document, file, pointer_prefix);
+    s = Load(document, file, pointer_prefix);
   } catch (const jr::JsonError& e) {
     throw ScenarioError(file, e.what());
   }
+  GatePrograms(s.programs, purpose, file, s.first_program_place);
+  return s;
 }
 
-Scenario LoadScenarioFile(const std::string& path) {
+Scenario LoadScenarioFile(const std::string& path, LoadPurpose purpose) {
   json doc;
   try {
     doc = jr::Parse(ReadFile(path));
   } catch (const jr::JsonError& e) {
     throw ScenarioError(path, e.what());
   }
-  return LoadScenario(doc, path);
+  return LoadScenario(doc, path, "", purpose);
 }
 
 }  // namespace lockstep::scenario

@@ -20,6 +20,7 @@
 #include "sim/algo/algorithm.h"
 #include "sim/base/input_error.h"
 #include "sim/base/limits.h"
+#include "sim/scenario/program_trust.h"
 #include "sim/world/world.h"
 
 namespace lockstep::scenario {
@@ -29,6 +30,14 @@ namespace lockstep::scenario {
 struct ScenarioError : base::InputError {
   ScenarioError(const std::string& file_in, const std::string& message_in)
       : base::InputError(file_in, "", message_in) {}
+};
+
+// The programs of a scenario that may not start (program_trust.h): what()
+// says each program, exactly, and how to allow it.
+struct ProgramsNotAllowed : ScenarioError {
+  ProgramsNotAllowed(const std::string& file_in, const std::string& place_in,
+                     const std::vector<NamedProgram>& refused_in);
+  std::vector<NamedProgram> refused;
 };
 
 // The outcome a scenario expects, if it says ("expect" is optional: a new
@@ -67,15 +76,23 @@ struct Scenario {
   // "at /pointer: what": valid but likely not what was meant; the CLI
   // prints them on stderr.
   std::vector<std::string> warnings;
+  // The programs it starts (process clients), each only with the user's
+  // say (program_trust.h); where the first is named.
+  std::vector<NamedProgram> programs;
+  std::string first_program_place;
 };
 
-// Reads and validates a scenario file. Throws ScenarioError.
-Scenario LoadScenarioFile(const std::string& path);
+// Reads and validates a scenario file. Throws ScenarioError, and
+// ProgramsNotAllowed for a scenario to run whose programs the user did not
+// allow (program_trust.h).
+Scenario LoadScenarioFile(const std::string& path, LoadPurpose purpose = LoadPurpose::kRun);
 
 // Validates a scenario document. `file` and `pointer_prefix` locate it in
-// messages (a trace embeds its scenario at "/scenario"). Throws ScenarioError.
+// messages (a trace embeds its scenario at "/scenario"). Throws as
+// LoadScenarioFile does.
 Scenario LoadScenario(const nlohmann::json& document, const std::string& file,
-                      const std::string& pointer_prefix = "");
+                      const std::string& pointer_prefix = "",
+                      LoadPurpose purpose = LoadPurpose::kRun);
 
 // The largest file lockstep reads, scenario or trace; it writes no trace
 // larger than this either.

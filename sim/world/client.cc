@@ -123,7 +123,10 @@ std::vector<GhostEvent> Client::Resume(const Input& input) {
 void Client::Finish(std::string error, bool finding, bool read_token) {
   request_ = Request{};
   request_.kind = Request::Kind::kDone;
-  request_.error = std::move(error);
+  // A message may quote a program's output or an exception's text: shown
+  // and recorded escaped, as every text a trace shows is (trace.cc); a
+  // finding's message is one line of a trace.
+  request_.error = base::Printable(error, /*keep_newlines=*/!finding);
   request_.error_is_finding = finding && !request_.error.empty();
   request_.error_read_token = read_token;
 }

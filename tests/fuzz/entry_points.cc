@@ -57,7 +57,8 @@ std::optional<json> ParseOrRefuse(std::string_view bytes) {
 
 std::optional<scenario::Scenario> LoadOrRefuse(const json& doc, const std::string& prefix) {
   try {
-    return scenario::LoadScenario(doc, kFile, prefix);
+    // Described only: no program it names may start.
+    return scenario::LoadScenario(doc, kFile, prefix, scenario::LoadPurpose::kDescribe);
   } catch (const scenario::ScenarioError& e) {
     CheckRefusal(e.what(), std::string(kFile) + ": ");
     return std::nullopt;
@@ -187,7 +188,11 @@ bool StaysInside(const std::vector<std::string>& args) {
     return false;
   }
   for (const std::string& a : args) {
-    if (a.find("..") != std::string::npos || a.rfind("--redis", 0) == 0) return false;
+    // --allow-programs would start what the input names.
+    if (a.find("..") != std::string::npos || a.rfind("--redis", 0) == 0 ||
+        a.rfind("--allow", 0) == 0) {
+      return false;
+    }
     size_t value = a.rfind("--", 0) == 0 && a.find('=') != std::string::npos ? a.find('=') + 1 : 0;
     if (value < a.size() && (a[value] == '/' || a[value] == '~')) return false;
   }

@@ -40,7 +40,8 @@ json Ported(json doc) {
 
 json Explore(const testing::TempDir& dir, const std::string& file,
              const std::vector<std::string>& mode) {
-  std::vector<std::string> args = {"explore", dir.File(file), "--json", "--out", dir.File("out")};
+  std::vector<std::string> args = {"explore", dir.File(file), "--allow-programs",
+                                   "--json",  "--out",        dir.File("out")};
   args.insert(args.end(), mode.begin(), mode.end());
   const testing::ProcessResult r = testing::RunLockstep(args);
   INFO(file << " " << r.err);

@@ -25,8 +25,9 @@ TEST_CASE("redis-semaphore's Mutex: a stalled holder's lease runs out while anot
   INFO("the npm packages: bash .ci/install-deps (npm ci in examples/real-clients)");
   REQUIRE(std::filesystem::exists(NodeExample("node_modules/redis-semaphore/package.json")));
   TempDir dir;
-  const auto found = RunLockstep({"explore", NodeExample("redis-semaphore-stall.json"),
-                                  "--strategy", "bfs", "--out", dir.File("")});
+  const auto found =
+      RunLockstep({"explore", "--allow-programs", NodeExample("redis-semaphore-stall.json"),
+                   "--strategy", "bfs", "--out", dir.File("")});
   INFO(found.err);
   CHECK(found.exit_code == 1);
   CHECK(Has(found.out,
@@ -35,13 +36,13 @@ TEST_CASE("redis-semaphore's Mutex: a stalled holder's lease runs out while anot
   CHECK(Has(found.out, "STALLS (clock passes its bound)"));
   CHECK(Has(found.out, "set mutex:lock.foo "));
   const std::string trace = dir.File("redis-semaphore-stall-mutual_exclusion-2clients.json");
-  const auto replay = RunLockstep({"replay", trace});
+  const auto replay = RunLockstep({"replay", "--allow-programs", trace});
   CHECK(replay.exit_code == 1);
   CHECK(Has(replay.out, "replay reproduces the trace byte for byte"));
   const auto svg = RunLockstep({"render", trace, "--svg", dir.File("race.svg")});
   CHECK(svg.exit_code == 0);
   CHECK(Has(testing::ReadText(dir.File("race.svg")), "mutex:lock.foo"));
-  const auto real = RunLockstep({"replay", trace, "--redis-server"});
+  const auto real = RunLockstep({"replay", "--allow-programs", trace, "--redis-server"});
   CHECK(real.exit_code == 1);
   CHECK(Has(real.out, "mutual_exclusion reproduced on the real server at step 5"));
 }

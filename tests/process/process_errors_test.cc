@@ -43,7 +43,7 @@ TEST_CASE("a command the model does not know gets Redis's error, which the clien
   TempDir dir;
   const std::string s =
       ProcessScenario(dir, std::string(kConnect) + "r.execute_command('FROBNICATE', 'x')\n");
-  const auto r = RunLockstep({"explore", s, "--out", dir.File("out")});
+  const auto r = RunLockstep({"explore", "--allow-programs", s, "--out", dir.File("out")});
   CHECK(r.exit_code == 1);
   CHECK(Has(r.out, "FROBNICATE x -> ERR unknown command 'FROBNICATE', with args beginning with"));
   CHECK(Has(r.out,
@@ -55,13 +55,13 @@ TEST_CASE("a process that crashes after its first step is a finding that replays
   TempDir dir;
   const std::string s =
       ProcessScenario(dir, std::string(kConnect) + "r.set('k', '1')\nos.abort()\n");
-  const auto r = RunLockstep({"explore", s, "--out", dir.File("out")});
+  const auto r = RunLockstep({"explore", "--allow-programs", s, "--out", dir.File("out")});
   CHECK(r.exit_code == 1);
   CHECK(Has(r.out,
             "VIOLATION of client_error at step 1: C1's algorithm threw: C1's process was "
             "killed by SIGABRT"));
-  const auto replay =
-      RunLockstep({"replay", dir.File("out/process-error-client_error-1clients.json")});
+  const auto replay = RunLockstep(
+      {"replay", "--allow-programs", dir.File("out/process-error-client_error-1clients.json")});
   CHECK(replay.exit_code == 1);
   CHECK(Has(replay.out, "byte for byte"));
 }
@@ -71,7 +71,7 @@ TEST_CASE("a process that ends before its first step is an error with the end of
   TempDir dir;
   const std::string s =
       ProcessScenario(dir, "import sys\nprint('no settings here', file=sys.stderr)\nsys.exit(3)\n");
-  const auto r = RunLockstep({"explore", s});
+  const auto r = RunLockstep({"explore", "--allow-programs", s});
   CHECK(r.exit_code == 2);
   CHECK(Has(r.err,
             "C1's process (/usr/bin/python3 client.py) exited with status 3 before it "
@@ -83,7 +83,7 @@ TEST_CASE("a process that does nothing lockstep sees is an error once its time i
   TempDir dir;
   const std::string s =
       ProcessScenario(dir, "import signal\nsignal.pause()\n", {{"timeout_seconds", 1}});
-  const auto r = RunLockstep({"explore", s});
+  const auto r = RunLockstep({"explore", "--allow-programs", s});
   CHECK(r.exit_code == 2);
   CHECK(Has(r.err,
             "C1's process (/usr/bin/python3 client.py) did nothing lockstep could see for "
@@ -99,7 +99,7 @@ TEST_CASE("a process that is not deterministic is named with the step where it d
   const std::string s = ProcessScenario(
       dir, std::string(kConnect) +
                "r.set('k', open('/proc/sys/kernel/random/uuid').read().strip())\nr.get('k')\n");
-  const auto r = RunLockstep({"explore", s});
+  const auto r = RunLockstep({"explore", "--allow-programs", s});
   CHECK(r.exit_code == 2);
   CHECK(Has(r.err,
             "the algorithm of C1 is not deterministic: run again from its start with the "
@@ -112,7 +112,7 @@ TEST_CASE("a malformed lockstep: call is an error naming the call and what was e
   const std::string s = ProcessScenario(
       dir,
       std::string(kConnect) + "r.set('k', '1')\nr.echo('lockstep:forget_history {\"live\": 3}')\n");
-  const auto r = RunLockstep({"explore", s});
+  const auto r = RunLockstep({"explore", "--allow-programs", s});
   CHECK(r.exit_code == 2);
   CHECK(Has(r.err,
             "C1's process (/usr/bin/python3 client.py) sent ECHO lockstep:forget_history with "
@@ -123,13 +123,13 @@ TEST_CASE("a malformed lockstep: call is an error naming the call and what was e
 TEST_CASE("a process client's scenario names what is wrong in it", "[process]") {
   TempDir dir;
   const std::string missing = ProcessScenario(dir, "", {{"command", {"no-such-program-here"}}});
-  auto r = RunLockstep({"explore", missing});
+  auto r = RunLockstep({"explore", "--allow-programs", missing});
   CHECK(r.exit_code == 2);
   CHECK(Has(r.err,
             "at /clients/0/algorithm/process/command/0: expected a program to run; found "
             "no executable \"no-such-program-here\" on PATH"));
   const std::string preload = ProcessScenario(dir, "", {{"env", {{"LD_PRELOAD", "x.so"}}}});
-  r = RunLockstep({"explore", preload});
+  r = RunLockstep({"explore", "--allow-programs", preload});
   CHECK(r.exit_code == 2);
   CHECK(Has(r.err, "at /clients/0/algorithm/process/env/LD_PRELOAD: expected an environment name"));
 }

@@ -49,8 +49,8 @@ TEST_CASE("killing lockstep with SIGKILL leaves none of its clients' processes b
       {"clock", {{"start", 0}, {"horizon", 2}}},
       {"expect", "safe"}};
   const std::string path = dir.Write("scenario.json", scenario.dump());
-  const pid_t lockstep =
-      testing::SpawnProgram({LOCKSTEP_BINARY, "explore", path}, dir.File("out"), dir.File("err"));
+  const pid_t lockstep = testing::SpawnProgram(
+      {LOCKSTEP_BINARY, "explore", "--allow-programs", path}, dir.File("out"), dir.File("err"));
   // Bounded: the client writes its file within a second or two.
   for (int i = 0; i < 600 && !std::ifstream(dir.File("pids")); ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));

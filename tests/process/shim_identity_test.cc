@@ -36,12 +36,13 @@ TEST_CASE("a process's pid and random bytes are the same in every run of it", "[
       {"clock", {{"start", 0}, {"horizon", 2}}},
       {"expect", "safe"}};
   const std::string path = dir.Write("scenario.json", scenario.dump());
-  const auto explored = RunLockstep({"explore", path});
+  const auto explored = RunLockstep({"explore", "--allow-programs", path});
   INFO(explored.err);
   CHECK(explored.exit_code == 0);
   CHECK(Has(explored.out, "SAFE"));
   // The virtual pid; the bytes differ between the device and getrandom.
-  const auto run = RunLockstep({"run", path, "--seed", "1", "--compact", "--width", "0"});
+  const auto run =
+      RunLockstep({"run", "--allow-programs", path, "--seed", "1", "--compact", "--width", "0"});
   CHECK(Has(run.out, "C1 SET k 4194304 "));
 }
 

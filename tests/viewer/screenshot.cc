@@ -256,6 +256,35 @@ TEST_CASE("the viewer refuses a bad trace, naming the file and the place") {
   CHECK(r.err.find("lockstep-viewer: " + bad + ": at /") != std::string::npos);
 }
 
+TEST_CASE("the viewer starts no program a scenario names without --allow-programs") {
+  testing::TempDir tmp;
+  const std::string marker = tmp.File("ran");
+  nlohmann::json scenario = {
+      {"clients",
+       {{{"name", "C1"}, {"algorithm", {{"process", {{"command", {"/usr/bin/touch", marker}}}}}}}}},
+      {"lock", {{"key", "k"}, {"ttl", 2}}},
+      {"clock", {{"start", 0}, {"horizon", 2}}}};
+  const std::string play = tmp.Write("play.json", scenario.dump());
+  scenario["schedule"] = {"C1"};
+  const std::string scheduled = tmp.Write("scheduled.json", scenario.dump());
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"--play", play}, std::vector<std::string>{scheduled}}) {
+    std::vector<std::string> shot = {"--screenshot", tmp.File("shot.png")};
+    shot.insert(shot.end(), args.begin(), args.end());
+    testing::ProcessResult r = RunViewer(shot);
+    INFO(r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("C1 would run /usr/bin/touch") != std::string::npos);
+    CHECK(r.err.find("--allow-programs") != std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(marker));
+  }
+  // Allowed, it starts: the marker is what the refusals did not leave.
+  testing::ProcessResult r =
+      RunViewer({"--allow-programs", "--screenshot", tmp.File("shot.png"), "--play", play});
+  INFO(r.err);
+  CHECK(std::filesystem::exists(marker));
+}
+
 TEST_CASE("the viewer prints its version and the commit built") {
   testing::ProcessResult r = RunViewer({"--version"});
   INFO(r.out << r.err);

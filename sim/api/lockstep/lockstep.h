@@ -58,6 +58,7 @@ using world::Value;          // a command argument (Value::ClockPlus for timesta
 // --- A scenario. ---
 using base::InputError;            // bad input: names the file, the place, what was expected
 using scenario::LoadScenario;      // from a JSON document
+using scenario::SetProgramsAllowed;  // let process clients' programs start (program_trust.h)
 using scenario::LoadScenarioFile;  // from a file; throws base::InputError
 using scenario::Scenario;
 // A scenario written in C++, no file needed:
