@@ -17,7 +17,8 @@ using testing::RunLockstep;
 
 // Text the program prints, a process each: Release only.
 TEST_CASE("every --help has examples, and the files they name exist", "[cli][help][sweep]") {
-  for (const std::string sub : {"", "replay", "run", "explore", "list", "demo", "render", "allow"}) {
+  for (const std::string sub :
+       {"", "replay", "run", "explore", "list", "demo", "render", "allow"}) {
     INFO(sub);
     const testing::ProcessResult r =
         sub.empty() ? RunLockstep({"--help"}) : RunLockstep({sub, "--help"});
