@@ -58,9 +58,9 @@ using world::Value;          // a command argument (Value::ClockPlus for timesta
 // --- A scenario. ---
 using base::InputError;            // bad input: names the file, the place, what was expected
 using scenario::LoadScenario;      // from a JSON document
-using scenario::SetProgramsAllowed;  // let process clients' programs start (program_trust.h)
 using scenario::LoadScenarioFile;  // from a file; throws base::InputError
 using scenario::Scenario;
+using scenario::SetProgramsAllowed;  // let process clients' programs start (program_trust.h)
 // A scenario written in C++, no file needed:
 //   ScenarioBuilder().Clients(3, "my-lock").Ttl(3).Stall(1).Horizon(8)
 // Every field of the reference, with the loader's validation and messages.
