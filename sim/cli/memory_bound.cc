@@ -83,7 +83,7 @@ MemoryWatch::MemoryWatch(uint64_t limit) : limit_(limit) {
     for (int sample = 0; !done_.load(); ++sample) {
       if (!process::AnyProgram()) {
         programs = 0;
-      } else if (sample % 5 == 0) {
+      } else if (sample % 10 == 0) {
         programs = process::ProgramsResident().bytes;
         if (programs > programs_peak_.load()) programs_peak_.store(programs);
       }

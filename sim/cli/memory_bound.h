@@ -2,7 +2,7 @@
 //
 // A watcher thread reads the process's resident size from /proc/self/statm
 // every 10 ms, and adds that of the programs clients run and all they
-// started (every 50 ms, while there are any: process::ProgramsResident
+// started (every 100 ms, while there are any: process::ProgramsResident
 // reads /proc), and sets StopRequested() (stop_signals.h) once the sum
 // passes the bound; the programs are killed then (process::StopAllPrograms:
 // their clients sleep), and the search, run or trace recording stops

@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>
-#include <ctime>
 
 #include <sys/personality.h>
 #include <sys/prctl.h>
@@ -97,22 +96,33 @@ bool Reap(Keeper& k) {
   }
 }
 
+// Waits (up to `ms`) until a child has ended, or one had already.
+void AwaitChild(const Keeper& k, int ms) {
+  pollfd ended{k.sigchld, POLLIN, 0};
+  poll(&ended, 1, ms);
+  signalfd_siginfo info;
+  while (read(k.sigchld, &info, sizeof info) > 0) {
+  }
+}
+
 // Kills every process below the keeper until none is left. Those whose
 // parent dies are the keeper's (it is their subreaper), so once it has no
-// child there is no descendant either.
+// child there is no descendant either. The program's group first: most
+// often that is all, and /proc need not be read.
 void KillTree(Keeper& k) {
+  if (!k.ended) {
+    kill(-k.program, SIGKILL);
+    kill(k.program, SIGKILL);
+    if (Reap(k)) AwaitChild(k, 10);
+  }
   const pid_t me = getpid();
-  // Bounded (10 s), should /proc not say who is below.
+  // Bounded (some 10 s), should /proc not say who is below.
   for (int round = 0; round < 10'000 && Reap(k); ++round) {
     const size_t n = ReadProcessTree(g_table, kMaxProcesses, &me, 1);
-    if (n == 0 && !k.ended) kill(-k.program, SIGKILL);
-    if (n == 0 && !k.ended) kill(k.program, SIGKILL);
     for (size_t i = 0; i < n; ++i) {
       if (g_table[i].below) kill(g_table[i].pid, SIGKILL);
     }
-    if (!Reap(k)) return;
-    const timespec pause{0, 1'000'000};
-    nanosleep(&pause, nullptr);
+    if (Reap(k)) AwaitChild(k, 1);
   }
 }
 
