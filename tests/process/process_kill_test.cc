@@ -49,9 +49,11 @@ nlohmann::json EscapingClient(const TempDir& dir, bool end) {
                         "ignoring = subprocess.Popen(['/bin/sh', '-c', 'trap \"\" TERM; exec "
                         "/bin/sleep 1000'], process_group=0)\n"
                         "clean = subprocess.Popen(['/bin/sleep', '1000'], env={})\n"
-                        "with open('pids', 'a') as f:\n"
-                        "    f.write('%d %d %d %d\\n' % (real_pid(), grandchild, ignoring.pid, "
-                        "clean.pid))\n") +
+                        "line = '%d %d %d %d\\n' % (real_pid(), grandchild, ignoring.pid, "
+                        "clean.pid)\n"
+                        "old = open('pids').read() if os.path.exists('pids') else ''\n"
+                        "with open('pids.tmp', 'w') as f: f.write(old + line)\n"
+                        "os.rename('pids.tmp', 'pids')  # read whole or not at all\n") +
                 (end ? "" : "signal.pause()\n"));
   return {{"name", "escape"},
           {"clients",
