@@ -399,10 +399,11 @@ int Search(const ExploreOptions& given, explore::Communicator* ranks) {
   std::ostringstream text;
   const uint64_t peak = PeakResidentBytes();
   const uint64_t texts = kv::Text::KeptBytes();
-  report["memory"] = MemoryJson(r.stats, peak, texts);
+  const uint64_t programs = watch ? watch->programs_peak() : 0;
+  report["memory"] = MemoryJson(r.stats, peak, texts, programs);
   if (r.stats.clock_reached) report["clock_reached"] = *r.stats.clock_reached;
   text << SearchHeader(o, s, result) << StorageText(options.request.search.storage, r.stats)
-       << MemoryText(r.stats, peak, texts);
+       << MemoryText(r.stats, peak, texts, programs);
   if (ranks) {
     report["distributed"] = {{"ranks", ranks->size()},
                              {"states_sent", r.stats.states_sent},

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "sim/base/input_error.h"
+#include "sim/process/child_process.h"
 #include "sim/run/stop_signals.h"
 
 namespace lockstep::cli {
@@ -78,10 +79,18 @@ uint64_t ResidentBytes() {
 MemoryWatch::MemoryWatch(uint64_t limit) : limit_(limit) {
   thread_ = std::thread([this] {
     run::BlockStopSignals blocked;  // they belong to the thread doing the work
-    while (!done_.load()) {
-      if (ResidentBytes() > limit_) {
+    uint64_t programs = 0;
+    for (int sample = 0; !done_.load(); ++sample) {
+      if (!process::AnyProgram()) {
+        programs = 0;
+      } else if (sample % 10 == 0) {
+        programs = process::ProgramsResident().bytes;
+        if (programs > programs_peak_.load()) programs_peak_.store(programs);
+      }
+      if (ResidentBytes() + programs > limit_) {
         exceeded_.store(true);
         run::StopRequested().store(true);
+        process::StopAllPrograms();
         return;
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(10));

@@ -1,9 +1,12 @@
 // --max-memory: a bound on the memory a command uses.
 //
 // A watcher thread reads the process's resident size from /proc/self/statm
-// every 10 ms and sets StopRequested() (stop_signals.h) once it passes the
-// bound; the search, run or trace recording then stops between two steps
-// and reports what it has (exit 3). Sampling the resident size counts every
+// every 10 ms, and adds that of the programs clients run and all they
+// started (every 100 ms, while there are any: process::ProgramsResident
+// reads /proc), and sets StopRequested() (stop_signals.h) once the sum
+// passes the bound; the programs are killed then (process::StopAllPrograms:
+// their clients sleep), and the search, run or trace recording stops
+// between two steps and reports what it has (exit 3). Sampling the resident size counts every
 // byte (visited states, the breadth-first queue, a trace's steps) without
 // touching the search's inner loop; a sample every 10 ms costs nothing
 // measurable, and the overshoot is what the work allocates in 10 ms.
@@ -38,11 +41,14 @@ class MemoryWatch {
   MemoryWatch& operator=(const MemoryWatch&) = delete;
   // True iff the bound was passed.
   bool exceeded() const { return exceeded_.load(); }
+  // The most the programs clients ran held at once, with what they started.
+  uint64_t programs_peak() const { return programs_peak_.load(); }
   uint64_t limit() const { return limit_; }
 
  private:
   uint64_t limit_;
   std::atomic<bool> exceeded_{false};
+  std::atomic<uint64_t> programs_peak_{0};
   std::atomic<bool> done_{false};
   std::thread thread_;
 };

@@ -65,8 +65,8 @@ std::string ProgressLine(const explore::SearchStats& st,
   return line;
 }
 
-std::string MemoryText(const explore::SearchStats& st, uint64_t peak_resident,
-                       uint64_t texts_bytes) {
+std::string MemoryText(const explore::SearchStats& st, uint64_t peak_resident, uint64_t texts_bytes,
+                       uint64_t programs_bytes) {
   if (peak_resident == 0) return "";
   const uint64_t known = st.memory_bytes + st.automata_bytes + texts_bytes;
   std::string text = "memory: peak " + RoundedSize(peak_resident) + " resident: ";
@@ -82,12 +82,17 @@ std::string MemoryText(const explore::SearchStats& st, uint64_t peak_resident,
     text += ", the rest " + RoundedSize(peak_resident - known) +
             " (the search's stack or queue, the fibers' stacks, the program)";
   }
+  if (programs_bytes > 0) {
+    text += "; besides, the programs clients ran, with what they started, " +
+            RoundedSize(programs_bytes) + " at most";
+  }
   return text + "\n";
 }
 
 nlohmann::json MemoryJson(const explore::SearchStats& st, uint64_t peak_resident,
-                          uint64_t texts_bytes) {
+                          uint64_t texts_bytes, uint64_t programs_bytes) {
   return {{"peak_resident_bytes", peak_resident},
+          {"programs_peak_resident_bytes", programs_bytes},
           {"table_bytes", st.memory_bytes},
           {"texts_bytes", texts_bytes},
           {"automata_bytes", st.automata_bytes},

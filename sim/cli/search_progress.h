@@ -28,12 +28,13 @@ std::string ProgressLine(const explore::SearchStats& st,
 // At the end: the peak resident size and what took it (the visited table,
 // the clients' automata, the keys, values and replies kept once
 // (`texts_bytes`, kv::Text::KeptBytes), the rest: the search's stack or
-// queue, the fibers' stacks, the program). One line; "" if the peak is not
-// known.
-std::string MemoryText(const explore::SearchStats& st, uint64_t peak_resident,
-                       uint64_t texts_bytes);
+// queue, the fibers' stacks, the program), and the most the programs
+// clients ran held at once (`programs_bytes`, with what they started, if
+// any). One line; "" if the peak is not known.
+std::string MemoryText(const explore::SearchStats& st, uint64_t peak_resident, uint64_t texts_bytes,
+                       uint64_t programs_bytes = 0);
 nlohmann::json MemoryJson(const explore::SearchStats& st, uint64_t peak_resident,
-                          uint64_t texts_bytes);
+                          uint64_t texts_bytes, uint64_t programs_bytes = 0);
 
 // This process's peak resident size so far, in bytes (getrusage; 0 if
 // unknown).

@@ -11,9 +11,9 @@
 // lockstep; the process's own threads read the main thread's clock and
 // sleep in real time. Not covered: static binaries (nothing is preloaded),
 // raw system calls, the vDSO called directly, a blocking read() of a
-// socket, and any program the process starts or child it forks. The
-// automaton's determinism check names a client whose behaviour escapes
-// these.
+// socket, and any program the process starts or child it forks (a program
+// it becomes by execve keeps the shim: client_exec.cc). The automaton's
+// determinism check names a client whose behaviour escapes these.
 #include "sim/clock_shim/client_shim.h"
 
 #include <dirent.h>
@@ -88,6 +88,26 @@ F Next(const char* name) {
   return reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
 }
 
+// The environment's own entry for `name` (not getenv's or unsetenv's: a
+// program such as bash defines its own, which its variables, not yet made,
+// would answer), and its removal in place.
+const char* FindInEnviron(const char* name) {
+  const size_t n = std::strlen(name);
+  for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
+    if (std::strncmp(*e, name, n) == 0 && (*e)[n] == '=') return *e + n + 1;
+  }
+  return nullptr;
+}
+
+void RemoveFromEnviron(const char* name) {
+  const size_t n = std::strlen(name);
+  char** out = environ;
+  for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
+    if (!(std::strncmp(*e, name, n) == 0 && (*e)[n] == '=')) *out++ = *e;
+  }
+  if (out != nullptr) *out = nullptr;
+}
+
 __attribute__((constructor)) void Attach() {
   real_poll = Next<PollFn>("poll");
   real_ppoll = Next<PpollFn>("ppoll");
@@ -101,26 +121,32 @@ __attribute__((constructor)) void Attach() {
   // Whatever ends lockstep ends the client too, and what it starts (which
   // inherits the preload): each dies with its parent.
   prctl(PR_SET_PDEATHSIG, SIGKILL);
-  const char* env = std::getenv(lp::kShimEnv);
+  const char* env = FindInEnviron(lp::kShimEnv);
   if (env == nullptr) return;  // a program the client started: its clock is its own
   int control = -1, clock = -1;
   unsigned long long seed = 0;
-  if (std::sscanf(env, "%d %d %llu", &control, &clock, &seed) != 3) {
+  char mode[8] = "";
+  const int fields = std::sscanf(env, "%d %d %llu %7s", &control, &clock, &seed, mode);
+  if (fields < 3 || (fields == 4 && std::strcmp(mode, lp::kShimExeced) != 0)) {
     Die("LOCKSTEP_SHIM is malformed");
   }
-  unsetenv(lp::kShimEnv);
+  RemoveFromEnviron(lp::kShimEnv);
   void* page = mmap(nullptr, sizeof(lp::ClockPage), PROT_READ, MAP_SHARED, clock, 0);
   if (page == MAP_FAILED) Die("cannot map the clock page");
-  // Neither descriptor is the business of a program the client starts.
+  // Neither descriptor is the business of a program the client starts;
+  // both are kept for one it becomes (client_exec.cc).
   fcntl(control, F_SETFD, FD_CLOEXEC);
-  close(clock);
+  fcntl(clock, F_SETFD, FD_CLOEXEC);
   g_clock = static_cast<const lp::ClockPage*>(page);
   SeedRandom(seed);
   g_control = control;
   g_real_pid = static_cast<int>(syscall(SYS_getpid));
+  KeepForExec(control, clock, seed, FindInEnviron("LD_PRELOAD"));
   g_active = true;
   // A child it forks is not the client lockstep serves: it runs on its own.
   pthread_atfork(nullptr, nullptr, [] { g_active = false; });
+  // A program the client became by execve: lockstep heard from it already.
+  if (fields == 4) return;
   const lp::ShimMessage hello{static_cast<uint32_t>(lp::ShimCall::kHello), 0, 0};
   if (write(g_control, &hello, sizeof hello) != sizeof hello) Die("lockstep is gone");
 }

@@ -25,6 +25,9 @@ void FillRandom(void* out, size_t n);
 void SeedRandom(uint64_t seed);
 // `fd` is closed or replaced: it is no connection any more.
 void ForgetConnection(int fd);
+// At load, in the client: what a program it becomes by execve needs to
+// take over the control channel and the clock (client_exec.cc).
+void KeepForExec(int control, int clock, uint64_t seed, const char* preload);
 
 }  // namespace lockstep::client_shim
 #pragma GCC visibility pop

@@ -1,10 +1,12 @@
 #include "sim/process/child_process.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -12,10 +14,11 @@
 #include <sstream>
 #include <stdexcept>
 
-#include <sys/personality.h>
-#include <sys/prctl.h>
-#include <sys/syscall.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
+
+#include "sim/process/process_keeper.h"
+#include "sim/process/process_tree.h"
 
 namespace lockstep::process {
 namespace {
@@ -74,9 +77,91 @@ std::string Tail(const std::string& file, size_t max_bytes) {
   return text;
 }
 
+namespace {
+
+// The keepers running, for a stop signal's handler and the memory bound:
+// lock-free slots, a keeper's pid and lockstep's end of its channel.
+constexpr size_t kMaxKeepers = 1024;
+std::atomic<pid_t> keeper_pids[kMaxKeepers];
+std::atomic<int> keeper_channels[kMaxKeepers];
+std::atomic<int> keepers_running{0};
+std::atomic<bool> programs_stopped{false};
+static_assert(std::atomic<pid_t>::is_always_lock_free && std::atomic<int>::is_always_lock_free);
+
+void Register(pid_t keeper, int channel) {
+  for (size_t i = 0; i < kMaxKeepers; ++i) {
+    pid_t none = 0;
+    if (keeper_pids[i].compare_exchange_strong(none, keeper)) {
+      keeper_channels[i].store(channel);
+      keepers_running.fetch_add(1);
+      return;
+    }
+  }
+  // Past that many at once, a stop signal does not wait for this one: it
+  // still ends all it runs when lockstep's end of the channel closes.
+}
+
+void Forget(pid_t keeper) {
+  for (size_t i = 0; i < kMaxKeepers; ++i) {
+    if (keeper_pids[i].load() == keeper) {
+      keeper_channels[i].store(-1);
+      keeper_pids[i].store(0);
+      keepers_running.fetch_sub(1);
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+void EndAllPrograms() {
+  // Closed without a goodbye: each keeper kills its tree and removes its folder.
+  for (auto& channel : keeper_channels) {
+    const int fd = channel.exchange(-1);
+    if (fd >= 0) close(fd);
+  }
+  for (auto& keeper : keeper_pids) {
+    const pid_t pid = keeper.exchange(0);
+    if (pid <= 0) continue;
+    while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+    }
+  }
+}
+
+void StopAllPrograms() {
+  programs_stopped.store(true);
+  for (auto& channel : keeper_channels) {
+    const int fd = channel.load();
+    if (fd >= 0) send(fd, &kKeeperStop, 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+  }
+}
+
+bool ProgramsStopped() { return programs_stopped.load(); }
+
+bool AnyProgram() { return keepers_running.load() > 0; }
+
+ProgramsMemory ProgramsResident() {
+  std::vector<pid_t> roots;
+  for (const auto& keeper : keeper_pids) {
+    if (const pid_t pid = keeper.load(); pid > 0) roots.push_back(pid);
+  }
+  if (roots.empty()) return {};
+  static thread_local std::vector<ProcEntry> table(32768);
+  const size_t n = ReadProcessTree(table.data(), table.size(), roots.data(), roots.size());
+  ProgramsMemory m;
+  const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+  for (size_t i = 0; i < n; ++i) {
+    // A keeper's copy about to start a program shares lockstep's pages.
+    if (!table[i].below || table[i].keeper) continue;
+    m.bytes += table[i].resident_pages * page;
+    ++m.processes;
+  }
+  return m;
+}
+
 ChildProcess::ChildProcess(const ChildSpec& spec) {
   if (spec.fds.size() > kMaxChildFds) throw std::logic_error("too many descriptors for a child");
-  // Everything the child needs is made before fork: after it, a
+  // Everything the keeper needs is made before fork: after it, a
   // multi-threaded parent's child may only make async-signal-safe calls.
   std::vector<char*> argv, envp;
   std::vector<std::string> args = spec.argv, env = spec.env;
@@ -84,82 +169,90 @@ ChildProcess::ChildProcess(const ChildSpec& spec) {
   argv.push_back(nullptr);
   for (auto& e : env) envp.push_back(e.data());
   envp.push_back(nullptr);
-  const int out = open(spec.output.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  const std::string folder = fs::path(spec.output).parent_path().string();
+  const int out = open(spec.output.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   if (out < 0)
     throw std::runtime_error("cannot create " + spec.output + ": " + std::strerror(errno));
   const int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
-  const pid_t parent = getpid();
-  const pid_t pid = fork();
-  if (pid < 0) {
+  int pair[2];
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) {
     const int e = errno;
     close(out);
     if (null >= 0) close(null);
-    throw std::runtime_error(std::string("fork: ") + std::strerror(e));
+    throw std::runtime_error(std::string("socketpair: ") + std::strerror(e));
   }
-  if (pid == 0) {
-    setpgid(0, 0);
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != parent) _exit(127);
-    // Each descriptor first to a number above every target (targets are
-    // small), so that no dup2 overwrites a source still to be moved.
-    int moved[kMaxChildFds];
-    for (size_t i = 0; i < spec.fds.size(); ++i) {
-      moved[i] = fcntl(spec.fds[i].first, F_DUPFD, 16);
-      if (moved[i] < 0) _exit(126);
-    }
-    for (size_t i = 0; i < spec.fds.size(); ++i) {
-      if (dup2(moved[i], spec.fds[i].second) < 0) _exit(126);
-    }
-    if (null >= 0) dup2(null, 0);
-    dup2(out, 1);
-    dup2(out, 2);
-    int first_free = 3;
-    for (const auto& [from, to] : spec.fds) first_free = std::max(first_free, to + 1);
-    close_range(static_cast<unsigned>(first_free), ~0U, 0);
-    if (chdir(spec.cwd.c_str()) != 0) _exit(126);
-    // The same addresses in every run: OpenSSL, for one, mixes its thread's
-    // address into its random bytes, and Python orders some sets by address.
-    personality(ADDR_NO_RANDOMIZE);
-    execve(argv[0], argv.data(), envp.data());
-    _exit(127);
+  const KeeperPlan plan{
+      argv.data(), envp.data(), spec.cwd.c_str(), spec.fds.data(), spec.fds.size(),
+      null,        out,         pair[1],          folder.c_str()};
+  // No handler of lockstep's may run in the keeper before it sets its own.
+  sigset_t all, saved;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &saved);
+  const pid_t keeper = fork();
+  if (keeper == 0) {
+    close(pair[0]);
+    RunKeeper(plan);
   }
+  const int fork_error = errno;
+  if (keeper > 0) Register(keeper, pair[0]);
+  pthread_sigmask(SIG_SETMASK, &saved, nullptr);
   close(out);
   if (null >= 0) close(null);
-  pid_ = pid;
-  setpgid(pid, pid);  // whichever of the two runs first
-  pidfd_ = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
-  if (pidfd_ < 0) {
-    const int e = errno;
-    Kill();
-    throw std::runtime_error(std::string("pidfd_open: ") + std::strerror(e));
+  close(pair[1]);
+  if (keeper < 0) {
+    close(pair[0]);
+    throw std::runtime_error(std::string("fork: ") + std::strerror(fork_error));
   }
-  fcntl(pidfd_, F_SETFD, FD_CLOEXEC);
+  keeper_ = keeper;
+  channel_ = pair[0];
+  int32_t said = 0;
+  size_t got = 0;
+  while (got < sizeof said) {
+    const ssize_t n = read(channel_, reinterpret_cast<char*>(&said) + got, sizeof said - got);
+    if (n > 0) {
+      got += static_cast<size_t>(n);
+    } else if (!(n < 0 && errno == EINTR)) {
+      break;
+    }
+  }
+  if (got < sizeof said || said <= 0) {
+    Kill();
+    throw std::runtime_error(std::string("fork: ") +
+                             std::strerror(got == sizeof said ? -said : EAGAIN));
+  }
+  pid_ = said;
 }
 
 ChildProcess::~ChildProcess() { Kill(); }
 
 bool ChildProcess::Ended(int* status) {
-  if (pid_ <= 0) return false;
-  const pid_t r = waitpid(pid_, status, WNOHANG);
-  if (r != pid_) return false;
-  kill(-pid_, SIGKILL);  // what it started, if anything
-  pid_ = -1;
-  if (pidfd_ >= 0) close(pidfd_);
-  pidfd_ = -1;
+  if (channel_ < 0 || ended_) return false;
+  int32_t said = 0;
+  const ssize_t n = recv(channel_, &said, sizeof said, MSG_DONTWAIT | MSG_WAITALL);
+  if (n == static_cast<ssize_t>(sizeof said)) {
+    *status = said;
+  } else if (n == 0) {
+    *status = SIGKILL;  // the keeper is gone, and with it the program
+  } else {
+    return false;
+  }
+  ended_ = true;
   return true;
 }
 
 void ChildProcess::Kill() {
-  if (pid_ > 0) {
-    kill(-pid_, SIGKILL);
-    kill(pid_, SIGKILL);
-    int status = 0;
-    while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
-    }
-    pid_ = -1;
+  if (channel_ >= 0) {
+    Forget(keeper_);
+    send(channel_, &kKeeperBye, 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+    close(channel_);
+    channel_ = -1;
   }
-  if (pidfd_ >= 0) close(pidfd_);
-  pidfd_ = -1;
+  if (keeper_ > 0) {
+    while (waitpid(keeper_, nullptr, 0) < 0 && errno == EINTR) {
+    }
+    keeper_ = -1;
+  }
+  pid_ = -1;
 }
 
 }  // namespace lockstep::process

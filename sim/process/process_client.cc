@@ -105,6 +105,9 @@ void Serve(Client& c, ProcessSession& s, const ProcessProgram& program, const st
       continue;
     }
     if (e.kind == ProcessSession::Event::Kind::kEnded) {
+      // Killed at the memory bound: the work stops before the next step
+      // (run::StopRequested), the client asleep meanwhile, no finding.
+      while (ProgramsStopped()) SleepFor(c, s, int64_t{1} << 50, program.label);
       if (WIFEXITED(e.status) && WEXITSTATUS(e.status) == 0) return;
       // Before its first step, the scenario is wrong (with the end of
       // what it wrote); after it, a finding (client_error), named by the

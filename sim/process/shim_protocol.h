@@ -18,6 +18,9 @@ inline constexpr int kClockFd = 4;    // the clock page, in the process
 // Set in the process's environment; the shim reads them once and removes
 // them, so that no program the process starts takes the channel for its own.
 inline constexpr const char* kShimEnv = "LOCKSTEP_SHIM";  // "3 4 SEED"
+// The fourth word of kShimEnv when the client execs another program in its
+// place: the shim takes over the channel without saying hello again.
+inline constexpr const char* kShimExeced = "exec";
 
 // The process id the program sees (getpid, and gettid on its main thread):
 // the same in every run. PID_MAX_LIMIT, which no real process has; kill()

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "sim/process/child_process.h"
+
 namespace lockstep::run {
 namespace {
 
@@ -59,6 +61,9 @@ extern "C" void OnStopSignal(int signal, siginfo_t* info, void*) {
   Say("\nlockstep: stopped by ");
   Say(SignalName(signal));
   Say("\n");
+  // Not one of the programs clients run, nor anything they started,
+  // outlives lockstep, and their sessions' folders go with them.
+  process::EndAllPrograms();
   _exit(128 + signal);
 }
 

@@ -2,7 +2,9 @@
 //
 // By default a stop signal ends the process at once: the output file being
 // written (its temporary, see output_file.h) is removed, one line is printed
-// on stderr and the exit code is 128 + the signal (130, 143, 129). While a
+// on stderr, every program a client runs is killed with all it started and
+// its session's folder removed (process::EndAllPrograms), and the exit code
+// is 128 + the signal (130, 143, 129). While a
 // CooperativeStop is alive (a search, and the shrinking and saving of its
 // counterexample), the first stop signal only sets StopRequested(); the work
 // notices it, reports what it has and exits 3. A second signal ends the
