@@ -10,8 +10,8 @@ include(CMakePackageConfigHelpers)
 
 # One shared library holds the whole engine: the built-in algorithms register
 # themselves when it is loaded, and a program's own algorithms register into
-# the same table. Its private dependencies (Boost.Fiber, Lua, nettle) stay
-# behind it; its headers need only nlohmann_json.
+# the same table. Its private dependencies (Boost.Fiber, Lua with cjson and
+# bit, nettle) stay behind it; its headers need only nlohmann_json.
 set(LOCKSTEP_LAYERS lockstep_lang lockstep_kv lockstep_world lockstep_algo lockstep_process lockstep_check lockstep_trace
   lockstep_scenario lockstep_explore lockstep_run lockstep_api)
 add_library(lockstep_shared SHARED)
@@ -24,7 +24,8 @@ set_target_properties(lockstep_shared PROPERTIES OUTPUT_NAME lockstep EXPORT_NAM
 # The warnings' settings reach its link too, where link-time optimisation
 # reports some.
 target_link_libraries(lockstep_shared
-  PRIVATE Boost::fiber Boost::context PkgConfig::LUA51 PkgConfig::NETTLE
+  PRIVATE Boost::fiber Boost::context PkgConfig::LUA51 PkgConfig::LUA51_CJSON
+          PkgConfig::LUA51_BITOP PkgConfig::NETTLE
           $<BUILD_INTERFACE:lockstep_warnings>
   PUBLIC nlohmann_json::nlohmann_json)
 target_include_directories(lockstep_shared

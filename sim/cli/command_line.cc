@@ -146,7 +146,9 @@ int RunCommandLine(const std::vector<std::string>& args) {
   replay::RedisReplayOptions redis;
   auto* redis_opt = replay->add_option(
       "--redis", redis.address,
-      "Replay the trace's commands on a real Redis server at HOST:PORT, one connection per client");
+      "Replay the trace's commands on a real Redis server at redis://USER:PASSWORD@HOST:PORT, one "
+      "connection per client, as a user allowed the model's commands alone (without one, lockstep "
+      "prints how to make it)");
   redis_opt->excludes(replay_json)->excludes("--trace-out");
   replay
       ->add_flag("--redis-flush", redis.flush,

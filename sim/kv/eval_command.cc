@@ -146,6 +146,7 @@ int RunProtected(lua_State* L) {
   lua_gc(L, LUA_GCSETPAUSE, 200);
   lua_gc(L, LUA_GCSETSTEPMUL, 200);
   ResetObjectNames(L);
+  ResetLibraries(L);
   lua_rawgeti(L, LUA_REGISTRYINDEX, refs.proxy_globals);  // 1
   lua_pushvalue(L, 1);
   lua_replace(L, LUA_GLOBALSINDEX);

@@ -23,6 +23,11 @@
 #include "sim/kv/script.h"
 #include "sim/kv/sha1.h"
 
+// Debian's lua-cjson and lua-bitop (their headers declare these without
+// C linkage).
+extern "C" int luaopen_cjson(lua_State* L);
+extern "C" int luaopen_bit(lua_State* L);
+
 namespace lockstep::kv::internal {
 namespace {
 
@@ -236,6 +241,69 @@ constexpr const char* kErrorHandler =
     "  return err\n"
     "end\n";
 
+// cjson keeps settings a script can change (encode_max_depth, ...), which
+// would outlive it: a function that puts back each as it was at load.
+constexpr const char* kCjsonSettings =
+    "local c, unpack = ...\n"
+    "local saved = {}\n"
+    "for _, name in ipairs({'encode_sparse_array', 'encode_max_depth', 'decode_max_depth',\n"
+    "    'encode_number_precision', 'encode_keep_buffer', 'encode_invalid_numbers',\n"
+    "    'decode_invalid_numbers'}) do\n"
+    "  local f = c[name]\n"
+    "  if f then saved[#saved + 1] = {f, {f()}} end\n"
+    "end\n"
+    "return function() for i = 1, #saved do saved[i][1](unpack(saved[i][2])) end end\n";
+
+// Registry key of that function.
+char kLibrariesResetKey;
+
+// Whether a script on this thread called one of cjson's settings since they
+// were last put back: only then are they put back, so EVAL costs no more.
+thread_local bool t_cjson_settings_called = false;
+
+// A cjson setting (upvalue 1), noted as called.
+int CjsonSetting(lua_State* L) {
+  t_cjson_settings_called = true;
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_insert(L, 1);
+  lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+  return lua_gettop(L);
+}
+
+// The libraries Redis 7.0 loads beyond Lua's own: cjson and bit, globals of
+// those names (struct and cmsgpack are not packaged for Debian's Lua).
+void OpenRedisLibraries(lua_State* L) {
+  lua_pushcfunction(L, luaopen_cjson);
+  lua_call(L, 0, 1);
+  lua_pushvalue(L, -1);
+  lua_setglobal(L, "cjson");
+  if (luaL_loadbuffer(L, kCjsonSettings, std::strlen(kCjsonSettings), "=cjson_settings") != 0) {
+    lua_error(L);
+  }
+  lua_insert(L, -2);
+  lua_getglobal(L, "unpack");
+  lua_call(L, 2, 1);
+  lua_pushlightuserdata(L, &kLibrariesResetKey);
+  lua_insert(L, -2);
+  lua_rawset(L, LUA_REGISTRYINDEX);
+  lua_getglobal(L, "cjson");
+  for (const char* name :
+       {"encode_sparse_array", "encode_max_depth", "decode_max_depth", "encode_number_precision",
+        "encode_keep_buffer", "encode_invalid_numbers", "decode_invalid_numbers"}) {
+    lua_getfield(L, -1, name);
+    if (lua_isnil(L, -1)) {
+      lua_pop(L, 1);
+      continue;
+    }
+    lua_pushcclosure(L, CjsonSetting, 1);
+    lua_setfield(L, -2, name);
+  }
+  lua_pop(L, 1);
+  lua_pushcfunction(L, luaopen_bit);
+  lua_call(L, 0, 1);
+  lua_setglobal(L, "bit");
+}
+
 void OpenLib(lua_State* L, const char* name, lua_CFunction open) {
   lua_pushcfunction(L, open);
   lua_pushstring(L, name);
@@ -263,6 +331,7 @@ int InitState(lua_State* L) {
   OpenLib(L, LUA_STRLIBNAME, luaopen_string);
   OpenLib(L, LUA_MATHLIBNAME, luaopen_math);
   OpenLib(L, LUA_DBLIBNAME, luaopen_debug);
+  OpenRedisLibraries(L);
   // Pattern matching runs in C, out of the count hook's sight: these
   // versions charge their work to the instruction limit.
   lua_getglobal(L, LUA_STRLIBNAME);
@@ -327,7 +396,7 @@ int InitState(lua_State* L) {
   lua_pushvalue(L, LUA_GLOBALSINDEX);  // 1: the real globals
   lua_newtable(L);                     // 2: the list of proxies
   int n = 0;
-  for (const char* lib : {"string", "math", "table", "coroutine", "redis"}) {
+  for (const char* lib : {"string", "math", "table", "coroutine", "redis", "cjson", "bit"}) {
     lua_getfield(L, 1, lib);
     PushProxy(L, -1);
     lua_pushvalue(L, -1);
@@ -388,6 +457,14 @@ int InitState(lua_State* L) {
   lua_pushvalue(L, 1);
   refs->globals = luaL_ref(L, LUA_REGISTRYINDEX);
   return 0;
+}
+
+void ResetLibraries(lua_State* L) {
+  if (!t_cjson_settings_called) return;
+  t_cjson_settings_called = false;
+  lua_pushlightuserdata(L, &kLibrariesResetKey);
+  lua_rawget(L, LUA_REGISTRYINDEX);
+  lua_call(L, 0, 0);
 }
 
 }  // namespace lockstep::kv::internal

@@ -76,6 +76,9 @@ void ChargeScriptWork(lua_State* L, int64_t work);
 // lua_sandbox.cc: sets up a new interpreter (under lua_cpcall, with a Refs*
 // as its light userdata).
 int InitState(lua_State* L);
+// lua_sandbox.cc: puts back the settings a script can change in the
+// libraries (cjson's), as they were when InitState loaded them.
+void ResetLibraries(lua_State* L);
 
 // lua_redis_api.cc: the functions InitState installs.
 int RedisCall(lua_State* L);

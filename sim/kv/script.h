@@ -12,8 +12,8 @@
 // memory cap, and of what collectgarbage('count') reports).
 //
 // Where the model departs from redis-server 7.0 (an instruction limit in
-// place of lua-time-limit, a memory cap, no cjson/cmsgpack/struct/bit, a PRNG
-// restarted for every script, commands outside the model), see
+// place of lua-time-limit, a memory cap, no cmsgpack/struct, cjson's settings
+// and the PRNG restarted for every script, commands outside the model), see
 // tests/redis/known_departures.h.
 #pragma once
 

@@ -34,7 +34,8 @@ kv::Reply FromHiredis(const redisReply& r) {
 }  // namespace
 
 std::unique_ptr<RedisConnection> RedisConnection::Connect(const std::string& host, int port,
-                                                          int timeout_ms, std::string* error) {
+                                                          int timeout_ms, std::string* error,
+                                                          const Credentials* auth) {
   timeval tv{};
   tv.tv_sec = timeout_ms / 1000;
   tv.tv_usec = (timeout_ms % 1000) * 1000;
@@ -50,7 +51,19 @@ std::unique_ptr<RedisConnection> RedisConnection::Connect(const std::string& hos
   }
   // The same bound for every reply, so a stuck server cannot hang a replay.
   redisSetTimeout(c, tv);
-  return std::unique_ptr<RedisConnection>(new RedisConnection(c));
+  std::unique_ptr<RedisConnection> conn(new RedisConnection(c));
+  if (auth != nullptr) {
+    std::optional<kv::Reply> r = conn->Command({"AUTH", auth->user, auth->password}, error);
+    if (!r && conn->timed_out()) {
+      *error = "no reply to AUTH within " + std::to_string(timeout_ms) + " ms";
+    }
+    if (!r) return nullptr;
+    if (*r != kv::Reply::Ok()) {
+      *error = "AUTH as user " + auth->user + " answered " + r->ToString();
+      return nullptr;
+    }
+  }
+  return conn;
 }
 
 RedisConnection::~RedisConnection() { redisFree(context_); }
@@ -101,6 +114,38 @@ HostPort ParseHostPort(const std::string& text) {
         "", "", "--redis: expected HOST:PORT with a port in 1..65535, got \"" + text + "\"");
   }
   return {text.substr(0, colon), static_cast<int>(p)};
+}
+
+ServerAddress ParseServerAddress(const std::string& text) {
+  constexpr std::string_view kScheme = "redis://";
+  if (text.rfind(kScheme, 0) != 0) return {ParseHostPort(text), std::nullopt};
+  std::string rest = text.substr(kScheme.size());
+  const size_t slash = rest.find('/');
+  if (slash != std::string::npos) {
+    if (rest.substr(slash) != "/0" && rest.substr(slash) != "/") {
+      throw base::InputError("", "",
+                             "--redis: expected database 0 in the URL (redis://USER:PASSWORD@"
+                             "HOST:PORT), got \"" +
+                                 rest.substr(slash) + "\": the replay uses database 0");
+    }
+    rest.resize(slash);
+  }
+  ServerAddress out;
+  const size_t at = rest.rfind('@');
+  if (at != std::string::npos) {
+    const std::string userinfo = rest.substr(0, at);
+    const size_t colon = userinfo.find(':');
+    out.auth = Credentials{userinfo.substr(0, colon),
+                           colon == std::string::npos ? "" : userinfo.substr(colon + 1)};
+    if (out.auth->user.empty()) {
+      throw base::InputError("", "",
+                             "--redis: expected a user before the password in the URL "
+                             "(redis://USER:PASSWORD@HOST:PORT)");
+    }
+    rest = rest.substr(at + 1);
+  }
+  out.at = ParseHostPort(rest);
+  return out;
 }
 
 }  // namespace lockstep::replay

@@ -13,13 +13,20 @@ struct redisContext;  // hiredis
 
 namespace lockstep::replay {
 
+// A Redis user and its password (AUTH USER PASSWORD).
+struct Credentials {
+  std::string user;
+  std::string password;
+};
+
 // One blocking connection to a real Redis server (hiredis, RESP2).
 class RedisConnection {
  public:
   // Returns nullptr, with the reason in *error, iff it cannot connect
-  // within timeout_ms.
+  // within timeout_ms, or `auth` is given and AUTH is refused.
   static std::unique_ptr<RedisConnection> Connect(const std::string& host, int port, int timeout_ms,
-                                                  std::string* error);
+                                                  std::string* error,
+                                                  const Credentials* auth = nullptr);
   ~RedisConnection();
   RedisConnection(const RedisConnection&) = delete;
   RedisConnection& operator=(const RedisConnection&) = delete;
@@ -50,5 +57,15 @@ struct HostPort {
 
 // Splits "HOST:PORT" (the port 1..65535). Throws base::InputError otherwise.
 HostPort ParseHostPort(const std::string& text);
+
+// --redis's argument: HOST:PORT, or redis://[USER[:PASSWORD]@]HOST:PORT[/0].
+struct ServerAddress {
+  HostPort at;
+  std::optional<Credentials> auth;  // with a USER
+};
+
+// Throws base::InputError for anything else (a database other than 0
+// included: the replay uses database 0).
+ServerAddress ParseServerAddress(const std::string& text);
 
 }  // namespace lockstep::replay

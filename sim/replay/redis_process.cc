@@ -22,6 +22,7 @@
 #include <sys/socket.h>
 #include <sys/wait.h>
 
+#include "sim/replay/replay_user.h"
 #include "sim/run/stop_signals.h"
 
 namespace lockstep::replay {
@@ -111,6 +112,7 @@ RedisProcess::RedisProcess(RedisProcessOptions options) : options_(std::move(opt
       }
       clock_ = static_cast<int64_t*>(p);
     }
+    if (options_.replay_user) WriteUsers();
     std::string error;
     bool retry = true;
     for (int attempt = 0; attempt < 3 && retry; ++attempt) {
@@ -136,6 +138,23 @@ void RedisProcess::Cleanup() {
     fs::remove_all(dir_, ec);
     dir_.clear();
   }
+}
+
+// In a file of the server's folder (0700), not on its command line, where
+// any local user could read the passwords.
+void RedisProcess::WriteUsers() {
+  admin_ = Credentials{"default", RandomPassword()};
+  replay_user_ = Credentials{kReplayUser, RandomPassword()};
+  std::string text = "user default on >" + admin_->password + " ~* &* +@all\n";
+  text += "user " + replay_user_->user + " on >" + replay_user_->password;
+  for (const std::string& rule : ReplayUserRules(/*setup=*/false)) text += " " + rule;
+  text += "\n";
+  const std::string file = dir_ + "/users.conf";
+  const int fd = open(file.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  const bool ok =
+      fd >= 0 && write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+  if (fd >= 0) close(fd);
+  if (!ok) throw std::runtime_error("cannot write " + file + ": " + std::strerror(errno));
 }
 
 void RedisProcess::SetClock(int64_t millis) {
@@ -167,23 +186,11 @@ bool RedisProcess::TryStart(std::string* error, bool* retry) {
   // the model's instant it removes only keys the model has removed already
   // (a master's clock never goes back), so no reply tells it from the
   // model's expiry.
-  std::vector<std::string> args = {options_.binary,
-                                   "--port",
-                                   std::to_string(port_),
-                                   "--bind",
-                                   "127.0.0.1",
-                                   "--save",
-                                   "",
-                                   "--appendonly",
-                                   always ? "yes" : "no",
-                                   "--appendfsync",
-                                   "always",
-                                   "--dir",
-                                   dir_,
-                                   "--daemonize",
-                                   "no",
-                                   "--logfile",
-                                   log};
+  std::vector<std::string> args = {options_.binary};
+  if (options_.replay_user) args.push_back(dir_ + "/users.conf");
+  args.insert(args.end(), {"--port", std::to_string(port_), "--bind", "127.0.0.1", "--save", "",
+                           "--appendonly", always ? "yes" : "no", "--appendfsync", "always",
+                           "--dir", dir_, "--daemonize", "no", "--logfile", log});
   std::vector<std::string> env;
   for (char** e = environ; *e != nullptr; ++e) {
     if (std::strncmp(*e, "LD_PRELOAD=", 11) != 0 &&
@@ -246,7 +253,8 @@ bool RedisProcess::TryStart(std::string* error, bool* retry) {
       return false;
     }
     std::string ignored;
-    auto c = RedisConnection::Connect("127.0.0.1", port_, 200, &ignored);
+    auto c =
+        RedisConnection::Connect("127.0.0.1", port_, 200, &ignored, admin_ ? &*admin_ : nullptr);
     if (c) {
       auto pong = c->Command({"PING"}, &ignored);
       // Another test's server may have taken the port between FreePort and
@@ -295,7 +303,7 @@ bool RedisProcess::ClockAnswers(RedisConnection& c, std::string* error) {
 
 std::unique_ptr<RedisConnection> RedisProcess::Connect() const {
   std::string error;
-  auto c = RedisConnection::Connect("127.0.0.1", port_, 5000, &error);
+  auto c = RedisConnection::Connect("127.0.0.1", port_, 5000, &error, admin_ ? &*admin_ : nullptr);
   if (!c) throw std::runtime_error("cannot connect to redis-server at " + address() + ": " + error);
   return c;
 }

@@ -26,6 +26,9 @@ struct RedisProcessOptions {
   std::string binary;             // path of redis-server
   bool controlled_clock = false;  // preload the clock shim
   RedisPersistence persistence = RedisPersistence::kNone;
+  // A replay's server: the default user gets a random password, and the
+  // user kReplayUser (replay_user.h) one of its own.
+  bool replay_user = false;
 };
 
 // The redis-server on PATH (then /usr/bin, /usr/local/bin, /usr/sbin), or
@@ -59,8 +62,13 @@ class RedisProcess {
   // append-only file. Throws as the constructor does.
   void Start();
 
-  // A new connection. Throws std::runtime_error on failure.
+  // A new connection, as the default user. Throws std::runtime_error on
+  // failure.
   std::unique_ptr<RedisConnection> Connect() const;
+
+  // With replay_user: the default user's and the replay user's.
+  const std::optional<Credentials>& admin() const { return admin_; }
+  const std::optional<Credentials>& replay_user() const { return replay_user_; }
 
  private:
   // Starts the server; on failure says why, and whether another port could
@@ -71,12 +79,16 @@ class RedisProcess {
   // Whether the server `c` reaches is the process `pid` (INFO server).
   static bool ServesPid(RedisConnection& c, pid_t pid);
   void Cleanup();  // kills the server, removes its folder
+  // With replay_user: the file that defines the users, read at each start.
+  void WriteUsers();
 
   RedisProcessOptions options_;
   pid_t pid_ = -1;
   int port_ = 0;
   std::string dir_;
   int64_t* clock_ = nullptr;  // the mapped clock file
+  std::optional<Credentials> admin_;
+  std::optional<Credentials> replay_user_;
 };
 
 }  // namespace lockstep::replay

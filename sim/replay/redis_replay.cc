@@ -18,9 +18,9 @@ namespace lockstep::replay {
 
 int ReplayOnRedis(const std::string& file, const RedisReplayOptions& options) {
   RedisReplayOptions o = options;
+  ServerAddress named;
   if (!o.managed) {
-    const HostPort hp = ParseHostPort(o.address);
-    o.address = hp.host + ":" + std::to_string(hp.port);
+    named = ParseServerAddress(o.address);
   } else {
     if (o.server_binary.empty()) o.server_binary = FindRedisServer();
     if (o.server_binary.empty()) {
@@ -48,9 +48,9 @@ int ReplayOnRedis(const std::string& file, const RedisReplayOptions& options) {
   RedisSession session(file, model, o, std::move(send));
   const bool ready = o.managed ? session.StartServers() && session.Connect() &&
                                      session.WriteInitialKeyspace() && session.SaveSnapshots()
-                               : session.UseServer(o.address) && session.Connect() &&
-                                     session.CheckDatabase() && session.MapTime() &&
-                                     session.WriteInitialKeyspace();
+                               : session.UseServer(named) && session.Connect() &&
+                                     session.CheckUser() && session.CheckDatabase() &&
+                                     session.MapTime() && session.WriteInitialKeyspace();
   if (!ready || !session.ReplaySteps()) {
     // A stop signal while a server was starting is the signal's, not the
     // server's fault.

@@ -6,6 +6,9 @@
 // - FILE is a saved trace, or a scenario with a schedule. Either is first
 //   replayed in the model, and a trace must reproduce byte for byte: its
 //   replies are what the real ones are compared with.
+// - Every client runs as a Redis user allowed the model's commands alone
+//   (replay_user.h): a script that tells the model from Redis can do no
+//   more on the server than those.
 // - Nothing is sent before every step is vetted (vetting.h): a step whose
 //   command is outside the model's table, or whose script calls such a
 //   command or ran into a bound of the model's, refuses the whole replay
@@ -25,7 +28,11 @@
 //   is a server of its own that gets, at each `replicate` step, the write
 //   its master's stream carries (the effect on each key: SET ... PXAT or
 //   DEL); a failover kills the master and its replica serves in its place.
-// - --redis HOST:PORT (approximate in time): one server the user runs. The
+// - --redis redis://USER:PASSWORD@HOST:PORT (approximate in time): one
+//   server the user runs, as a user that may not leave database 0 or the
+//   server (replay_user.h): a bare HOST:PORT, the user `default`, or a user
+//   that may run a probe of those is refused (exit 2), with the ACL SETUSER
+//   command that makes one. The
 //   replay uses database 0, which must be empty unless `flush` is set (then
 //   FLUSHDB empties it first); the other databases are never touched, and
 //   the output names those that hold keys. If nothing in the trace involves
@@ -57,7 +64,7 @@ namespace lockstep::replay {
 struct RedisReplayOptions {
   bool managed = false;       // --redis-server: lockstep runs the servers
   std::string server_binary;  // with managed: redis-server's path ("": on PATH)
-  std::string address;        // without: HOST:PORT
+  std::string address;        // without: HOST:PORT or redis://USER:PASSWORD@HOST:PORT
   bool flush = false;         // without: FLUSHDB on database 0 before replaying
 };
 

@@ -6,6 +6,7 @@
 
 #include "sim/kv/command_table.h"
 #include "sim/kv/int_parse.h"
+#include "sim/replay/replay_user.h"
 #include "sim/run/messages.h"
 #include "sim/run/stop_signals.h"
 #include "sim/trace/trace.h"
@@ -53,7 +54,8 @@ bool RedisSession::StartServers() {
     for (const world::Action& a : model_.scenario.schedule) {
       restarted |= a.kind == world::Action::Kind::kRestart && a.server == static_cast<int>(k);
     }
-    RedisProcessOptions po{.binary = options_.server_binary, .controlled_clock = true};
+    RedisProcessOptions po{
+        .binary = options_.server_binary, .controlled_clock = true, .replay_user = true};
     // The append-only file only when a restart must keep every write.
     if (restarted && sc.persistence == world::Persistence::kAlways)
       po.persistence = RedisPersistence::kAlways;
@@ -66,6 +68,8 @@ bool RedisSession::StartServers() {
       return false;
     }
     server.address = server.process->address();
+    server.admin_auth = server.process->admin();
+    server.client_auth = server.process->replay_user();
     servers_.push_back(std::move(server));
   }
   world_.emplace(model_.scenario.world);
@@ -78,23 +82,52 @@ bool RedisSession::StartServers() {
               << servers_[k].address;
   }
   std::cout << (servers_.size() > 1 ? ", each with its clock" : ", its clock")
-            << " under lockstep's control\n";
+            << " under lockstep's control; its clients run as user " << kReplayUser
+            << ", allowed the model's commands alone\n";
   std::cout << "time: before each step every server's clock is set to the model's for it; "
                "active expiry is off, so keys expire when a command looks at them, as in the "
                "model\n";
   return true;
 }
 
-// --redis HOST:PORT: the server the user runs.
-bool RedisSession::UseServer(const std::string& address) {
+// --redis URL: the server the user runs.
+bool RedisSession::UseServer(const ServerAddress& address) {
   if (t_.server_names.size() > 1) {
     PrintError(file_ + ": the run has " + std::to_string(t_.server_names.size()) +
                " servers; --redis replays on one server only (--redis-server starts one for each)");
     return false;
   }
   Server server;
-  server.address = address;
+  server.address = address.at.host + ":" + std::to_string(address.at.port);
+  if (!address.auth || address.auth->user == "default") {
+    PrintError(
+        "--redis " + server.address + (address.auth ? ": the user default" : ": no user") +
+        "; the replay runs as a Redis user allowed the model's commands alone, in database 0, "
+        "so that no script can do on the server what the model did not run. Make one (Redis 6 "
+        "or later), then name it in the URL:\n" +
+        HowToMakeReplayUser(address.at));
+    return false;
+  }
+  server.admin_auth = address.auth;
+  server.client_auth = address.auth;
   servers_.push_back(std::move(server));
+  return true;
+}
+
+bool RedisSession::CheckUser() {
+  if (managed()) return true;
+  Server& s = servers_[0];
+  std::string allowed;
+  if (!ProbeReplayUser(*s.admin, &allowed, &error_)) {
+    return Lost(s, "probing the user's rights", s.admin.get());
+  }
+  if (!allowed.empty()) {
+    PrintError("--redis " + s.address + ": user " + s.admin_auth->user + " may run " + allowed +
+               "; the replay runs as a user allowed the model's commands alone, in database "
+               "0. Make one (Redis 6 or later), then name it in the URL:\n" +
+               HowToMakeReplayUser(ParseHostPort(s.address)));
+    return false;
+  }
   return true;
 }
 
@@ -133,7 +166,8 @@ bool RedisSession::CheckDatabase() {
                "first)");
     return false;
   }
-  std::cout << "redis: " << s.address << ", database 0, one connection per client (";
+  std::cout << "redis: " << s.address << ", database 0, as user " << s.client_auth->user
+            << ", one connection per client (";
   for (size_t i = 0; i < t_.clients.size(); ++i) std::cout << (i ? ", " : "") << t_.clients[i].name;
   std::cout << ")" << (options_.flush ? ", emptied first (FLUSHDB)" : "");
   // The replay's connections use database 0; the others are never touched,
@@ -141,6 +175,8 @@ bool RedisSession::CheckDatabase() {
   std::optional<kv::Reply> info = s.admin->Command({"INFO", "keyspace"}, &error_);
   if (!info) return Lost(s, "waiting for INFO keyspace", s.admin.get());
   std::vector<std::string> others;
+  // The replay's user may not run INFO: then it cannot reach the others.
+  if (info->is_error()) std::cout << "; the other databases are out of its reach";
   if (info->type == kv::Reply::Type::kBulk) {
     for (size_t at = info->text.str().find("\ndb"); at != std::string::npos;
          at = info->text.str().find("\ndb", at + 1)) {
@@ -245,10 +281,12 @@ bool RedisSession::SaveSnapshots() {
 bool RedisSession::ConnectTo(Server& s) {
   const HostPort hp = ParseHostPort(s.address);
   s.conns.clear();
-  s.admin = RedisConnection::Connect(hp.host, hp.port, kTimeoutMs, &error_);
+  auto auth = [](const std::optional<Credentials>& c) { return c ? &*c : nullptr; };
+  s.admin = RedisConnection::Connect(hp.host, hp.port, kTimeoutMs, &error_, auth(s.admin_auth));
   if (!s.admin) return Lost(s, "cannot connect to the Redis server");
   for (size_t i = 0; i < t_.clients.size(); ++i) {
-    s.conns.push_back(RedisConnection::Connect(hp.host, hp.port, kTimeoutMs, &error_));
+    s.conns.push_back(
+        RedisConnection::Connect(hp.host, hp.port, kTimeoutMs, &error_, auth(s.client_auth)));
     if (!s.conns.back()) return Lost(s, "cannot connect to the Redis server");
   }
   return true;

@@ -40,10 +40,14 @@ class RedisSession {
 
   // --redis-server: starts the servers, their clocks at the trace's start.
   bool StartServers();
-  // --redis HOST:PORT: the server the user runs.
-  bool UseServer(const std::string& address);
+  // --redis URL: the server the user runs, and the user the replay runs as
+  // there, which must not be `default`.
+  bool UseServer(const ServerAddress& address);
   // One connection for setup, and one per simulated client, to each server.
   bool Connect();
+  // --redis: the user may not run what the replay's user must not
+  // (replay_user.h).
+  bool CheckUser();
   // --redis: database 0, the one the replay uses, is empty, or emptied with
   // --redis-flush; the other databases are left as they are.
   bool CheckDatabase();
@@ -66,6 +70,8 @@ class RedisSession {
     std::string name;     // the scenario's, e.g. "A"; "" for the only one
     std::string address;  // HOST:PORT
     std::unique_ptr<RedisProcess> process;
+    std::optional<Credentials> admin_auth;   // setup's connection as
+    std::optional<Credentials> client_auth;  // the clients' as: a replay user
     std::unique_ptr<RedisConnection> admin;
     std::vector<std::unique_ptr<RedisConnection>> conns;
   };

@@ -242,6 +242,24 @@ TEST_CASE("Nothing a script does to the interpreter reaches the next script", "[
              "return a == math.random()") == "(integer) 1");
 }
 
+TEST_CASE("Scripts have Redis 7.0's cjson and bit, read-only, cjson's settings reset",
+          "[kv][eval]") {
+  Server s;
+  CHECK(Eval(s, "return {type(rawget(_G, 'cjson')), type(rawget(_G, 'bit'))}") ==
+        "[\"table\", \"table\"]");
+  CHECK(Eval(s, "return cjson.encode({1, 'a', {true}})") == "\"[1,\\\"a\\\",[true]]\"");
+  CHECK(Eval(s, "return cjson.decode('{\"k\": [7]}').k[1]") == "(integer) 7");
+  CHECK(Eval(s, "return {bit.band(0xff, 0x0f), bit.tohex(65535)}") ==
+        "[(integer) 15, \"0000ffff\"]");
+  std::string script = "cjson.x = 1";
+  CHECK(Eval(s, script) ==
+        "(error) ERR user_script:1: Attempt to modify a readonly table" + Where(script));
+  // A setting one script makes is gone for the next.
+  script = "cjson.encode_max_depth(1) return cjson.encode({{1}})";
+  CHECK(Eval(s, script).find("Cannot serialise, excessive nesting (2)") != std::string::npos);
+  CHECK(Eval(s, "return cjson.encode({{1}})") == "\"[[1]]\"");
+}
+
 TEST_CASE("Writes before a runtime error stay, as Redis does not roll back", "[kv][eval]") {
   Server s;
   s.Run(0, {"SET", "str", "abc"});

@@ -143,6 +143,13 @@ const std::vector<std::string> kPlainScripts = {
     "local ok, e = pcall(redis.call, 'get') return e",
     "return math.random(100)",
     "return cjson.encode({1})",
+    "return cjson.encode({1, 'a', {true}, 0.1, -3, 1e20})",
+    "return cjson.encode({k='v'})",
+    "return cjson.decode('[1, \"x\", {\"k\": [2]}]')[3].k[1]",
+    "return cjson.decode('{')",
+    "return {type(rawget(_G, 'cjson')), type(rawget(_G, 'bit'))}",
+    "return {bit.band(0xff, 0x0f), bit.bxor(5, 3), bit.lshift(1, 31), bit.tohex(65535)}",
+    "cjson.x = 1",
     // Shebang lines, and a clock read through a read-only script.
     "#!lua\nreturn 5",
     "#!lua flags=no-writes\nreturn redis.call('pttl', 'k1')",

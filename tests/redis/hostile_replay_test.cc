@@ -77,7 +77,7 @@ TEST_CASE("replay --redis sends nothing of a trace with a command the model does
     REQUIRE(recorded.exit_code == 0);
     for (const std::string& file : {scenario, trace}) {
       for (const bool flush : {false, true}) {
-        std::vector<std::string> args = {"replay", "--redis", server.address(), file};
+        std::vector<std::string> args = {"replay", "--redis", server.ReplayUrl(), file};
         if (flush) args.push_back("--redis-flush");
         auto r = RunLockstep(args);
         INFO(r.out << r.err);
@@ -110,21 +110,20 @@ TEST_CASE("replay --redis-server refuses the same traces before it starts a serv
   }
 }
 
-TEST_CASE("replay --redis --redis-flush empties database 0 alone and names the others",
-          "[redis-replay]") {
+TEST_CASE("replay --redis --redis-flush empties database 0 alone", "[redis-replay]") {
   testing::RedisServer server;
   auto admin = server.Connect();
   std::string error;
   REQUIRE(admin->Command({"SET", "in-db0", "x"}, &error) == kv::Reply::Ok());
   REQUIRE(admin->Command({"SELECT", "3"}, &error) == kv::Reply::Ok());
   REQUIRE(admin->Command({"SET", "precious", "data"}, &error) == kv::Reply::Ok());
-  auto r = RunLockstep({"replay", "--redis", server.address(), "--redis-flush",
+  auto r = RunLockstep({"replay", "--redis", server.ReplayUrl(), "--redis-flush",
                         testing::ScenarioPath("setnx-docs-race.json")});
   INFO(r.out << r.err);
   CHECK(r.exit_code == 1);
   CHECK(Has(r.out,
-            "database 0, one connection per client (C1, C2, C3), emptied first "
-            "(FLUSHDB); left as they are: db3:keys=1"));
+            "database 0, as user lockstep-replay, one connection per client (C1, C2, C3), "
+            "emptied first (FLUSHDB); the other databases are out of its reach"));
   CHECK(admin->Command({"GET", "precious"}, &error) == kv::Reply::Bulk("data"));
 }
 

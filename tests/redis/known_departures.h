@@ -47,9 +47,8 @@ inline constexpr Departure kKnownDepartures[] = {
      "math.random(100)); a real server continues one sequence across all scripts since it "
      "started. A model state must not depend on the scripts run before it."},
     {"lua-libraries",
-     "cjson, cmsgpack, struct and bit are not loaded: Debian's Lua 5.1 does not ship them and "
-     "the lock scripts do not use them; a script that names one gets the nonexistent-global "
-     "error."},
+     "cmsgpack and struct are not loaded: Debian does not package them for Lua 5.1 (cjson and "
+     "bit are, and are loaded); a script that names one gets the nonexistent-global error."},
     {"lua-instruction-limit",
      "Not generated. A script is stopped after 10,000,000 Lua instructions with "
      "\"ERR Script ran more than 10000000 Lua instructions and was stopped script: <sha>, on "
@@ -74,13 +73,18 @@ inline constexpr Departure kKnownDepartures[] = {
      "Not generated. Redis 7.0.15 marks globals and library tables read-only with a flag its "
      "own Lua has; Debian's Lua has none, so scripts see empty read-only proxies: every write "
      "fails with Redis's text, and rawget, rawset, next, pairs and setmetatable look through "
-     "them, but getmetatable(_G) is false rather than a table and table.insert(string, x) "
-     "succeeds for the rest of that script (it is undone before the next)."},
+     "them, but getmetatable(_G) is false rather than a table, cjson.encode(string) encodes an "
+     "empty table, and table.insert(string, x) succeeds for the rest of that script (it is "
+     "undone before the next)."},
     {"lua-commands-outside-model",
      "Not generated. redis.call of a command the model does not implement (HSET, PING, ...) "
      "gets \"Unknown Redis command called from script\"; redis.acl_check_cmd likewise refuses "
      "it. RESP3 (redis.setresp(3)) is accepted but replies still convert as RESP2; the shebang "
      "line is split on spaces without quotes, and of its flags only no-writes is enforced."},
+    {"lua-cjson-settings",
+     "Not generated. cjson's settings (cjson.encode_max_depth(1), ...) are put back before "
+     "every script, so a script's run does not depend on the scripts before it; a real server "
+     "keeps them for every later script."},
     {"lua-gc-figures",
      "Not generated. collectgarbage('count') and gcinfo() report the model's interpreter."},
 };
@@ -95,7 +99,7 @@ inline std::string_view DepartureFor(const std::vector<std::string>& argv) {
   if (eval && argv.size() >= 3) {
     const std::string& script = argv[1];
     if (script.find("math.random") != std::string::npos) return "lua-prng";
-    for (const char* lib : {"cjson", "cmsgpack", "struct", "bit"}) {
+    for (const char* lib : {"cmsgpack", "struct"}) {
       if (script.find(lib) != std::string::npos) return "lua-libraries";
     }
   }

@@ -21,9 +21,13 @@ class RedisServer {
   std::string address() const { return process_->address(); }
   // A new connection to this server. Throws std::runtime_error on failure.
   std::unique_ptr<replay::RedisConnection> Connect() const { return process_->Connect(); }
+  // Makes the user a replay runs as (replay_user.h), once; the --redis URL
+  // that names it.
+  std::string ReplayUrl();
 
  private:
   std::unique_ptr<replay::RedisProcess> process_;
+  std::string url_;
 };
 
 }  // namespace lockstep::testing

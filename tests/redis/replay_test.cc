@@ -27,7 +27,7 @@ TEST_CASE(
   testing::RedisServer server;
   testing::TempDir tmp;
   const std::string trace = SaveTrace(tmp, "setnx-docs-race.json");
-  auto r = RunLockstep({"replay", "--redis", server.address(), "--redis-flush", trace});
+  auto r = RunLockstep({"replay", "--redis", server.ReplayUrl(), "--redis-flush", trace});
   INFO(r.out << r.err);
   CHECK(r.exit_code == 1);
   CHECK(Has(r.out,
@@ -45,7 +45,7 @@ TEST_CASE(
 
 TEST_CASE("a scenario with a schedule replays on redis-server like its trace") {
   testing::RedisServer server;
-  auto r = RunLockstep({"replay", "--redis", server.address(), "--redis-flush",
+  auto r = RunLockstep({"replay", "--redis", server.ReplayUrl(), "--redis-flush",
                         testing::ScenarioPath("setnx-docs-race.json")});
   INFO(r.out << r.err);
   CHECK(r.exit_code == 1);
@@ -68,7 +68,7 @@ TEST_CASE(
   INFO(found.out << found.err);
   REQUIRE(found.exit_code == 1);
   testing::RedisServer server;
-  auto r = RunLockstep({"replay", "--redis", server.address(), "--redis-flush",
+  auto r = RunLockstep({"replay", "--redis", server.ReplayUrl(), "--redis-flush",
                         tmp.File("found/setnx-docs-race-mutual_exclusion-3clients.json")});
   INFO(r.out << r.err);
   CHECK(r.exit_code == 1);
@@ -80,7 +80,7 @@ TEST_CASE("the documented GETSET fix replays on redis-server with every reply ma
   testing::RedisServer server;
   testing::TempDir tmp;
   const std::string trace = SaveTrace(tmp, "getset-docs-fix.json");
-  auto r = RunLockstep({"replay", "--redis", server.address(), "--redis-flush", trace});
+  auto r = RunLockstep({"replay", "--redis", server.ReplayUrl(), "--redis-flush", trace});
   INFO(r.out << r.err);
   CHECK(r.exit_code == 0);
   CHECK(Has(r.out, "no violation in the trace, and every real reply matched it"));
@@ -102,7 +102,7 @@ TEST_CASE("a run that releases with the compare-and-delete script replays on red
     auto run = RunLockstep({"run", file, "--seed", seed, "--trace-out", trace});
     REQUIRE(run.exit_code == 0);
     REQUIRE(Has(testing::ReadText(trace), "\"EVAL\""));
-    auto r = RunLockstep({"replay", "--redis", server.address(), "--redis-flush", trace});
+    auto r = RunLockstep({"replay", "--redis", server.ReplayUrl(), "--redis-flush", trace});
     INFO(r.out << r.err);
     CHECK(r.exit_code == 0);
     CHECK(Has(r.out, "EVAL [if redis.call(\"get\",KEYS[1]) == ARGV[1] then ...]"));
@@ -119,7 +119,7 @@ TEST_CASE("an edited trace is refused before anything reaches the server") {
   REQUIRE(doc["steps"][3]["command"] == json({"GET", "lock.foo"}));
   doc["steps"][3]["reply"]["value"] = "8";
   const std::string edited = tmp.Write("edited.json", doc.dump(2));
-  auto r = RunLockstep({"replay", "--redis", server.address(), "--redis-flush", edited});
+  auto r = RunLockstep({"replay", "--redis", server.ReplayUrl(), "--redis-flush", edited});
   INFO(r.out << r.err);
   CHECK(r.exit_code == 2);
   CHECK(Has(r.err, "contradicts"));
@@ -135,7 +135,7 @@ TEST_CASE("a trace with deadlines maps virtual time onto the server's clock") {
   // The crashed holder's key now also carries a deadline, far after the run.
   scenario["keyspace"][0]["deadline"] = 100000;
   const std::string edited = tmp.Write("deadline.json", scenario.dump(2));
-  auto r = RunLockstep({"replay", "--redis", server.address(), "--redis-flush", edited});
+  auto r = RunLockstep({"replay", "--redis", server.ReplayUrl(), "--redis-flush", edited});
   INFO(r.out << r.err);
   CHECK(r.exit_code == 1);
   CHECK(Has(r.out, "time: virtual time t is the server's Unix time t + "));
@@ -154,7 +154,7 @@ TEST_CASE("a server fault the replay cannot apply is said so, at its step and in
   scenario["faults"]["jump_by"] = {600};
   scenario["schedule"] = {"C1", "jump +600", "C2"};
   const std::string file = tmp.Write("jump.json", scenario.dump());
-  auto r = RunLockstep({"replay", "--redis", server.address(), "--redis-flush", file});
+  auto r = RunLockstep({"replay", "--redis", server.ReplayUrl(), "--redis-flush", file});
   INFO(r.out << r.err);
   CHECK(r.exit_code == 4);  // the replay differs: the jump did not happen
   CHECK(Has(r.out, "(jump +600)"));
@@ -178,7 +178,7 @@ TEST_CASE("a write to the protected resource is the model's, never sent to Redis
   scenario["expect"] = "safe";
   scenario["schedule"] = {"C1", "C1", "C1", "C1", "C2", "C2"};
   const std::string file = tmp.Write("in-turn.json", scenario.dump());
-  auto r = RunLockstep({"replay", "--redis", server.address(), "--redis-flush", file});
+  auto r = RunLockstep({"replay", "--redis", server.ReplayUrl(), "--redis-flush", file});
   INFO(r.out << r.err);
   CHECK(r.exit_code == 0);
   // Both writes, each on its row with the model's reply and nothing sent.
@@ -202,7 +202,7 @@ TEST_CASE("replay --redis refuses a non-empty database unless told to flush it")
   std::string error;
   REQUIRE(c->Command({"SET", "precious", "data"}, &error));
   auto r = RunLockstep(
-      {"replay", "--redis", server.address(), testing::ScenarioPath("setnx-docs-race.json")});
+      {"replay", "--redis", server.ReplayUrl(), testing::ScenarioPath("setnx-docs-race.json")});
   CHECK(r.exit_code == 2);
   CHECK(Has(r.err, "lockstep: " + server.address() +
                        ": database 0 holds 1 keys; replay needs an "
@@ -218,7 +218,7 @@ TEST_CASE("replay --redis names HOST:PORT when it cannot connect and rejects a b
   }
   const std::string address = "127.0.0.1:" + std::to_string(port);
   const std::string race = testing::ScenarioPath("setnx-docs-race.json");
-  auto r = RunLockstep({"replay", "--redis", address, race});
+  auto r = RunLockstep({"replay", "--redis", "redis://lockstep-replay:pw@" + address, race});
   CHECK(r.exit_code == 2);
   CHECK(Has(r.err, "lockstep: " + address + ": cannot connect to the Redis server"));
 

@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <map>
+#include <set>
 #include <stdexcept>
 #include <thread>
 
@@ -43,6 +44,16 @@ size_t CompleteCommand(const std::string& buffer) {
   return count < 0 ? 0 : at;
 }
 
+// The name of the command at the start of `buffer`, a complete one.
+std::string CommandName(const std::string& buffer) {
+  const size_t at = buffer.find("\r\n", buffer.find("\r\n") + 2) + 2;
+  return buffer.substr(at, buffer.find("\r\n", at) - at);
+}
+
+// The commands replay --redis asks to see that its user may not run them.
+const std::set<std::string> kProbes = {"SELECT",   "SWAPDB",  "MOVE",   "COPY",
+                                       "FLUSHALL", "MIGRATE", "CONFIG", "EVAL"};
+
 // A server on 127.0.0.1 (an ephemeral port) served by a thread until the
 // object goes away.
 class FakeRedis {
@@ -74,6 +85,8 @@ class FakeRedis {
   FakeRedis& operator=(const FakeRedis&) = delete;
 
   std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
+  // Naming a user, as --redis must.
+  std::string url() const { return "redis://lockstep-replay:pw@" + address(); }
 
  private:
   void Serve() {
@@ -97,9 +110,13 @@ class FakeRedis {
         std::string& buffer = clients_[fds[i].fd];
         buffer.append(chunk, static_cast<size_t>(n));
         while (size_t used = CompleteCommand(buffer)) {
-          const bool dbsize = buffer.substr(0, used).find("DBSIZE") != std::string::npos;
+          const std::string name = CommandName(buffer);
           buffer.erase(0, used);
-          const std::string reply = mode_ == Mode::kEmptyThenOk && dbsize ? ":0\r\n" : "+OK\r\n";
+          // It refuses what the replay's user must not run (so that the
+          // replay goes on), and says OK to the rest.
+          const std::string reply = kProbes.count(name) != 0 ? "-NOPERM no permissions\r\n"
+                                    : mode_ == Mode::kEmptyThenOk && name == "DBSIZE" ? ":0\r\n"
+                                                                                      : "+OK\r\n";
           if (mode_ != Mode::kSilent &&
               write(fds[i].fd, reply.data(), reply.size()) != static_cast<ssize_t>(reply.size())) {
             break;
@@ -124,7 +141,7 @@ TEST_CASE(
     "replay (exit 4)",
     "[redis-replay]") {
   FakeRedis server(FakeRedis::Mode::kEmptyThenOk);
-  auto r = RunLockstep({"replay", "--redis", server.address(), "--redis-flush", kRace});
+  auto r = RunLockstep({"replay", "--redis", server.url(), "--redis-flush", kRace});
   INFO(r.out << r.err);
   CHECK(r.exit_code == 4);
   CHECK(r.out.find("DIFFERS") != std::string::npos);
@@ -138,7 +155,7 @@ TEST_CASE(
     "[redis-replay]") {
   FakeRedis server(FakeRedis::Mode::kOkToEverything);
   for (const bool flush : {false, true}) {
-    std::vector<std::string> args = {"replay", "--redis", server.address(), kRace};
+    std::vector<std::string> args = {"replay", "--redis", server.url(), kRace};
     if (flush) args.push_back("--redis-flush");
     auto r = RunLockstep(args);
     CHECK(r.exit_code == 2);
@@ -151,10 +168,10 @@ TEST_CASE(
 TEST_CASE("replay --redis on a server that never answers names it and the timeout",
           "[redis-replay]") {
   FakeRedis server(FakeRedis::Mode::kSilent);
-  auto r = RunLockstep({"replay", "--redis", server.address(), kRace});
+  auto r = RunLockstep({"replay", "--redis", server.url(), kRace});
   CHECK(r.exit_code == 2);
-  CHECK(r.err ==
-        "lockstep: no reply from " + server.address() + " within 5 s (waiting for DBSIZE)\n");
+  CHECK(r.err == "lockstep: " + server.address() +
+                     ": cannot connect to the Redis server: no reply to AUTH within 5000 ms\n");
 }
 
 }  // namespace
