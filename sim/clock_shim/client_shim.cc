@@ -32,6 +32,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include <arpa/inet.h>
 #include <linux/sockios.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -261,6 +262,32 @@ int Wait(int64_t timeout_nanos, Ready ready) {
   }
 }
 
+// Tells lockstep the local end of TCP connection `fd` (ShimCall::kConnect).
+// Unanswered, so any thread may: a message this small is written whole.
+void NameConnection(int fd) {
+  sockaddr_storage local{};
+  socklen_t len = sizeof local;
+  if (getsockname(fd, reinterpret_cast<sockaddr*>(&local), &len) != 0) return;
+  uint32_t address = 0;
+  uint16_t port = 0;
+  if (local.ss_family == AF_INET) {
+    const auto* v4 = reinterpret_cast<const sockaddr_in*>(&local);
+    address = ntohl(v4->sin_addr.s_addr);
+    port = ntohs(v4->sin_port);
+  } else if (local.ss_family == AF_INET6) {
+    const auto* v6 = reinterpret_cast<const sockaddr_in6*>(&local);
+    if (!IN6_IS_ADDR_V4MAPPED(&v6->sin6_addr)) return;  // lockstep listens on IPv4
+    std::memcpy(&address, &v6->sin6_addr.s6_addr[12], 4);
+    address = ntohl(address);
+    port = ntohs(v6->sin6_port);
+  } else {
+    return;
+  }
+  const lp::ShimMessage m{static_cast<uint32_t>(lp::ShimCall::kConnect), 0,
+                          static_cast<int64_t>(uint64_t{address} << 16 | port)};
+  if (write(g_control, &m, sizeof m) != sizeof m) Die("lockstep is gone");
+}
+
 int64_t MillisToNanos(int ms) { return ms < 0 ? -1 : int64_t{ms} * 1'000'000; }
 int64_t SpecToNanos(const timespec* t) { return t == nullptr ? -1 : ToNanos(*t); }
 int64_t ValToNanos(const timeval* t) {
@@ -420,17 +447,23 @@ int epoll_pwait(int epfd, struct epoll_event* events, int max, int timeout, cons
                   [&] { return cs::real_epoll_pwait(epfd, events, max, 0, mask); });
 }
 
-// A connection to lockstep is made at once: the program's next wait must
-// not depend on how fast the handshake went.
+// A connection to lockstep is named to it before connect returns (it serves
+// only those, from any thread), and made at once: the program's next wait
+// must not depend on how fast the handshake went.
 int connect(int fd, const struct sockaddr* addr, socklen_t len) {
   const int r = cs::real_connect(fd, addr, len);
-  if (!cs::Served() || addr == nullptr ||
+  if (!cs::g_active || addr == nullptr ||
       (addr->sa_family != AF_INET && addr->sa_family != AF_INET6)) {
     return r;
   }
+  const int saved = errno;
   int type = 0;
   socklen_t type_len = sizeof type;
-  if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &type_len) != 0 || type != SOCK_STREAM) return r;
+  const bool stream =
+      getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &type_len) == 0 && type == SOCK_STREAM;
+  if (stream && (r == 0 || saved == EINPROGRESS)) cs::NameConnection(fd);
+  errno = saved;
+  if (!stream || !cs::OnMainThread()) return r;
   if (fd < cs::kTrackedFds) cs::g_connections[fd / 64] |= uint64_t{1} << (fd % 64);
   if (r < 0 && errno == EINPROGRESS) {
     pollfd out{fd, POLLOUT, 0};
