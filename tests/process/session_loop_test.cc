@@ -47,6 +47,7 @@ std::string LoopScenario(const TempDir& dir, const std::string& script, int time
 struct BoundedRun {
   int exit_code = -1;  // -1: killed at the bound
   double seconds = 0;
+  double cpu_seconds = 0;  // lockstep's own, not its client's: the machine's load aside
   std::string out, err;
 };
 
@@ -58,7 +59,13 @@ BoundedRun RunBounded(const TempDir& dir, const std::vector<std::string>& argv, 
   BoundedRun b;
   int status = 0;
   for (;;) {
-    if (waitpid(pid, &status, WNOHANG) == pid) {
+    siginfo_t info{};
+    if (waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+        info.si_pid == pid) {
+      // Ended, not yet reaped: its CPU time is still there to read.
+      b.cpu_seconds =
+          static_cast<double>(testing::CpuTicks(pid)) / static_cast<double>(sysconf(_SC_CLK_TCK));
+      waitpid(pid, &status, 0);
       b.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 1000 + WTERMSIG(status);
       break;
     }
@@ -132,7 +139,7 @@ TEST_CASE("a reply of 4 MB reaches the process", "[process]") {
   CHECK(Has(r.out, "no violation"));
 }
 
-TEST_CASE("2,000 pipelined commands are answered at once", "[process]") {
+TEST_CASE("2000 pipelined commands are answered at once", "[process]") {
   TempDir dir;
   const std::string s = LoopScenario(dir, std::string(kLoopConnect) +
                                               "p = r.pipeline(transaction=False)\n"
@@ -163,14 +170,15 @@ TEST_CASE("thousands of connections are accepted in linear time", "[process]") {
                                               "    assert c.recv(100) == b'+PONG\\r\\n'\n"
                                               "    conns.append(c)\n"
                                               "r.set('k', '1')\n");
-  const BoundedRun r = RunBounded(dir, {LOCKSTEP_BINARY, "run", s, "--seed", "1"}, 60);
+  // lockstep's own CPU time, which the machine's load leaves alone: 0.3 s
+  // here, 14 s when each accept cost time linear in the connections open.
+  const BoundedRun r = RunBounded(dir, {LOCKSTEP_BINARY, "run", s, "--seed", "1"}, 120);
   INFO(r.out << r.err);
   CHECK(r.exit_code == 0);
-  CHECK(r.seconds < 12);
+  CHECK(r.cpu_seconds < 4);
 }
 
-TEST_CASE("a process that opens more connections than lockstep may is told so, no spin",
-          "[process]") {
+TEST_CASE("a process that opens more connections than lockstep can hold is told so", "[process]") {
   TempDir dir;
   // lockstep may hold 64 descriptors; its process raises its own limit.
   const std::string s = LoopScenario(dir,
