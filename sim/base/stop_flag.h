@@ -11,4 +11,16 @@ namespace lockstep::base {
 inline std::atomic<bool> stop_requested{false};
 static_assert(std::atomic<bool>::is_always_lock_free);
 
+// While one is alive, a wait does not heed stop_requested: what is being
+// done must finish (recording a counterexample already found; a second
+// signal still ends lockstep at once).
+inline std::atomic<int> stop_deferred{0};
+class DeferStop {
+ public:
+  DeferStop() { stop_deferred.fetch_add(1); }
+  ~DeferStop() { stop_deferred.fetch_sub(1); }
+  DeferStop(const DeferStop&) = delete;
+  DeferStop& operator=(const DeferStop&) = delete;
+};
+
 }  // namespace lockstep::base

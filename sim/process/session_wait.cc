@@ -19,7 +19,7 @@ int Deadline::SliceMillis() const {
 }
 
 void HeedStop() {
-  if (base::stop_requested.load(std::memory_order_relaxed)) {
+  if (base::stop_requested.load(std::memory_order_relaxed) && base::stop_deferred.load() == 0) {
     throw world::RuleBroken("lockstep was asked to stop while it waited for a process client");
   }
 }

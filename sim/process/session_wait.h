@@ -23,8 +23,9 @@ class Deadline {
   std::chrono::steady_clock::time_point at_;
 };
 
-// Throws world::RuleBroken once a stop was asked for: the search that
-// waits stops, and says so (sim/cli's explore command, exit 3).
+// Throws world::RuleBroken once a stop was asked for (and not deferred:
+// base::DeferStop): the search that waits stops, and says so (sim/cli's
+// explore command, exit 3).
 void HeedStop();
 
 // poll(2) until something is ready (returns poll's count) or the deadline
