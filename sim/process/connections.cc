@@ -18,6 +18,7 @@
 
 #include "sim/process/loopback.h"
 #include "sim/world/client.h"
+#include "sim/world/fiber_stack.h"
 
 namespace lockstep::process {
 namespace {
@@ -102,6 +103,9 @@ void Connections::Accept(size_t listener) {
     if (fd < 0) {
       if (errno == EINTR || errno == ECONNABORTED) continue;
       if (errno == EMFILE || errno == ENFILE) {
+        const int e = errno;
+        world::ForgetUnwoundFrames();  // the throw runs where stale shadow may be
+        errno = e;
         throw world::RuleBroken(
             who_ + " opened more connections than lockstep can hold open (" + std::strerror(errno) +
             "): does it close the ones it no longer uses? (ulimit -n raises the limit)");
@@ -183,9 +187,9 @@ void Connections::Read(size_t index) {
 }
 
 void Connections::ReadAll() {
-  epoll_event events[256];
+  std::vector<epoll_event>& events = events_;  // on the heap (process_session.cc says why)
   for (;;) {
-    const int n = epoll_wait(epoll_, events, 256, 0);
+    const int n = epoll_wait(epoll_, events.data(), 256, 0);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) SystemError("epoll_wait");
     for (int i = 0; i < n; ++i) {

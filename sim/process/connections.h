@@ -24,6 +24,8 @@
 #include <string>
 #include <vector>
 
+#include <sys/epoll.h>
+
 #include "sim/process/connection_commands.h"
 #include "sim/process/resp.h"
 #include "sim/process/session_wait.h"
@@ -66,6 +68,8 @@ class Connections {
   // Whether the program closed a connection since this was last asked.
   bool TakeClosed();
   bool closed() const { return closed_; }
+  // Accepted connections nobody named, held unread.
+  size_t held() const { return held_.size(); }
 
   // Before the program is let go: writes on, and waits until what was sent
   // has reached the program (or waits for room it makes by reading).
@@ -117,6 +121,7 @@ class Connections {
   std::set<size_t> ready_;    // connections with parsed commands
   std::set<size_t> writing_;  // connections with output not yet settled
   bool closed_ = false;
+  std::vector<epoll_event> events_ = std::vector<epoll_event>(256);
 };
 
 }  // namespace lockstep::process

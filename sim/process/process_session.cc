@@ -150,6 +150,10 @@ void ProcessSession::Silent() const {
       " s: it sent no command, did not sleep and did not end (does it connect to "
       "$LOCKSTEP_REDIS_URL? is it a static binary, or started by another program, which "
       "liblockstep_client.so does not reach?)" +
+      (connections_ && connections_->held() > 0
+           ? "; a connection its shim did not name (a connect without libc's connect?) was "
+             "not served"
+           : "") +
       Output(2048));
 }
 
@@ -219,9 +223,11 @@ std::optional<ShimMessage> ProcessSession::ReadMessage() {
 ProcessSession::Event ProcessSession::Next() {
   std::optional<Deadline> deadline(program_.timeout_seconds);
   for (;;) {
-    pollfd fds[3] = {
+    // On the heap, not the fiber's stack, as every buffer a system call
+    // fills here: AddressSanitizer's view of a fiber's stack can be stale.
+    std::vector<pollfd> fds = {
         {control_, POLLIN, 0}, {child_->exit_fd(), POLLIN, 0}, {connections_->fd(), POLLIN, 0}};
-    if (PollUntil(fds, 3, *deadline) == 0) Silent();
+    if (PollUntil(fds.data(), fds.size(), *deadline) == 0) Silent();
     connections_->ReadAll();
     if (fds[0].revents != 0) {
       const std::optional<ShimMessage> m = ReadMessage();

@@ -8,6 +8,7 @@
 
 #include "sim/base/stop_flag.h"
 #include "sim/world/client.h"
+#include "sim/world/fiber_stack.h"
 
 namespace lockstep::process {
 
@@ -20,6 +21,9 @@ int Deadline::SliceMillis() const {
 
 void HeedStop() {
   if (base::stop_requested.load(std::memory_order_relaxed) && base::stop_deferred.load() == 0) {
+    // The throw runs below this frame, where earlier calls left stale
+    // shadow on a fiber's stack (world/fiber_stack.h).
+    world::ForgetUnwoundFrames();
     throw world::RuleBroken("lockstep was asked to stop while it waited for a process client");
   }
 }
