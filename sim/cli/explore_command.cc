@@ -286,6 +286,15 @@ int Reported(const ExploreOptions& o, explore::Communicator* ranks) {
     PrintError(e.what());  // already names its file and place
     return kExitBadInput;
   } catch (const std::runtime_error& e) {
+    // A stop heeded inside a run (a process client's wait) ends it with an
+    // exception: the search stopped, as it does between runs.
+    if (run::StopRequested().load()) {
+      const int signal = run::StopSignal();
+      PrintError(std::string("search stopped by ") +
+                 (signal != 0 ? run::SignalName(signal)
+                              : "the memory bound (--max-memory " + SizeText(o.max_memory) + ")"));
+      return kExitBound;
+    }
     // An algorithm threw, or is not deterministic: the scenario's fault.
     PrintError(o.file + ": " + e.what());
     return kExitBadInput;

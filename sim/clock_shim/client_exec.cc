@@ -126,6 +126,26 @@ void KeepForExec(int control, int clock, uint64_t seed, const char* preload) {
   g_exec_clock = clock;
 }
 
+// The environment's own entry for `name` (not getenv's or unsetenv's: a
+// program such as bash defines its own, which its variables, not yet made,
+// would answer), and its removal in place.
+const char* FindInEnviron(const char* name) {
+  const size_t n = std::strlen(name);
+  for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
+    if (std::strncmp(*e, name, n) == 0 && (*e)[n] == '=') return *e + n + 1;
+  }
+  return nullptr;
+}
+
+void RemoveFromEnviron(const char* name) {
+  const size_t n = std::strlen(name);
+  char** out = environ;
+  for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
+    if (!(std::strncmp(*e, name, n) == 0 && (*e)[n] == '=')) *out++ = *e;
+  }
+  if (out != nullptr) *out = nullptr;
+}
+
 }  // namespace lockstep::client_shim
 
 namespace cs = lockstep::client_shim;

@@ -32,6 +32,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include <arpa/inet.h>
 #include <linux/sockios.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -86,26 +87,6 @@ RecvfromFn real_recvfrom;
 template <class F>
 F Next(const char* name) {
   return reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
-}
-
-// The environment's own entry for `name` (not getenv's or unsetenv's: a
-// program such as bash defines its own, which its variables, not yet made,
-// would answer), and its removal in place.
-const char* FindInEnviron(const char* name) {
-  const size_t n = std::strlen(name);
-  for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
-    if (std::strncmp(*e, name, n) == 0 && (*e)[n] == '=') return *e + n + 1;
-  }
-  return nullptr;
-}
-
-void RemoveFromEnviron(const char* name) {
-  const size_t n = std::strlen(name);
-  char** out = environ;
-  for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
-    if (!(std::strncmp(*e, name, n) == 0 && (*e)[n] == '=')) *out++ = *e;
-  }
-  if (out != nullptr) *out = nullptr;
 }
 
 __attribute__((constructor)) void Attach() {
@@ -180,34 +161,6 @@ void Flush() {
   }
 }
 
-// Whether every other thread of the process is asleep (or stopped): none is
-// about to make the main thread's input ready (a thread pool's file read,
-// say, which Node uses at start-up). What they wait for is theirs.
-bool OwnThreadsIdle() {
-  DIR* tasks = opendir("/proc/self/task");
-  if (tasks == nullptr) return true;
-  bool idle = true;
-  while (const dirent* e = readdir(tasks)) {
-    const int tid = std::atoi(e->d_name);
-    if (tid <= 0 || tid == g_real_pid) continue;
-    char path[64], stat[512];
-    std::snprintf(path, sizeof path, "/proc/self/task/%d/stat", tid);
-    const int fd = static_cast<int>(syscall(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC));
-    if (fd < 0) continue;  // it ended
-    const ssize_t n = syscall(SYS_read, fd, stat, sizeof stat - 1);
-    syscall(SYS_close, fd);
-    if (n <= 0) continue;
-    stat[n] = '\0';
-    const char* paren = std::strrchr(stat, ')');
-    if (paren != nullptr && (paren[2] == 'R' || paren[2] == 'D')) {
-      idle = false;
-      break;
-    }
-  }
-  closedir(tasks);
-  return idle;
-}
-
 // Before the main thread says it waits: its own threads finish what they
 // are doing, in real time, and if that made its input ready it need not
 // wait. Returns `ready()`'s result, 0 if still nothing is ready.
@@ -215,7 +168,7 @@ template <class Ready>
 int SettleOwnThreads(Ready ready) {
   for (;;) {
     // Idle first: what a thread made ready before it slept is seen next.
-    const bool idle = OwnThreadsIdle();
+    const bool idle = OwnThreadsIdle(g_real_pid);
     const int r = ready();
     if (r != 0 || idle) return r;
     sched_yield();
@@ -285,6 +238,32 @@ int Wait(int64_t timeout_nanos, Ready ready) {
     const int r = ready();
     if (r != 0 || answer == lp::kWoke) return r;
   }
+}
+
+// Tells lockstep the local end of TCP connection `fd` (ShimCall::kConnect).
+// Unanswered, so any thread may: a message this small is written whole.
+void NameConnection(int fd) {
+  sockaddr_storage local{};
+  socklen_t len = sizeof local;
+  if (getsockname(fd, reinterpret_cast<sockaddr*>(&local), &len) != 0) return;
+  uint32_t address = 0;
+  uint16_t port = 0;
+  if (local.ss_family == AF_INET) {
+    const auto* v4 = reinterpret_cast<const sockaddr_in*>(&local);
+    address = ntohl(v4->sin_addr.s_addr);
+    port = ntohs(v4->sin_port);
+  } else if (local.ss_family == AF_INET6) {
+    const auto* v6 = reinterpret_cast<const sockaddr_in6*>(&local);
+    if (!IN6_IS_ADDR_V4MAPPED(&v6->sin6_addr)) return;  // lockstep listens on IPv4
+    std::memcpy(&address, &v6->sin6_addr.s6_addr[12], 4);
+    address = ntohl(address);
+    port = ntohs(v6->sin6_port);
+  } else {
+    return;
+  }
+  const lp::ShimMessage m{static_cast<uint32_t>(lp::ShimCall::kConnect), 0,
+                          static_cast<int64_t>(uint64_t{address} << 16 | port)};
+  if (write(g_control, &m, sizeof m) != sizeof m) Die("lockstep is gone");
 }
 
 int64_t MillisToNanos(int ms) { return ms < 0 ? -1 : int64_t{ms} * 1'000'000; }
@@ -446,17 +425,23 @@ int epoll_pwait(int epfd, struct epoll_event* events, int max, int timeout, cons
                   [&] { return cs::real_epoll_pwait(epfd, events, max, 0, mask); });
 }
 
-// A connection to lockstep is made at once: the program's next wait must
-// not depend on how fast the handshake went.
+// A connection to lockstep is named to it before connect returns (it serves
+// only those, from any thread), and made at once: the program's next wait
+// must not depend on how fast the handshake went.
 int connect(int fd, const struct sockaddr* addr, socklen_t len) {
   const int r = cs::real_connect(fd, addr, len);
-  if (!cs::Served() || addr == nullptr ||
+  if (!cs::g_active || addr == nullptr ||
       (addr->sa_family != AF_INET && addr->sa_family != AF_INET6)) {
     return r;
   }
+  const int saved = errno;
   int type = 0;
   socklen_t type_len = sizeof type;
-  if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &type_len) != 0 || type != SOCK_STREAM) return r;
+  const bool stream =
+      getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &type_len) == 0 && type == SOCK_STREAM;
+  if (stream && (r == 0 || saved == EINPROGRESS)) cs::NameConnection(fd);
+  errno = saved;
+  if (!stream || !cs::OnMainThread()) return r;
   if (fd < cs::kTrackedFds) cs::g_connections[fd / 64] |= uint64_t{1} << (fd % 64);
   if (r < 0 && errno == EINPROGRESS) {
     pollfd out{fd, POLLOUT, 0};

@@ -29,5 +29,12 @@ void ForgetConnection(int fd);
 // take over the control channel and the clock (client_exec.cc).
 void KeepForExec(int control, int clock, uint64_t seed, const char* preload);
 
+// Whether every thread of the process but `main_tid` sleeps (own_threads.cc).
+bool OwnThreadsIdle(int main_tid);
+// The environment's own entry for `name`, and its removal in place
+// (client_exec.cc).
+const char* FindInEnviron(const char* name);
+void RemoveFromEnviron(const char* name);
+
 }  // namespace lockstep::client_shim
 #pragma GCC visibility pop

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/base/limits.h"
 #include "sim/kv/int_parse.h"
 #include "sim/process/connection_commands.h"
 
@@ -20,9 +21,28 @@ constexpr std::string_view kClockArgument = "lockstep:clock+";
                    "\"");
 }
 
-int64_t IntArg(const std::string& who, const std::string& verb, const std::string& arg) {
+// Times, and offsets from the clock, lie within the clock's range: an
+// algorithm's arithmetic on them cannot overflow.
+constexpr int64_t kMaxTime = base::Limits::kMaxTime;
+// A token is an integer a trace shows exactly wherever it is read (a
+// JavaScript number).
+constexpr int64_t kMaxToken = int64_t{1} << 53;
+
+// A JSON integer within +-bound (an unsigned one too large for int64 is not).
+bool InRange(const json& v, int64_t bound) {
+  if (!v.is_number_integer()) return false;
+  if (v.is_number_unsigned()) return v.get<uint64_t>() <= static_cast<uint64_t>(bound);
+  return v.get<int64_t>() >= -bound && v.get<int64_t>() <= bound;
+}
+
+int64_t IntArg(const std::string& who, const std::string& verb, const std::string& arg,
+               int64_t bound = kMaxTime) {
   int64_t v = 0;
   if (!kv::ParseInt64(arg, &v)) Malformed(who, verb, "an argument that is an integer", arg);
+  if (v < -bound || v > bound) {
+    Malformed(who, verb,
+              "an integer from " + kv::FormatInt64(-bound) + " to " + kv::FormatInt64(bound), arg);
+  }
   return v;
 }
 
@@ -45,12 +65,15 @@ json ObjectArg(const std::string& who, const std::string& verb, const std::strin
 // An array of integers at `key` of `j` (none: empty).
 std::vector<int64_t> Integers(const json& j, const char* key, const std::string& who,
                               const std::string& verb, const std::string& arg,
-                              const std::string& expected) {
+                              const std::string& expected, int64_t bound) {
   std::vector<int64_t> out;
   if (!j.contains(key)) return out;
   if (!j[key].is_array()) Malformed(who, verb, expected, arg);
   for (const json& v : j[key]) {
-    if (!v.is_number_integer()) Malformed(who, verb, expected, arg);
+    if (!InRange(v, bound)) {
+      Malformed(who, verb, expected + " whose " + key + " lie within +-" + kv::FormatInt64(bound),
+                arg);
+    }
     out.push_back(v.get<int64_t>());
   }
   return out;
@@ -66,8 +89,10 @@ void ForgetHistory(Client& c, const std::string& who, const std::string& arg) {
   if (!j.contains("label") || !j["label"].is_string()) {
     Malformed(who, "forget_history", expected, arg);
   }
-  const std::vector<int64_t> live = Integers(j, "live", who, "forget_history", arg, expected);
-  const std::vector<int64_t> times = Integers(j, "times", who, "forget_history", arg, expected);
+  const std::vector<int64_t> live =
+      Integers(j, "live", who, "forget_history", arg, expected, kMaxToken);
+  const std::vector<int64_t> times =
+      Integers(j, "times", who, "forget_history", arg, expected, kMaxTime);
   c.ForgetHistory(j["label"].get<std::string>(), live, times);
 }
 
@@ -88,8 +113,8 @@ kv::Reply LeaveReleasing(Client& c, const std::string& who, const std::string& a
     command.push_back(a.get<std::string>());
   }
   const bool conditional = j.contains("unless_expired");
-  if (conditional && !j["unless_expired"].is_number_integer()) {
-    Malformed(who, "leave", expected, arg);
+  if (conditional && !InRange(j["unless_expired"], kMaxTime)) {
+    Malformed(who, "leave", expected + " with a TIME within +-" + kv::FormatInt64(kMaxTime), arg);
   }
   const world::Millis unless_expired = conditional ? j["unless_expired"].get<int64_t>() : 0;
   return c.LeaveCriticalSection([command, conditional, unless_expired](world::Millis now) {
@@ -120,7 +145,7 @@ kv::Reply RunLockstepCall(Client& c, const std::string& text, const std::string&
     c.ForgetLock();
   } else if (verb == "write") {
     effects->stepped = true;
-    return kv::Reply::Bulk(c.WriteResource(IntArg(who, verb, arg)) ? "1" : "0");
+    return kv::Reply::Bulk(c.WriteResource(IntArg(who, verb, arg, kMaxToken)) ? "1" : "0");
   } else if (verb == "because") {
     c.Because(arg);
   } else if (verb == "forget_history") {
@@ -146,6 +171,12 @@ std::vector<world::Value> RequestArguments(const std::vector<std::string>& argv,
     int64_t offset = 0;
     if (a.starts_with(kClockArgument) &&
         kv::ParseInt64(std::string_view(a).substr(kClockArgument.size()), &offset)) {
+      if (offset < -kMaxTime || offset > kMaxTime) {
+        throw RuleBroken(who + " sent an argument " + a +
+                         ": the offset from the clock must lie "
+                         "within +-" +
+                         kv::FormatInt64(kMaxTime));
+      }
       if (clock) {
         throw RuleBroken(who +
                          " sent a command with two arguments lockstep:clock+N; a step "

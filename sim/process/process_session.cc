@@ -2,29 +2,26 @@
 
 #include <fcntl.h>
 #include <poll.h>
-#include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
-#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
 #include <utility>
 
-#include <arpa/inet.h>
-#include <linux/sockios.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 
+#include "sim/base/printable.h"
 #include "sim/process/resp.h"
+#include "sim/process/session_wait.h"
+#include "sim/process/static_program.h"
+#include "sim/process/system_error.h"
 #include "sim/world/client.h"
 
 namespace lockstep::process {
@@ -32,27 +29,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-[[noreturn]] void SystemError(const std::string& what) {
-  throw std::runtime_error(what + ": " + std::strerror(errno));
-}
-
-int Listen(int* port) {
-  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-  if (fd < 0) SystemError("socket");
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof addr;
-  if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 || listen(fd, 64) != 0 ||
-      getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
-    const int e = errno;
-    close(fd);
-    errno = e;
-    SystemError("cannot listen on loopback");
-  }
-  *port = ntohs(addr.sin_port);
-  return fd;
-}
+// The process's HOME: the same path in every run (a program may send it),
+// and one nobody can create, so that every run finds it alike: missing. A
+// folder of its own would differ between runs, and one path shared by
+// every run would let runs at the same time (parked processes, --jobs,
+// another lockstep) see each other's files.
+constexpr const char* kHome = "/nonexistent/lockstep-home";
 
 std::string EnvName(const std::string& setting) {
   std::string name = "LOCKSTEP_";
@@ -73,11 +55,10 @@ ProcessSession::ProcessSession(const ProcessProgram& program, const nlohmann::js
   if (settings.contains("token_instance")) {
     instances = std::max(instances, settings["token_instance"].get<int>());
   }
+  connections_ = std::make_unique<Connections>(instances, Describe(), [this] { Silent(); });
   std::string urls, ports;
   for (int i = 0; i < instances; ++i) {
-    int port = 0;
-    listeners_.push_back(Listen(&port));
-    ports_.push_back(port);
+    const int port = connections_->ports()[static_cast<size_t>(i)];
     const std::string url = "redis://127.0.0.1:" + std::to_string(port) + "/0";
     urls += (i ? " " : "") + url;
     ports += (i ? " " : "") + std::to_string(port);
@@ -101,7 +82,7 @@ ProcessSession::ProcessSession(const ProcessProgram& program, const nlohmann::js
   const char* path = std::getenv("PATH");
   std::map<std::string, std::string> env = {{"PATH", path ? path : "/usr/local/bin:/usr/bin:/bin"},
                                             {"LANG", "C.UTF-8"},
-                                            {"HOME", dir_},
+                                            {"HOME", kHome},
                                             {"LOCKSTEP_REDIS_URL", urls.substr(0, urls.find(' '))},
                                             {"LOCKSTEP_REDIS_URLS", urls},
                                             {"LOCKSTEP_REDIS_PORTS", ports},
@@ -123,10 +104,7 @@ ProcessSession::ProcessSession(const ProcessProgram& program, const nlohmann::js
 
 ProcessSession::~ProcessSession() {
   child_.reset();  // killed and reaped first: nothing writes to what is closed next
-  for (const Connection& c : connections_) {
-    if (c.fd >= 0) close(c.fd);
-  }
-  for (int fd : listeners_) close(fd);
+  connections_.reset();
   for (int fd : {control_, control_child_, clock_fd_}) {
     if (fd >= 0) close(fd);
   }
@@ -169,12 +147,27 @@ void ProcessSession::Silent() const {
       " s: it sent no command, did not sleep and did not end (does it connect to "
       "$LOCKSTEP_REDIS_URL? is it a static binary, or started by another program, which "
       "liblockstep_client.so does not reach?)" +
+      (connections_ && connections_->held() > 0
+           ? "; a connection its shim did not name (a connect without libc's connect?) was "
+             "not served"
+           : "") +
       Output(2048));
 }
 
 void ProcessSession::Start() {
   // Loading refused it already (scenario/program_trust.h): reaching here is a bug.
   if (!program_.allowed) throw std::logic_error(Describe() + " may not start: nobody allowed it");
+  // Without the shim, the program would be silent until its time is up.
+  std::string path;
+  for (const std::string& e : env_) {
+    if (e.starts_with("PATH=")) path = e.substr(5);
+  }
+  if (const std::string why = WhyNotPreloadable(program_.program, path, program_.cwd);
+      !why.empty()) {
+    throw world::RuleBroken(Describe() + ": " + base::Printable(why) +
+                            ", so liblockstep_client.so cannot be loaded into it and lockstep "
+                            "would see nothing it does");
+  }
   ChildSpec spec;
   spec.argv = program_.command;
   spec.argv[0] = program_.program;
@@ -187,22 +180,21 @@ void ProcessSession::Start() {
   control_child_ = -1;
   ShimMessage hello{};
   size_t got = 0;
-  const int timeout_ms = program_.timeout_seconds * 1000;
+  const Deadline deadline(program_.timeout_seconds);
   while (got < sizeof hello) {
     pollfd fds[2] = {{control_, POLLIN, 0}, {child_->exit_fd(), POLLIN, 0}};
-    const int r = poll(fds, 2, timeout_ms);
-    if (r < 0 && errno == EINTR) continue;
-    if (r == 0) Silent();
+    if (PollUntil(fds, 2, deadline) == 0) Silent();
     if (fds[0].revents != 0) {
       const ssize_t n = read(control_, reinterpret_cast<char*>(&hello) + got, sizeof hello - got);
       if (n > 0) {
         got += static_cast<size_t>(n);
         continue;
       }
+      if (n < 0 && errno == EINTR) continue;
     }
     int status = 0;
     while (!child_->Ended(&status)) {
-      poll(fds + 1, 1, timeout_ms);
+      if (PollUntil(fds + 1, 1, deadline) == 0) Silent();
     }
     EndedEarly(status);
   }
@@ -211,102 +203,62 @@ void ProcessSession::Start() {
   }
 }
 
-void ProcessSession::Accept() {
-  for (size_t i = 0; i < listeners_.size(); ++i) {
-    for (;;) {
-      const int fd = accept4(listeners_[i], nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
-      if (fd < 0) break;
-      const int one = 1;
-      setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-      setsockopt(fd, IPPROTO_TCP, TCP_QUICKACK, &one, sizeof one);
-      Connection c;
-      c.fd = fd;
-      c.instance = static_cast<int>(i);
-      c.state.id = static_cast<int64_t>(connections_.size()) + 1;
-      connections_.push_back(std::move(c));
-    }
-  }
-}
-
-bool ProcessSession::ReadOne(Connection& c) {
-  char buffer[65536];
-  // What the process sends next is acknowledged at once, so that its shim's
-  // check that it arrived (shim_protocol.h) returns at once.
-  const int one = 1;
-  setsockopt(c.fd, IPPROTO_TCP, TCP_QUICKACK, &one, sizeof one);
-  for (;;) {
-    const ssize_t n = recv(c.fd, buffer, sizeof buffer, MSG_DONTWAIT);
+std::optional<ShimMessage> ProcessSession::ReadMessage() {
+  ShimMessage m{};
+  size_t got = 0;
+  while (got < sizeof m) {
+    const ssize_t n = read(control_, reinterpret_cast<char*>(&m) + got, sizeof m - got);
     if (n > 0) {
-      c.in.append(buffer, static_cast<size_t>(n));
-      if (c.in.size() > kMaxPendingBytes) {
-        throw world::RuleBroken(Describe() + " sent more than " +
-                                std::to_string(kMaxPendingBytes >> 20) +
-                                " MiB that is not a whole command");
-      }
+      got += static_cast<size_t>(n);
+    } else if (n < 0 && errno == EINTR) {
       continue;
+    } else {
+      return std::nullopt;  // the process is ending: its exit says how
     }
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return true;
-    // Closed by the process (or broken): closed here too, as Redis does,
-    // the end delivered before the process is answered again.
-    shutdown(c.fd, SHUT_WR);
-    Delivered(c.fd);
-    close(c.fd);
-    c.fd = -1;
-    closed_ = true;
-    return false;
   }
-}
-
-void ProcessSession::ReadAll() {
-  Accept();
-  for (Connection& c : connections_) {
-    if (c.fd >= 0) ReadOne(c);
-  }
+  return m;
 }
 
 ProcessSession::Event ProcessSession::Next() {
-  const int timeout_ms = program_.timeout_seconds * 1000;
+  std::optional<Deadline> deadline(program_.timeout_seconds);
   for (;;) {
-    std::vector<pollfd> fds = {{control_, POLLIN, 0}, {child_->exit_fd(), POLLIN, 0}};
-    for (int fd : listeners_) fds.push_back({fd, POLLIN, 0});
-    for (const Connection& c : connections_) {
-      if (c.fd >= 0) fds.push_back({c.fd, POLLIN, 0});
-    }
-    const int r = poll(fds.data(), fds.size(), timeout_ms);
-    if (r < 0 && errno == EINTR) continue;
-    if (r < 0) SystemError("poll");
-    if (r == 0) Silent();
-    ReadAll();
+    // On the heap, not the fiber's stack, as every buffer a system call
+    // fills here: AddressSanitizer's view of a fiber's stack can be stale.
+    std::vector<pollfd> fds = {
+        {control_, POLLIN, 0}, {child_->exit_fd(), POLLIN, 0}, {connections_->fd(), POLLIN, 0}};
+    if (PollUntil(fds.data(), fds.size(), *deadline) == 0) Silent();
+    connections_->ReadAll();
     if (fds[0].revents != 0) {
-      ShimMessage m{};
-      size_t got = 0;
-      while (got < sizeof m) {
-        const ssize_t n = read(control_, reinterpret_cast<char*>(&m) + got, sizeof m - got);
-        if (n > 0) {
-          got += static_cast<size_t>(n);
-        } else if (n < 0 && errno == EINTR) {
-          continue;
-        } else {
-          break;  // the process is ending: its exit says how
-        }
+      const std::optional<ShimMessage> m = ReadMessage();
+      if (m && m->call == static_cast<uint32_t>(ShimCall::kConnect)) {
+        connections_->Named(static_cast<uint64_t>(m->nanos));
+        continue;
       }
-      if (got == sizeof m) {
-        if (m.call == static_cast<uint32_t>(ShimCall::kSleep)) {
-          return {Event::Kind::kSleep, m.nanos, 0};
+      if (m && m->call == static_cast<uint32_t>(ShimCall::kWait)) {
+        // Waiting for the rest of a reply: let go to read it, no step.
+        if (!connections_->HasCommand() && !connections_->closed() &&
+            connections_->Progressed(*deadline)) {
+          Answer(kData);
+          deadline.emplace(program_.timeout_seconds);
+          continue;
         }
-        if (m.call == static_cast<uint32_t>(ShimCall::kWait)) {
-          return {Event::Kind::kWait, m.nanos, 0};
-        }
-        if (m.call == static_cast<uint32_t>(ShimCall::kClock)) return {Event::Kind::kClock, 0, 0};
+        return {Event::Kind::kWait, m->nanos, 0};
+      }
+      if (m && m->call == static_cast<uint32_t>(ShimCall::kSleep)) {
+        return {Event::Kind::kSleep, m->nanos, 0};
+      }
+      if (m && m->call == static_cast<uint32_t>(ShimCall::kClock)) {
+        return {Event::Kind::kClock, 0, 0};
+      }
+      if (m) {
         throw world::RuleBroken(Describe() +
                                 " sent lockstep a message its shim never sends (call " +
-                                std::to_string(m.call) + ")");
+                                std::to_string(m->call) + ")");
       }
       int status = 0;
       while (!child_->Ended(&status)) {
         pollfd exit{child_->exit_fd(), POLLIN, 0};
-        if (poll(&exit, 1, timeout_ms) == 0) Silent();
+        if (PollUntil(&exit, 1, *deadline) == 0) Silent();
       }
       return {Event::Kind::kEnded, 0, status};
     }
@@ -315,58 +267,8 @@ ProcessSession::Event ProcessSession::Next() {
   }
 }
 
-std::optional<ProcessSession::Command> ProcessSession::TakeCommand() {
-  ReadAll();
-  for (size_t i = 0; i < connections_.size(); ++i) {
-    Connection& c = connections_[i];
-    while (std::optional<ParsedCommand> parsed = process::TakeCommand(c.in)) {
-      if (parsed->argv.empty() && parsed->error.empty()) continue;  // an empty line
-      return Command{static_cast<int>(i), c.instance, std::move(parsed->argv),
-                     std::move(parsed->error)};
-    }
-  }
-  return std::nullopt;
-}
-
-void ProcessSession::Write(int index, const std::string& bytes, bool close_after) {
-  Connection& c = connections_[index];
-  size_t sent = 0;
-  while (c.fd >= 0 && sent < bytes.size()) {
-    const ssize_t n = send(c.fd, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
-    if (n > 0) {
-      sent += static_cast<size_t>(n);
-    } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-      pollfd out{c.fd, POLLOUT, 0};
-      if (poll(&out, 1, program_.timeout_seconds * 1000) == 0) Silent();
-    } else if (!(n < 0 && errno == EINTR)) {
-      break;  // the process closed it: it reads no more replies there
-    }
-  }
-  if (c.fd >= 0) Delivered(c.fd);
-  if (close_after && c.fd >= 0) {
-    close(c.fd);
-    c.fd = -1;
-  }
-}
-
-void ProcessSession::Delivered(int fd) const {
-  // A loopback send is acknowledged once the process has it: then its next
-  // read finds what was sent, whatever the machine's load.
-  int unacked = 0;
-  const auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::seconds(program_.timeout_seconds);
-  while (ioctl(fd, SIOCOUTQ, &unacked) == 0 && unacked > 0) {
-    if (std::chrono::steady_clock::now() > deadline) Silent();
-    sched_yield();
-  }
-}
-
-bool ProcessSession::TakeClosed() {
-  ReadAll();
-  return std::exchange(closed_, false);
-}
-
 void ProcessSession::Answer(char answer) {
+  connections_->Settle(Deadline(program_.timeout_seconds));
   // A process that has ended reads nothing: its end is the next event.
   while (send(control_, &answer, 1, MSG_NOSIGNAL) < 0 && errno == EINTR) {
   }

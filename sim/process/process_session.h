@@ -18,6 +18,7 @@
 
 #include "sim/process/child_process.h"
 #include "sim/process/connection_commands.h"
+#include "sim/process/connections.h"
 #include "sim/process/process_program.h"
 #include "sim/process/shim_protocol.h"
 
@@ -47,24 +48,23 @@ class ProcessSession {
   // ends, reading what it sends meanwhile. Throws world::RuleBroken if it does none in time.
   Event Next();
 
-  struct Command {
-    int connection = 0;
-    int instance = 0;
-    std::vector<std::string> argv;
-    std::string protocol_error;  // then argv is empty: answer it and close
-  };
+  using Command = Connections::Command;
   // The next whole command the process has sent, the earliest connection
   // first (connections are numbered as the process opened them), after
   // reading everything it has sent so far.
-  std::optional<Command> TakeCommand();
-  ConnectionState& connection(int c) { return connections_[c].state; }
+  std::optional<Command> TakeCommand() { return connections_->TakeCommand(); }
+  ConnectionState& connection(int c) { return connections_->state(c); }
   ScriptCache& scripts(int instance) { return scripts_[instance]; }
-  // Writes `bytes` to connection `c` (closing it after a QUIT or a protocol error).
-  void Write(int c, const std::string& bytes, bool close_after = false);
+  // Writes `bytes` to connection `c` (closing it after a QUIT or a protocol
+  // error); what the kernel does not take yet goes on at the next wait.
+  void Write(int c, const std::string& bytes, bool close_after = false) {
+    connections_->Write(c, bytes, close_after);
+  }
   // Whether the process closed a connection since this was last asked
   // (lockstep has closed its end too, as Redis would).
-  bool TakeClosed();
-  // Lets the process go on from a sleep or a wait.
+  bool TakeClosed() { return connections_->TakeClosed(); }
+  // Lets the process go on from a sleep or a wait, once what was written
+  // has reached it.
   void Answer(char answer);
 
   // "C1's process (python3 lock_demo.py)".
@@ -82,25 +82,14 @@ class ProcessSession {
   void set_clock_observed(bool observed) { clock_observed_ = observed; }
 
  private:
-  struct Connection {
-    int fd = -1;
-    int instance = 0;
-    std::string in;
-    ConnectionState state;
-  };
-  void Accept();
-  void ReadAll();
-  bool ReadOne(Connection& c);  // false once closed
   [[noreturn]] void Silent() const;
-  // Waits until what was sent on `fd` has reached the process.
-  void Delivered(int fd) const;
+  // A message on the control channel (or nothing: the process is ending).
+  std::optional<ShimMessage> ReadMessage();
 
   const ProcessProgram& program_;
   std::string client_;
   std::string dir_;
-  std::vector<int> listeners_;  // per instance
-  std::vector<int> ports_;
-  std::vector<Connection> connections_;
+  std::unique_ptr<Connections> connections_;
   std::map<int, ScriptCache> scripts_;
   int control_ = -1;        // lockstep's end
   int control_child_ = -1;  // the process's end, until it is started
@@ -110,7 +99,6 @@ class ProcessSession {
   std::unique_ptr<ChildProcess> child_;
   bool stepped_ = false;
   bool clock_observed_ = false;
-  bool closed_ = false;  // a connection closed since TakeClosed
 };
 
 }  // namespace lockstep::process

@@ -43,6 +43,10 @@ enum class ShimCall : uint32_t {
   // client's state holds the clock only where its code read it. Answered
   // kWoke once observed.
   kClock = 4,
+  // nanos: the local end of a TCP connection the program opened, as
+  // address << 16 | port (IPv4, host order), sent before its connect
+  // returns; unanswered. lockstep serves only the connections so named.
+  kConnect = 5,
 };
 
 struct ShimMessage {

@@ -5,6 +5,7 @@
 #include "sim/base/check.h"
 #include "sim/base/input_error.h"
 #include "sim/base/limits.h"
+#include "sim/base/stop_flag.h"
 #include "sim/check/liveness.h"
 #include "sim/explore/communicator.h"
 #include "sim/explore/liveness.h"
@@ -61,7 +62,10 @@ void ShowStuck(const scenario::Scenario& s, const explore::SearchOptions& search
   checked.expect = {.safe = false, .property = "no_stuck_states"};
   checked.document["expect"] = "violation:no_stuck_states";
   Counterexample c;
-  c.trace = RecordTrace(checked, shortest->counterexample);
+  {
+    base::DeferStop recording;  // a process client's wait finishes it
+    c.trace = RecordTrace(checked, shortest->counterexample);
+  }
   c.found_steps = c.trace.schedule.size();
   c.shrunk = true;
   LOCKSTEP_CHECK(c.trace.violation == shortest->violation,
@@ -139,7 +143,10 @@ ExploreResult ExploreOnce(const scenario::Scenario& s, ExploreOptions options) {
     result.search.incomplete = lasso.incomplete;
     if (lasso.verdict == explore::Verdict::kViolation) {
       Counterexample c;
-      c.trace = RecordLasso(s, lasso.prefix, lasso.cycle);
+      {
+        base::DeferStop recording;
+        c.trace = RecordLasso(s, lasso.prefix, lasso.cycle);
+      }
       c.found_steps = c.trace.schedule.size();
       c.shrunk = true;  // a shortest prefix, a cycle of shortest paths
       LOCKSTEP_CHECK(c.trace.violation == lasso.violation,
@@ -174,7 +181,12 @@ ExploreResult ExploreOnce(const scenario::Scenario& s, ExploreOptions options) {
       c.shrunk = true;
     }
   }
-  c.trace = RecordTrace(s, schedule);
+  {
+    // Found: recorded whatever a stop says (a process client's waits
+    // heed a stop otherwise).
+    base::DeferStop recording;
+    c.trace = RecordTrace(s, schedule);
+  }
   // Recorded through the same state space as it was found in, the schedule
   // shows the same violation at the same step.
   LOCKSTEP_CHECK(c.trace.violation.has_value() && c.trace.violation == found,

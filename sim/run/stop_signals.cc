@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "sim/base/stop_flag.h"
 #include "sim/process/child_process.h"
 
 namespace lockstep::run {
@@ -17,7 +18,7 @@ namespace {
 // give rank 0's exit code.
 constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGUSR1};
 
-std::atomic<bool> stop_requested{false};
+using base::stop_requested;
 std::atomic<int> stop_signal{0};
 std::atomic<int> cooperative{0};
 // Who sent the signal that set stop_requested by kill(2) (si_pid), or 0

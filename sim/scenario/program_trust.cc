@@ -62,7 +62,7 @@ std::string DescribeStart(const NamedProgram& named) {
   const process::ProcessProgram& p = *named.program;
   std::string text = named.client + " would run " + p.program + " with argv " +
                      nlohmann::json(p.command).dump() + "\n    in the folder " + p.cwd +
-                     "\n    with the environment PATH, LANG, HOME (a new empty folder), "
+                     "\n    with the environment PATH, LANG, HOME (a path that does not exist), "
                      "LD_PRELOAD (lockstep's liblockstep_client.so) and LOCKSTEP_* (the "
                      "servers' addresses and the lock settings)";
   if (!p.env.empty()) text += ", and from the file " + nlohmann::json(p.env).dump();

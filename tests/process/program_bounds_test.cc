@@ -2,6 +2,7 @@
 // counts in --max-memory, and its output file keeps only the tail of what
 // it wrote, whose last line is still reported.
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 
 #include <catch2/catch.hpp>
@@ -50,17 +51,22 @@ TEST_CASE("--max-memory counts what a client's program holds", "[process]") {
 
 TEST_CASE("a program's output file keeps the tail, whose last line is reported", "[process]") {
   TempDir dir;
-  // 50 MiB on stderr, then the size of the output file ($HOME holds it).
-  const std::string s =
-      OneProgram(dir,
-                 "import os, sys\n"
-                 "chunk = b'y' * 65535 + b'\\n'\n"
-                 "for _ in range(800): os.write(2, chunk)\n"
-                 "size = os.path.getsize(os.path.join(os.environ['HOME'], 'output'))\n"
-                 "os.write(2, b'the output file holds %d bytes\\n' % size)\n"
-                 "sys.exit(3)\n",
-                 120);
-  const auto r = RunLockstep({"explore", "--allow-programs", s});
+  // 50 MiB on stderr, then the size of the output file (in the session's
+  // folder, under the TMPDIR lockstep is given).
+  const std::string tmp = dir.File("tmp");
+  std::filesystem::create_directory(tmp);
+  const std::string s = OneProgram(dir,
+                                   "import glob, os, sys\n"
+                                   "chunk = b'y' * 65535 + b'\\n'\n"
+                                   "for _ in range(800): os.write(2, chunk)\n"
+                                   "size = os.path.getsize(glob.glob('" +
+                                       tmp +
+                                       "/lockstep-client-*/output')[0])\n"
+                                       "os.write(2, b'the output file holds %d bytes\\n' % size)\n"
+                                       "sys.exit(3)\n",
+                                   120);
+  const auto r = testing::RunProgram({"/usr/bin/env", "TMPDIR=" + tmp, testing::LockstepBinary(),
+                                      "explore", "--allow-programs", s});
   CHECK(r.exit_code == 2);
   const std::string said = "the end of its stdout and stderr:\nthe output file holds ";
   REQUIRE(Has(r.err, said));

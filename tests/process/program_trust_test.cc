@@ -19,7 +19,7 @@ using testing::RunLockstep;
 using testing::TempDir;
 
 // Marks that it ran, takes the lock with one SETNX and ends.
-constexpr const char* kClient =
+constexpr const char* kMarkingClient =
     "import os, socket\n"
     "open(os.environ['MARK'], 'a').write('ran\\n')\n"
     "port = int(os.environ['LOCKSTEP_REDIS_PORTS'].split()[0])\n"
@@ -33,7 +33,7 @@ struct Files {
   std::string scenario;
   json doc;
   Files() {
-    dir.Write("client.py", kClient);
+    dir.Write("client.py", kMarkingClient);
     doc = {
         {"name", "marker"},
         {"clients",
