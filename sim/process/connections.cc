@@ -1,5 +1,6 @@
 #include "sim/process/connections.h"
 
+#include <fcntl.h>
 #include <sched.h>
 #include <time.h>
 #include <unistd.h>
@@ -53,6 +54,7 @@ Connections::Connections(int instances, std::string who, std::function<void()> s
     : who_(std::move(who)), silent_(std::move(silent)) {
   epoll_ = epoll_create1(EPOLL_CLOEXEC);
   if (epoll_ < 0) SystemError("epoll_create1");
+  spare_ = open("/dev/null", O_RDONLY | O_CLOEXEC);
   try {
     for (int i = 0; i < instances; ++i) {
       int port = 0;
@@ -63,6 +65,7 @@ Connections::Connections(int instances, std::string who, std::function<void()> s
   } catch (...) {
     for (int fd : listeners_) close(fd);
     close(epoll_);
+    if (spare_ >= 0) close(spare_);
     throw;
   }
 }
@@ -74,6 +77,7 @@ Connections::~Connections() {
   for (const auto& [endpoint, held] : held_) close(held.fd);
   for (int fd : listeners_) close(fd);
   close(epoll_);
+  if (spare_ >= 0) close(spare_);
 }
 
 void Connections::Named(uint64_t endpoint) {
@@ -101,6 +105,8 @@ void Connections::Accept(size_t listener) {
       if (errno == EINTR || errno == ECONNABORTED) continue;
       if (errno == EMFILE || errno == ENFILE) {
         const int e = errno;
+        if (spare_ >= 0) close(spare_);
+        spare_ = -1;
         world::ForgetUnwoundFrames();  // the throw runs where stale shadow may be
         errno = e;
         throw world::RuleBroken(

@@ -108,6 +108,10 @@ class Connections {
   std::string who_;
   std::function<void()> silent_;
   int epoll_ = -1;
+  // Kept open, and closed when accept finds no descriptor left, so that
+  // reporting that still has one (the program's output read for the
+  // message, a sanitizer's log).
+  int spare_ = -1;
   std::vector<int> listeners_;
   std::vector<int> ports_;
   std::vector<Connection> connections_;

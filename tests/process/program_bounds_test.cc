@@ -32,7 +32,7 @@ std::string OneProgram(const TempDir& dir, const std::string& script, int timeou
   return dir.Write("scenario.json", scenario.dump(2));
 }
 
-TEST_CASE("--max-memory counts what a client's program holds", "[process]") {
+TEST_CASE("what a client's program holds counts in --max-memory", "[process]") {
   TempDir dir;
   // A child of the client holds 1 GiB, the client waits for ever.
   const std::string s = OneProgram(dir,
