@@ -6,13 +6,12 @@
 #include <set>
 #include <sstream>
 
-#include "sim/base/input_error.h"
 #include "sim/base/printable.h"
 #include "sim/process/process_program.h"
 #include "sim/run/exit_codes.h"
 #include "sim/run/output_file.h"
+#include "sim/run/trace_file.h"
 #include "sim/scenario/scenario.h"
-#include "sim/trace/json_reader.h"
 
 namespace lockstep::cli {
 
@@ -27,15 +26,10 @@ namespace {
 
 // The programs `file` would start, as a scenario or as a trace's scenario.
 std::vector<scenario::NamedProgram> ProgramsOf(const std::string& file) {
-  nlohmann::json doc;
-  try {
-    doc = json::Parse(scenario::ReadFile(file));
-  } catch (const json::JsonError& e) {
-    throw base::InputError(file, e.place, e.expected);
-  }
-  const bool trace = doc.is_object() && doc.contains("format") && doc.contains("scenario");
-  return scenario::LoadScenario(trace ? doc["scenario"] : doc, file, trace ? "/scenario" : "",
-                                scenario::LoadPurpose::kDescribe)
+  const nlohmann::json doc = run::ReadJsonFile(file);
+  const bool trace = run::IsTrace(doc);
+  return scenario::LoadScenario(trace ? doc.value("scenario", nlohmann::json()) : doc, file,
+                                trace ? "/scenario" : "", scenario::LoadPurpose::kDescribe)
       .programs;
 }
 

@@ -8,9 +8,7 @@
 
 namespace lockstep::run {
 
-namespace {
-
-nlohmann::json ReadJson(const std::string& file) {
+nlohmann::json ReadJsonFile(const std::string& file) {
   namespace jr = lockstep::json;
   std::string text = scenario::ReadFile(file);
   try {
@@ -21,6 +19,8 @@ nlohmann::json ReadJson(const std::string& file) {
 }
 
 bool IsTrace(const nlohmann::json& doc) { return doc.is_object() && doc.contains("format"); }
+
+namespace {
 
 // The scenario `doc` with its schedule replayed.
 ReplayedTrace ReplayScenario(const nlohmann::json& doc, const std::string& file) {
@@ -42,13 +42,13 @@ ReplayedTrace ReplayScenario(const nlohmann::json& doc, const std::string& file)
 }  // namespace
 
 trace::Trace LoadTraceFile(const std::string& file) {
-  const nlohmann::json doc = ReadJson(file);
+  const nlohmann::json doc = ReadJsonFile(file);
   if (IsTrace(doc)) return trace::FromJson(doc, file);
   return ReplayScenario(doc, file).trace;
 }
 
 ReplayedTrace LoadReplayedTrace(const std::string& file) {
-  const nlohmann::json doc = ReadJson(file);
+  const nlohmann::json doc = ReadJsonFile(file);
   return IsTrace(doc) ? ReplaySavedTrace(file, doc) : ReplayScenario(doc, file);
 }
 

@@ -8,6 +8,11 @@
 
 namespace lockstep::run {
 
+// The JSON document in `file`. Throws base::InputError naming the place.
+nlohmann::json ReadJsonFile(const std::string& file);
+// Whether a document read so is a trace (it says its "format"), not a scenario.
+bool IsTrace(const nlohmann::json& doc);
+
 // Reads a trace ("format": "lockstep-trace/1"), or replays a scenario's
 // schedule into one. Throws base::InputError ("FILE: at /pointer: what was
 // expected") iff the file cannot be read or is neither.
