@@ -1,7 +1,8 @@
 // One run of a process client: the servers it connects to (a loopback port
 // per instance), the control channel and clock page of its shim, and the
-// process itself. Everything is released, the process group killed, when
-// the session goes away, which a run's end or an abandoned fiber brings.
+// process itself. Everything is released, the whole process tree killed (by
+// its keeper, process_keeper.h), when the session goes away, which a run's
+// end or an abandoned fiber brings.
 //
 // The session only reads and writes; what a command means is
 // process_client.cc's.
