@@ -20,6 +20,7 @@
 #include <unordered_set>
 
 #include "sim/base/limits.h"
+#include "sim/base/signal_stack.h"
 #include "sim/explore/dependence.h"
 #include "sim/explore/dfs_shared.h"
 #include "sim/explore/packed_state.h"
@@ -443,6 +444,7 @@ SearchResult DepthFirstSearch(const world::WorldConfig& config, const Properties
     std::atomic<size_t> next{0};
     std::exception_ptr failure;  // an algorithm that threw, on any thread
     auto work = [&] {
+      base::SignalStack signal_stack;  // a stop signal may land on a fiber
       try {
         Dfs dfs(config, properties, shared);
         for (size_t i; !shared.stop.load() && (i = next++) < frontier.size();)

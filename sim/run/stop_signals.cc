@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "sim/base/signal_stack.h"
 #include "sim/base/stop_flag.h"
 #include "sim/process/child_process.h"
 
@@ -78,14 +79,16 @@ sigset_t StopSet() {
 }  // namespace
 
 void InstallStopSignals() {
+  static base::SignalStack calling_thread_stack;
   struct sigaction sa;
   std::memset(&sa, 0, sizeof sa);
   sa.sa_sigaction = OnStopSignal;
   sa.sa_mask = StopSet();  // one handler at a time
   // A cooperative stop only sets a flag: a write blocked on a full pipe
   // (stderr read by a slow reader) goes on after it, rather than failing
-  // and leaving std::cerr silent for the rest of the run.
-  sa.sa_flags = SA_RESTART | SA_SIGINFO;
+  // and leaving std::cerr silent for the rest of the run. SA_ONSTACK: the
+  // signal may land on a fiber's stack (base/signal_stack.h).
+  sa.sa_flags = SA_RESTART | SA_SIGINFO | SA_ONSTACK;
   for (int s : kStopSignals) sigaction(s, &sa, nullptr);
 }
 

@@ -19,7 +19,9 @@
 
 namespace lockstep::run {
 
-// Installs the handlers. Call once, before any work.
+// Installs the handlers, which run on an alternate signal stack, and gives
+// the calling thread one. Call once, before any work; another thread that
+// runs clients' fibers holds a base::SignalStack of its own.
 void InstallStopSignals();
 
 // Set by a stop signal during a CooperativeStop (and by the memory bound).
