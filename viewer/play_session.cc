@@ -8,6 +8,7 @@
 #include "sim/check/liveness.h"
 #include "sim/run/output_file.h"
 #include "sim/run/runner.h"
+#include "sim/run/trace_folders.h"
 #include "sim/trace/trace.h"
 
 namespace lockstep::viewer {
@@ -219,7 +220,7 @@ Hint PlaySession::AskHint(uint64_t max_states) const {
 }
 
 void PlaySession::Save(const std::string& path) const {
-  run::WriteOutput(path, trace::ToJsonText(trace_));
+  run::WriteOutput(path, run::TraceTextFor(trace_, scenario_.file, path));
 }
 
 }  // namespace lockstep::viewer

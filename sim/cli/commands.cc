@@ -13,6 +13,7 @@
 #include "sim/run/output_file.h"
 #include "sim/run/runner.h"
 #include "sim/run/stop_signals.h"
+#include "sim/run/trace_folders.h"
 #include "sim/trace/json_reader.h"
 
 namespace lockstep::cli {
@@ -48,7 +49,7 @@ int Report(const trace::Trace& t, const scenario::Scenario& s, const OutputOptio
   run::Warn(s.file, {run::Unexpected(s, t.violation ? t.violation->property : "", conclusive)});
   std::ostream& report = run::IsStandardOutput(out.trace_out) ? std::cerr : std::cout;
   if (!out.trace_out.empty()) {
-    std::string text = trace::ToJsonText(t);
+    std::string text = run::TraceTextFor(t, s.file, out.trace_out);
     if (text.size() > scenario::kMaxInputBytes) {
       // lockstep writes no trace it could not read back.
       PrintError("the trace of these " + std::to_string(t.schedule.size()) + " steps is " +
@@ -82,6 +83,13 @@ void CheckTraceOut(const std::string& file, const OutputOptions& out) {
   if (!out.trace_out.empty()) run::CheckOutput("--trace-out", out.trace_out, {file});
 }
 
+// The text of `replayed`, the replay of the trace `doc` in `file`, naming
+// its programs' folders as the file does.
+std::string TextAsRecorded(trace::Trace replayed, const json& doc, const std::string& file) {
+  if (doc.contains("scenario")) run::AdoptRecordedFolders(replayed.scenario, doc["scenario"], file);
+  return trace::ToJsonText(replayed);
+}
+
 // Replays a saved trace and checks that it reproduces exactly.
 int ReplayTrace(const std::string& file, const std::string& text, const json& doc,
                 const OutputOptions& out) {
@@ -103,7 +111,7 @@ int ReplayTrace(const std::string& file, const std::string& text, const json& do
   int code = Report(replayed, s, out, false);
   if (!out.json && code != kExitBound) {
     (run::IsStandardOutput(out.trace_out) ? std::cerr : std::cout)
-        << (trace::ToJsonText(replayed) == text
+        << (TextAsRecorded(replayed, doc, file) == text
                 ? "replay reproduces the trace byte for byte\n"
                 : "replay reproduces the trace's content (its formatting differs)\n");
   }

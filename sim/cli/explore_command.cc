@@ -34,6 +34,7 @@
 #include "sim/run/output_file.h"
 #include "sim/run/runner.h"
 #include "sim/run/stop_signals.h"
+#include "sim/run/trace_folders.h"
 #include "sim/scenario/overrides.h"
 #include "sim/trace/json_reader.h"
 
@@ -190,7 +191,7 @@ std::string SaveTrace(const ExploreOptions& o, const scenario::Scenario& s, cons
           "", "",
           "cannot create the folder " + lockstep::json::Shorten(o.out) + ": " + ec.message());
     }
-    run::WriteOutput(path, trace::ToJsonText(t));
+    run::WriteOutput(path, run::TraceTextFor(t, s.file, path));
   } catch (const base::InputError& e) {
     throw base::InputError("", "", lockstep::json::Shorten(e.what(), 400));
   }

@@ -52,9 +52,9 @@ std::string Canonical(const std::string& path) {
 }
 
 // How an output is written.
-enum class Kind { kDescriptor, kDirect, kAtomic, kRefused };
+enum class WriteKind { kDescriptor, kDirect, kAtomic, kRefused };
 struct Plan {
-  Kind kind = Kind::kRefused;
+  WriteKind kind = WriteKind::kRefused;
   int fd = -1;         // kDescriptor
   std::string target;  // kDirect, kAtomic: the file to open or to replace
   std::string why;     // kRefused
@@ -67,7 +67,7 @@ Plan PlanFor(const std::string& path) {
     return p;
   }
   if (auto fd = OwnDescriptor(path)) {
-    p.kind = Kind::kDescriptor;
+    p.kind = WriteKind::kDescriptor;
     p.fd = *fd;
     return p;
   }
@@ -80,7 +80,7 @@ Plan PlanFor(const std::string& path) {
       p.why = "lockstep creates nothing under /dev, /proc or /sys";
       return p;
     }
-    p.kind = Kind::kAtomic;
+    p.kind = WriteKind::kAtomic;
     p.target = path;
     return p;
   }
@@ -90,7 +90,7 @@ Plan PlanFor(const std::string& path) {
   }
   const std::string real = Canonical(path);
   if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) {
-    p.kind = Kind::kDirect;
+    p.kind = WriteKind::kDirect;
     p.target = path;
     return p;
   }
@@ -107,7 +107,7 @@ Plan PlanFor(const std::string& path) {
     p.why = "is under /dev, /proc or /sys, where lockstep replaces nothing";
     return p;
   }
-  p.kind = Kind::kAtomic;
+  p.kind = WriteKind::kAtomic;
   p.target = S_ISLNK(link.st_mode) ? real : path;
   return p;
 }
@@ -174,7 +174,7 @@ bool IsStandardOutput(const std::string& path) {
 void CheckOutput(const std::string& option, const std::string& path,
                  const std::vector<std::string>& inputs) {
   Plan p = PlanFor(path);
-  if (p.kind == Kind::kRefused) Refuse(option + " " + path + ": " + p.why);
+  if (p.kind == WriteKind::kRefused) Refuse(option + " " + path + ": " + p.why);
   struct stat out;
   if (stat(path.c_str(), &out) != 0 || !S_ISREG(out.st_mode)) return;
   for (const std::string& input : inputs) {
@@ -189,12 +189,12 @@ void CheckOutput(const std::string& option, const std::string& path,
 void WriteOutput(const std::string& path, const std::string& content) {
   Plan p = PlanFor(path);
   switch (p.kind) {
-    case Kind::kRefused:
+    case WriteKind::kRefused:
       Refuse(path + ": " + p.why);
-    case Kind::kDescriptor:
+    case WriteKind::kDescriptor:
       WriteAll(p.fd, content, path);
       return;
-    case Kind::kDirect: {
+    case WriteKind::kDirect: {
       int fd = open(p.target.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
       if (fd < 0) Refuse("cannot open " + path + ": " + std::strerror(errno));
       try {
@@ -206,7 +206,7 @@ void WriteOutput(const std::string& path, const std::string& content) {
       close(fd);
       return;
     }
-    case Kind::kAtomic:
+    case WriteKind::kAtomic:
       WriteAtomically(p.target, content);
       return;
   }

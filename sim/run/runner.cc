@@ -9,6 +9,7 @@
 #include "sim/explore/random_strategy.h"
 #include "sim/explore/replay_strategy.h"
 #include "sim/explore/state_space.h"
+#include "sim/run/trace_folders.h"
 
 namespace lockstep::run {
 
@@ -148,6 +149,7 @@ ReplayedTrace ReplaySavedTrace(const std::string& file, const nlohmann::json& do
   // violating the same property.
   if (saved.lasso) MarkLasso(s, s.schedule, *saved.lasso, out.trace);
   json again = trace::ToJson(out.trace, saved.format_version);
+  if (doc.contains("scenario")) AdoptRecordedFolders(again["scenario"], doc["scenario"], file);
   if (again != doc) {
     // Name the first place where the file and the replay disagree.
     std::string where = "/";
