@@ -29,7 +29,9 @@ size_t ClientCount(const nlohmann::json& scenario) {
 fs::path Absolute(const fs::path& p) {
   std::error_code ec;
   fs::path a = fs::absolute(p, ec);
-  return (ec ? p : a).lexically_normal();
+  a = (ec ? p : a).lexically_normal();
+  if (!a.has_filename() && a.has_relative_path()) a = a.parent_path();  // "/a/b/" is "/a/b"
+  return a;
 }
 
 // The folder of `file`, absolute.

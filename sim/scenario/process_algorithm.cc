@@ -65,6 +65,9 @@ std::shared_ptr<process::ProcessProgram> ReadProcessAlgorithm(
     cwd =
         fs::path(p.String("cwd")).is_absolute() ? fs::path(p.String("cwd")) : cwd / p.String("cwd");
   cwd = fs::absolute(cwd.empty() ? fs::path(".") : cwd, ec).lexically_normal();
+  // "/a/b/." normalizes to "/a/b/": one folder, one spelling (the trust
+  // list pins it).
+  if (!cwd.has_filename() && cwd.has_relative_path()) cwd = cwd.parent_path();
   if (!fs::is_directory(cwd, ec)) {
     throw ::lockstep::json::JsonError(
         p.Has("cwd") ? p.PointerOf("cwd") : p.PointerOf("command"),
