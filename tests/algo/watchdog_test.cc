@@ -171,5 +171,97 @@ TEST_CASE("the Lua watchdog and the same steps in C++ give the same states", "[w
   }
 }
 
+// A worker whose work outlasts its lease, then renews with a plain PEXPIRE
+// (which extends whoever's key is there) and writes an unfenced resource.
+constexpr const char* kOverrunningWorker = R"(local s = lock.settings
+local r = redis.pcall("SET", s.key, lock.random_token(), "NX", "PX", s.ttl)
+if type(r) == "table" and r.ok then
+  lock.enter(lock.now() + s.ttl)
+  lock.sleep(2)
+  if redis.pcall("PEXPIRE", s.key, s.ttl) == 1 then
+    lock.renew(lock.now() + s.ttl)
+    lock.write_resource(0)
+  end
+  lock.leave()
+end
+lock.forget()
+)";
+
+TEST_CASE("a renewal keeps the acquisition it renews: a stale write after it is found",
+          "[watchdog]") {
+  // A renewal only moves the validity: C2 acquired after C1 whatever C1's
+  // PEXPIRE extended, so C1's write after C2's is stale.
+  const json algorithm = {
+      {"lua_inline", kOverrunningWorker}, {"relative_time", true}, {"never_reads_tokens", true}};
+  json doc = {
+      {"name", "renewed-stale-write"},
+      {"clients",
+       {{{"name", "C1"}, {"algorithm", algorithm}}, {{"name", "C2"}, {"algorithm", algorithm}}}},
+      {"lock", {{"ttl", 1}}},
+      {"clock", {{"start", 0}, {"horizon", 6}}},
+      {"properties", {"stale_write"}},
+      {"expect", "violation:stale_write"}};
+  for (const bool all_time : {false, true}) {
+    INFO((all_time ? "all time" : "horizon 6"));
+    if (all_time) doc["clock"]["horizon"] = nullptr;
+    // Breadth-first for all time, as explore's default is.
+    run::ExploreOptions options;
+    options.strategy = all_time ? "bfs" : "dfs";
+    const run::ExploreResult r = run::Explore(scenario::LoadScenario(doc, "renewed.json"), options);
+    CHECK(r.search.verdict == explore::Verdict::kViolation);
+    if (!r.counterexample) continue;  // the other bound is still asked
+    const trace::Trace& t = r.counterexample->trace;
+    CHECK(t.violation->property == "stale_write");
+    const std::string line = trace::OneLine(t);
+    INFO(line);
+    CHECK(t.schedule.size() == 10);
+    CHECK(line ==
+          "C1 SET lock.foo e4bacea5c4b9b499 NX PX 1 -> OK; tick; tick; C2 SET lock.foo "
+          "3f4aa7cabeb88997 NX PX 1 -> OK; tick; C1 PEXPIRE lock.foo 1 -> 1; tick; C2 PEXPIRE "
+          "lock.foo 1 -> 1; C2 WRITE resource token=0 -> 1; C1 WRITE resource token=0 -> 1 "
+          "!stale_write(C1,C2)@10");
+  }
+}
+
+TEST_CASE("max_hold_ticks counts from the acquisition and not from the latest renewal",
+          "[watchdog]") {
+  // C1 holds from 0, renews at 1 and works on to 3: a hold of 3 ticks,
+  // which max_hold_ticks 2 forbids, so the clock stops at 2.
+  constexpr const char* kLongHolder = R"(local s = lock.settings
+local r = redis.pcall("SET", s.key, lock.random_token(), "NX", "PX", s.ttl)
+if type(r) == "table" and r.ok then
+  lock.enter(lock.now() + s.ttl)
+  lock.sleep(1)
+  if redis.pcall("PEXPIRE", s.key, s.ttl) == 1 then lock.renew(lock.now() + s.ttl) end
+  lock.sleep(2)
+  lock.leave({"DEL", s.key})
+end
+lock.forget()
+)";
+  const json doc = {
+      {"name", "renewed-long-hold"},
+      {"clients",
+       {{{"name", "C1"},
+         {"algorithm",
+          {{"lua_inline", kLongHolder}, {"relative_time", true}, {"never_reads_tokens", true}}}}}},
+      {"lock", {{"ttl", 3}}},
+      {"clock", {{"start", 0}, {"horizon", nullptr}}},
+      {"assumptions", {{"max_hold_ticks", 2}}},
+      {"properties", {"mutual_exclusion", "no_stuck_states"}},
+      {"expect", "violation:no_stuck_states"}};
+  run::ExploreOptions options;
+  options.strategy = "bfs";
+  const run::ExploreResult r = run::Explore(scenario::LoadScenario(doc, "long-hold.json"), options);
+  REQUIRE(r.search.verdict == explore::Verdict::kViolation);
+  REQUIRE(r.counterexample);
+  const trace::Trace& t = r.counterexample->trace;
+  CHECK(t.violation->property == "no_stuck_states");
+  CHECK(
+      Has(t.violation->message, "C1 still holds the lock, acquired at 0, and max_hold_ticks is 2"));
+  CHECK(trace::OneLine(t) ==
+        "C1 SET lock.foo e4bacea5c4b9b499 NX PX 3 -> OK; tick; C1 PEXPIRE lock.foo 3 -> 1; tick "
+        "!no_stuck_states(C1)@4");
+}
+
 }  // namespace
 }  // namespace lockstep

@@ -7,7 +7,9 @@
 #include <catch2/catch.hpp>
 
 #include "sim/explore/search.h"
+#include "sim/run/explore.h"
 #include "sim/scenario/scenario.h"
+#include "sim/trace/trace.h"
 #include "tests/test_util.h"
 
 namespace lockstep {
@@ -108,6 +110,30 @@ TEST_CASE("sleep sets keep the order of writes a master logs for its replica") {
   CHECK(with.states == without.states);
   // Sleep sets still prune transitions here.
   CHECK(with.stats.transitions < without.stats.transitions);
+}
+
+TEST_CASE("sleep sets keep a step that enters before another client's write to another server",
+          "[explore][por]") {
+  // C2's SET on B enters and makes its value on A its lock; C1's DEL on A
+  // then removes that lock. The two reach different servers, yet swapped
+  // the DEL removes a value that is no one's lock yet.
+  const scenario::Scenario sc = scenario::LoadScenarioFile(
+      testing::SourceDir() + "/tests/soundness/regressions/por-enter-then-release-elsewhere.json");
+  for (bool por : {true, false}) {
+    INFO("por " << por);
+    explore::SearchResult r = Search(sc, {.symmetry = false, .por = por});
+    CHECK(r.verdict == explore::Verdict::kViolation);
+    CHECK((r.violation && r.violation->property == "foreign_release"));
+  }
+  const run::ExploreResult found = run::Explore(sc);
+  REQUIRE(found.search.verdict == explore::Verdict::kViolation);
+  REQUIRE(found.counterexample);
+  const trace::Trace& t = found.counterexample->trace;
+  INFO(trace::OneLine(t));
+  CHECK(t.schedule.size() == 8);
+  CHECK(testing::Has(trace::OneLine(t),
+                     "C2 @B SET lock.foo 3f4aa7cabeb88997 NX PX 1 -> OK; C1 @A DEL lock.foo -> 1 "
+                     "!foreign_release(C1,C2)@8"));
 }
 
 }  // namespace

@@ -145,5 +145,23 @@ TEST_CASE("bounded_liveness is retired: a scenario naming it is refused with wha
   CHECK(Has(e.err, "at /expect: bounded_liveness is retired"));
 }
 
+TEST_CASE("a holder stuck one tick before the horizon is a deadlock and not the bound",
+          "[explore][stuck]") {
+  // C1 works 3 ticks on a lease of 2: at 2 it holds the clock, which could
+  // still move to the horizon at 3. Only a clock at the horizon is exempt.
+  json doc = Scenario(3);
+  doc["clock"]["horizon"] = 3;
+  doc["properties"] = {"mutual_exclusion", "no_stuck_states"};
+  doc["expect"] = "violation:no_stuck_states";
+  const run::ExploreResult r = run::Explore(scenario::LoadScenario(doc, "near-horizon.json"));
+  REQUIRE(r.search.verdict == explore::Verdict::kViolation);
+  REQUIRE(r.counterexample);
+  const trace::Trace& t = r.counterexample->trace;
+  CHECK(t.violation->property == "no_stuck_states");
+  CHECK(t.violation->step == 4);
+  CHECK(t.schedule.size() == 4);
+  CHECK(Has(t.violation->message, "must release it before its clock passes 2"));
+}
+
 }  // namespace
 }  // namespace lockstep
