@@ -39,10 +39,22 @@ thread_local KeptStacks t_kept;
 // thread ends): fibers that end after it unmap their stacks at once.
 thread_local bool t_kept_gone = false;
 
+// Unmaps a stack, its shadow cleared first: ASan does not clear it on
+// munmap, and the redzones of frames an exception unwound there would
+// poison whatever is mapped at that address next (LeakSanitizer's own
+// symbolizer at exit, which then reports in the middle of a report and
+// waits on its own lock for ever).
+void Unmap(boost::fibers::protected_fixedsize_stack& inner, boost::context::stack_context& sc) {
+#ifdef LOCKSTEP_ASAN
+  __asan_unpoison_memory_region(static_cast<char*>(sc.sp) - sc.size, sc.size);
+#endif
+  inner.deallocate(sc);
+}
+
 KeptStacks::~KeptStacks() {
   t_kept_gone = true;
   boost::fibers::protected_fixedsize_stack unmap(kFiberStackBytes);
-  for (boost::context::stack_context& sc : stacks) unmap.deallocate(sc);
+  for (boost::context::stack_context& sc : stacks) Unmap(unmap, sc);
 }
 
 }  // namespace
@@ -69,7 +81,7 @@ boost::context::stack_context FiberStack::allocate() {
 
 void FiberStack::deallocate(boost::context::stack_context& sc) noexcept {
   if (t_kept_gone || t_kept.stacks.size() >= t_kept.stacks.capacity()) {
-    inner.deallocate(sc);
+    Unmap(inner, sc);
     return;
   }
   t_kept.stacks.push_back(sc);
