@@ -34,6 +34,12 @@ bool IsExecutableFile(const fs::path& p) {
 
 }  // namespace
 
+fs::path AbsoluteFolder(const fs::path& folder, std::error_code& ec) {
+  fs::path a = fs::absolute(folder.empty() ? fs::path(".") : folder, ec).lexically_normal();
+  if (!a.has_filename() && a.has_relative_path()) a = a.parent_path();
+  return a;
+}
+
 std::string FindProgram(const std::string& program, const std::string& path,
                         const std::string& cwd) {
   if (program.empty()) return "";

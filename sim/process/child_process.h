@@ -6,7 +6,9 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <string>
+#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -75,6 +77,11 @@ bool AnyProgram();
 // no such executable file.
 std::string FindProgram(const std::string& program, const std::string& path,
                         const std::string& cwd);
+
+// `folder` absolute and in its one spelling ("" is the current folder;
+// "/a/b/." and "/a/b/" are "/a/b"), as the trust list pins it. Empty, and
+// `ec` set, if the current folder cannot be read.
+std::filesystem::path AbsoluteFolder(const std::filesystem::path& folder, std::error_code& ec);
 
 // "exited with status 1", "was killed by SIGSEGV".
 std::string ExitText(int status);

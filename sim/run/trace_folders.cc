@@ -1,7 +1,9 @@
 #include "sim/run/trace_folders.h"
 
 #include <filesystem>
+#include <utility>
 
+#include "sim/process/child_process.h"
 #include "sim/run/output_file.h"
 
 namespace lockstep::run {
@@ -9,36 +11,36 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The "cwd" of client `i`'s process in `scenario`, or nullptr.
+// `j`'s member `name`, or nullptr (for a null `j` too).
+const nlohmann::json* Member(const nlohmann::json* j, const char* name) {
+  return j != nullptr && j->is_object() && j->contains(name) ? &(*j)[name] : nullptr;
+}
+
+// The "cwd" of client `i`'s process in `scenario`, or nullptr. Looks
+// only, adding no member.
+const nlohmann::json* ProcessFolder(const nlohmann::json& scenario, size_t i) {
+  const nlohmann::json* clients = Member(&scenario, "clients");
+  if (clients == nullptr || !clients->is_array() || i >= clients->size()) return nullptr;
+  const nlohmann::json* cwd = Member(Member(Member(&(*clients)[i], "algorithm"), "process"), "cwd");
+  return cwd != nullptr && cwd->is_string() ? cwd : nullptr;
+}
 nlohmann::json* ProcessFolder(nlohmann::json& scenario, size_t i) {
-  nlohmann::json& clients = scenario["clients"];
-  if (!clients.is_array() || i >= clients.size()) return nullptr;
-  nlohmann::json* cwd = clients[i].contains("algorithm") ? &clients[i]["algorithm"] : nullptr;
-  if (cwd == nullptr || !cwd->is_object() || !cwd->contains("process")) return nullptr;
-  cwd = &(*cwd)["process"];
-  if (!cwd->is_object() || !cwd->contains("cwd") || !(*cwd)["cwd"].is_string()) return nullptr;
-  return &(*cwd)["cwd"];
+  return const_cast<nlohmann::json*>(ProcessFolder(std::as_const(scenario), i));
 }
 
 size_t ClientCount(const nlohmann::json& scenario) {
-  return scenario.is_object() && scenario.contains("clients") && scenario["clients"].is_array()
-             ? scenario["clients"].size()
-             : 0;
+  const nlohmann::json* clients = Member(&scenario, "clients");
+  return clients != nullptr && clients->is_array() ? clients->size() : 0;
 }
 
 fs::path Absolute(const fs::path& p) {
   std::error_code ec;
-  fs::path a = fs::absolute(p, ec);
-  a = (ec ? p : a).lexically_normal();
-  if (!a.has_filename() && a.has_relative_path()) a = a.parent_path();  // "/a/b/" is "/a/b"
-  return a;
+  const fs::path a = process::AbsoluteFolder(p, ec);
+  return ec ? (p.empty() ? fs::path(".") : p).lexically_normal() : a;
 }
 
 // The folder of `file`, absolute.
-fs::path FolderOf(const std::string& file) {
-  fs::path folder = fs::path(file).parent_path();
-  return Absolute(folder.empty() ? fs::path(".") : folder);
-}
+fs::path FolderOf(const std::string& file) { return Absolute(fs::path(file).parent_path()); }
 
 bool Within(const fs::path& p, const fs::path& root) {
   const fs::path rel = p.lexically_relative(root);
@@ -78,11 +80,10 @@ std::string TraceTextFor(const trace::Trace& t, const std::string& scenario_file
 
 void AdoptRecordedFolders(nlohmann::json& replayed, const nlohmann::json& recorded,
                           const std::string& trace_path) {
-  nlohmann::json file_form = recorded;
   const fs::path trace_folder = FolderOf(trace_path);
   for (size_t i = 0; i < ClientCount(replayed); ++i) {
     nlohmann::json* mine = ProcessFolder(replayed, i);
-    const nlohmann::json* theirs = ProcessFolder(file_form, i);
+    const nlohmann::json* theirs = ProcessFolder(recorded, i);
     if (mine == nullptr || theirs == nullptr) continue;
     const fs::path written = theirs->get<std::string>();
     if (written.is_relative() &&

@@ -64,10 +64,7 @@ std::shared_ptr<process::ProcessProgram> ReadProcessAlgorithm(
   if (p.Has("cwd"))
     cwd =
         fs::path(p.String("cwd")).is_absolute() ? fs::path(p.String("cwd")) : cwd / p.String("cwd");
-  cwd = fs::absolute(cwd.empty() ? fs::path(".") : cwd, ec).lexically_normal();
-  // "/a/b/." normalizes to "/a/b/": one folder, one spelling (the trust
-  // list pins it).
-  if (!cwd.has_filename() && cwd.has_relative_path()) cwd = cwd.parent_path();
+  cwd = process::AbsoluteFolder(cwd, ec);
   if (!fs::is_directory(cwd, ec)) {
     throw ::lockstep::json::JsonError(
         p.Has("cwd") ? p.PointerOf("cwd") : p.PointerOf("command"),
