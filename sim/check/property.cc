@@ -3,14 +3,14 @@
 namespace lockstep::check {
 
 // Each declared in its own file, beside its check.
-extern const PropertyInfo kMutualExclusion, kForeignRelease, kStaleWrite, kNoStuckStates,
-    kClientError, kDeadlockFree, kStarvationFree, kNoOrphanedLock;
+extern const PropertyInfo kMutualExclusion, kForeignRelease, kStaleWrite, kLostLeaseRenewed,
+    kNoStuckStates, kClientError, kDeadlockFree, kStarvationFree, kNoOrphanedLock;
 
 const std::vector<const PropertyInfo*>& Catalogue() {
   // Liveness goals are judged in this order (explore::FindLasso reports
   // the first violated).
   static const std::vector<const PropertyInfo*> kAll = {
-      &kMutualExclusion, &kForeignRelease, &kStaleWrite,     &kNoStuckStates,
+      &kMutualExclusion, &kForeignRelease, &kStaleWrite,     &kLostLeaseRenewed, &kNoStuckStates,
       &kClientError,     &kDeadlockFree,   &kStarvationFree, &kNoOrphanedLock};
   return kAll;
 }

@@ -87,13 +87,16 @@ bool Dependence::Independent(const world::WorldState& s, const world::Action& x,
       break;
   }
   // Entering marks the other holders: it does not commute with another
-  // client's entering or letting go.
+  // client's entering, letting go or renewing (which reads the marks).
   const world::StepGhost& gx = after_x.step;
-  if (holders_matter_ && (gx.entered || gx.forgot)) {
+  if (holders_matter_ && (gx.entered || gx.forgot || gx.renewed)) {
     scratch_ = s;
     model_.Apply(scratch_, y, nullptr);
     const world::StepGhost& gy = scratch_.step;
-    if ((gx.entered && (gy.entered || gy.forgot)) || (gy.entered && gx.forgot)) return false;
+    if ((gx.entered && (gy.entered || gy.forgot || gy.renewed)) ||
+        (gy.entered && (gx.forgot || gx.renewed))) {
+      return false;
+    }
   }
   // Entering makes the values the client wrote its lock, on every server:
   // it does not commute with another client's write, which may be the

@@ -24,8 +24,9 @@
 //   keys.
 // - Ghost state that properties read is part of the state. Entering the
 //   critical section marks every other holder as "acquired after" (read by
-//   stale_write): a step that enters and another client's step that enters
-//   or stops holding the lock are dependent, whatever servers they address. Entering also makes
+//   stale_write and lost_lease_renewed): a step that enters and another
+//   client's step that enters, stops holding the lock or renews its lease are
+//   dependent, whatever servers they address. Entering also makes
 //   the values the client wrote its lock (read by foreign_release): a step that enters and another
 //   client's step that may write a key are dependent. Which steps do is known only by taking them,
 //   so the check takes the second step on a scratch copy when the first did.

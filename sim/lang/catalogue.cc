@@ -269,6 +269,10 @@ constexpr std::array kEntries{
           "the resource accepted {1}'s write (token {2}) after {3}, which acquired the lock later, "
           "had written it",
           "资源接受了 {1} 的写入（令牌 {2}），而后来才获得锁的 {3} 在此之前已经写过"},
+    Entry{kViolationLostLeaseRenewed, S,
+          "{1}'s lease was renewed after {2} had acquired the lock: it lost the lock and was not "
+          "told",
+          "{2} 获得锁之后，{1} 的租约仍被续期：{1} 已失去锁，却没有被告知"},
 
     // The terminal timeline.
     Entry{kTimelineSkew, W, "{1} (skew {2})", "{1}（时钟偏差 {2}）"},

@@ -154,6 +154,7 @@ enum class Msg {
   kViolationTwoInCs,
   kViolationForeignRelease,
   kViolationStaleWrite,
+  kViolationLostLeaseRenewed,
   // The terminal timeline (trace/timeline.cc).
   kTimelineSkew,
   kTimelineInCs,

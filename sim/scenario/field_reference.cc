@@ -98,7 +98,8 @@ const char* const kFieldsAfterFaults =
                                hold the lock; fenced (default false): it refuses tokens not
                                larger than one it has accepted
   properties      array        names of properties to check: mutual_exclusion,
-                               foreign_release, stale_write, no_stuck_states, and
+                               foreign_release, stale_write, lost_lease_renewed,
+                               no_stuck_states, and
                                (without a horizon, on fair infinite executions)
                                deadlock_free, starvation_free, no_orphaned_lock
                                (default ["mutual_exclusion"]); client_error (a client's

@@ -169,10 +169,14 @@ struct StepGhost {
                           // client that acquired the lock later had written it
   int stale_over = -1;    // that later client
   int64_t stale_token = 0;
-  // The stepping client entered the critical section, or stopped holding
-  // the lock: what makes two steps' order matter to `acquired_after`.
+  int lost_renewer = -1;  // this client renewed a lease another client acquired after it...
+  int lost_to = -1;       // ...this one (the first of them)
+  // The stepping client entered the critical section, stopped holding the
+  // lock, or renewed its lease: what makes two steps' order matter to
+  // `acquired_after` and what is read of it.
   bool entered = false;
   bool forgot = false;
+  bool renewed = false;
 };
 
 // Ghost facts about a key's current value, as indices into

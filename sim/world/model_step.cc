@@ -2,6 +2,7 @@
 // clock's tick, waking a sleeper; the servers' faults are in
 // server_faults.cc, ghost state in ghost_state.cc.
 #include <algorithm>
+#include <bit>
 
 #include "sim/kv/command_table.h"
 #include "sim/kv/int_parse.h"
@@ -40,6 +41,11 @@ void Model::Resume(WorldState& s, int i, const Input& input, StepEffects* effect
       // stall spent before the renewal does not outlive it.
       c.valid_until = g.valid_until;
       c.stalled = false;
+      s.step.renewed = true;
+      if (c.acquired_after != 0) {  // another acquired since: the lease was lost
+        s.step.lost_renewer = i;
+        s.step.lost_to = std::countr_zero(c.acquired_after);
+      }
       if (effects) {
         effects->events.push_back(names_[i] + " renews its lease: valid until " +
                                   std::to_string(g.valid_until) + " on its clock");

@@ -122,6 +122,33 @@ TEST_CASE(
   CHECK(Has(why, "C1 still holds the lock and must release it before its clock passes 9"));
 }
 
+TEST_CASE(
+    "a watchdog's plain PEXPIRE renews a lease another client took and its compare-and-extend "
+    "never does in all time",
+    "[watchdog][sweep]") {
+  // The shipped watchdogs, asked only whether a lease is renewed after it
+  // was lost (lost_lease_renewed): the PEXPIRE that extends C2's key tells
+  // C1 it still holds the lock, at the step that let C1 in above.
+  auto asked = [](const std::string& file) {
+    json doc = json::parse(testing::ReadText(Example(file)));
+    doc["properties"] = {"lost_lease_renewed"};
+    doc.erase("expect");
+    return run::Explore(scenario::LoadScenario(doc, Example(file)));
+  };
+  const run::ExploreResult script = asked("watchdog-script-stall.json");
+  CHECK(script.search.verdict == explore::Verdict::kSafe);
+  CHECK(script.never_entered.empty());
+  const run::ExploreResult pexpire = asked("watchdog-pexpire-stall.json");
+  REQUIRE(pexpire.counterexample);
+  const trace::Trace& t = pexpire.counterexample->trace;
+  CHECK(t.violation->message ==
+        "C1's lease was renewed after C2 had acquired the lock: it lost the lock and was not told");
+  CHECK(trace::OneLine(t) ==
+        "C1 SET lock.foo e4bacea5c4b9b499 NX PX 3 -> OK; tick; tick; C1 PEXPIRE lock.foo 3 -> 1; "
+        "C1 leaves; tick; tick; tick; stall C1; C2 SET lock.foo 3f4aa7cabeb88997 NX PX 3 -> OK; "
+        "C1 PEXPIRE lock.foo 3 -> 1 !lost_lease_renewed(C1,C2)@11");
+}
+
 TEST_CASE("the clock is bound by a holder's latest validity: without lock.renew it stops",
           "[watchdog]") {
   testing::TempDir tmp;

@@ -136,5 +136,31 @@ TEST_CASE("sleep sets keep a step that enters before another client's write to a
                      "!foreign_release(C1,C2)@8"));
 }
 
+TEST_CASE("sleep sets keep a step that enters before another client's renewal on another server",
+          "[explore][por]") {
+  // C2's SET on B enters and marks C1, which still holds, as acquired
+  // after; C1's PEXPIRE on A then renews a lease it lost. Swapped, C1
+  // renews before anyone else acquired: the two steps reach different
+  // servers, yet their order decides lost_lease_renewed.
+  const scenario::Scenario sc = scenario::LoadScenarioFile(
+      testing::SourceDir() + "/tests/soundness/regressions/por-enter-then-renew-elsewhere.json");
+  for (bool por : {true, false}) {
+    INFO("por " << por);
+    explore::SearchResult r = Search(sc, {.symmetry = false, .por = por});
+    CHECK(r.verdict == explore::Verdict::kViolation);
+    CHECK((r.violation && r.violation->property == "lost_lease_renewed"));
+  }
+  const run::ExploreResult found = run::Explore(sc);
+  REQUIRE(found.search.verdict == explore::Verdict::kViolation);
+  REQUIRE(found.counterexample);
+  const trace::Trace& t = found.counterexample->trace;
+  INFO(trace::OneLine(t));
+  CHECK(t.schedule.size() == 7);
+  CHECK(
+      testing::Has(trace::OneLine(t),
+                   "C2 @B SET lock.foo 3f4aa7cabeb88997 NX PX 1 -> OK; C1 @A PEXPIRE lock.foo 1 -> "
+                   "1 !lost_lease_renewed(C1,C2)@7"));
+}
+
 }  // namespace
 }  // namespace lockstep
