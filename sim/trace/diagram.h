@@ -221,8 +221,9 @@ double TextWidth(const std::string& text);
 // replication), their boxes not laid out.
 std::vector<std::vector<ServerEvent>> ServerEvents(const Trace& t);
 
-// The lock key of a trace: its scenario's "lock"/"key", else the first key
-// that appears in any step, else "".
+// The lock key of a trace: its scenario's "lock"/"key" if some step holds
+// it or none holds any key, else the first key that appears in any step,
+// else "".
 std::string LockKeyOf(const Trace& t);
 
 // "#E8112D"

@@ -133,16 +133,28 @@ std::vector<std::vector<ServerEvent>> ServerEvents(const Trace& t) {
 }
 
 std::string LockKeyOf(const Trace& t) {
+  std::string first_held;  // the first key a step's keyspace holds
+  for (const auto& r : t.steps) {
+    if (!r.keyspace.empty()) {
+      first_held = r.keyspace.front().key;
+      break;
+    }
+  }
   if (t.scenario.is_object() && t.scenario.contains("lock")) {
     const auto& lock = t.scenario["lock"];
     if (lock.is_object() && lock.contains("key") && lock["key"].is_string()) {
-      return lock["key"].get<std::string>();
+      const std::string key = lock["key"].get<std::string>();
+      // A library that names its key after the setting (redis-semaphore's
+      // "mutex:" prefix) never holds the key itself: show the one it holds.
+      for (const auto& r : t.steps) {
+        for (const auto& e : r.keyspace) {
+          if (e.key == key) return key;
+        }
+      }
+      if (first_held.empty()) return key;
     }
   }
-  for (const auto& r : t.steps) {
-    if (!r.keyspace.empty()) return r.keyspace.front().key;
-  }
-  return "";
+  return first_held;
 }
 
 }  // namespace lockstep::trace

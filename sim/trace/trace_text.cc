@@ -92,9 +92,16 @@ std::string CommandText(const std::vector<std::string>& command) {
   std::string s;
   for (const std::string& arg : command) {
     if (!s.empty()) s += " ";
-    const size_t eol = arg.find('\n');
-    s += eol == std::string::npos ? base::Printable(arg)
-                                  : "[" + base::Printable(arg.substr(0, eol)) + " ...]";
+    if (arg.find('\n') == std::string::npos) {
+      s += base::Printable(arg);
+      continue;
+    }
+    // A script: its first line with words (a script may open on a newline).
+    const size_t words = arg.find_first_not_of(" \t\r\n");
+    const size_t newline = words == std::string::npos ? words : arg.rfind('\n', words);
+    const size_t from = newline == std::string::npos ? 0 : newline + 1;
+    const size_t eol = arg.find('\n', from);
+    s += "[" + base::Printable(arg.substr(from, eol - from)) + " ...]";
   }
   return s;
 }

@@ -80,7 +80,7 @@ bool Named(const std::string& name) {
 }
 
 TEST_CASE("every counterexample explore finds on a shipped scenario reproduces ten times in ten",
-          "[exact][scaled]") {
+          "[exact][scaled][long]") {
   // Under ASan (several times slower) only the named scenarios, once each.
   const bool all = !testing::kAddressSanitizer;
   const int times = all ? 10 : 1;
@@ -121,7 +121,7 @@ TEST_CASE("every counterexample explore finds on a shipped scenario reproduces t
 }
 
 TEST_CASE("six seeded runs of every shipped scenario replay with every reply equal",
-          "[exact][scaled]") {
+          "[exact][scaled][long]") {
   // Under ASan (several times slower) one seed per scenario.
   const uint64_t seeds = testing::kAddressSanitizer ? 1 : 6;
   testing::TempDir tmp;

@@ -91,7 +91,7 @@ TEST_CASE(kChildTest, "[.][soak]") {
 }
 
 TEST_CASE("ten thousand seeded executions give the same traces in two separate processes",
-          "[soak][sweep]") {
+          "[soak][sweep][long]") {
   testing::TempDir tmp;
   std::string a = tmp.File("a.digest"), b = tmp.File("b.digest");
   pid_t pa = SpawnDigest(a), pb = SpawnDigest(b);
