@@ -61,9 +61,9 @@ TEST_CASE("redis-semaphore 5.3.1's refresh never renews a lease another client t
           "[process][sweep]") {
   REQUIRE(std::filesystem::exists(
       Library("redis-semaphore/node_modules/redis-semaphore-5.3.1/package.json")));
-  const auto clean = RunLockstep(
-      {"explore", "--allow-programs", Library("redis-semaphore/refresh-5.3.1.json"), "--strategy",
-       "bfs"});
+  const auto clean =
+      RunLockstep({"explore", "--allow-programs", Library("redis-semaphore/refresh-5.3.1.json"),
+                   "--strategy", "bfs"});
   INFO(clean.out << clean.err);
   CHECK(clean.exit_code == 0);
   CHECK(Has(clean.out,

@@ -205,7 +205,8 @@ std::vector<Row> BadRows() {
       {"bad expectation", [] { return DocsRace().Expect("violation:deadlock"); },
        "at /expect: expected \"safe\", \"violation:mutual_exclusion\", "
        "\"violation:foreign_release\", "
-       "\"violation:stale_write\", \"violation:no_stuck_states\", \"violation:client_error\", "
+       "\"violation:stale_write\", \"violation:lost_lease_renewed\", "
+       "\"violation:no_stuck_states\", \"violation:client_error\", "
        "\"violation:deadlock_free\", "
        "\"violation:starvation_free\", \"violation:no_orphaned_lock\"; got \"violation:deadlock\""},
       {"negative skew out of range",

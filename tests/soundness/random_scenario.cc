@@ -57,9 +57,9 @@ bool IsInteger(const std::string& s) {
 
 // A Lua algorithm from a small grammar: each round it takes the lock one
 // of three ways (SET NX PX; SETNX then PEXPIRE; SET NX with no expiry),
-// may renew it while it holds it, and gives it back one of four ways (DEL;
-// a compare-and-delete script; GET, compare, DEL; not at all). Its times
-// are its clock plus its settings, so it keeps the relative-time promise.
+// may renew it while it holds it (a plain PEXPIRE, lock.renew if it says 1), and gives it back one
+// of four ways (DEL; a compare-and-delete script; GET, compare, DEL; not at all). Its times are its
+// clock plus its settings, so it keeps the relative-time promise.
 json RandomLuaAlgorithm(Rng& rng) {
   const int acquire = rng.Uniform(0, 2);
   const bool renew = rng.Chance(30);
@@ -89,7 +89,11 @@ json RandomLuaAlgorithm(Rng& rng) {
       "    lock.sleep(s.retry_delay)\n"
       "  end\n"
       "  lock.enter(lock.now() + s.ttl)\n";
-  if (renew) src += "  redis.pcall(\"PEXPIRE\", s.key, s.ttl)\n";
+  if (renew) {
+    src +=
+        "  if redis.pcall(\"PEXPIRE\", s.key, s.ttl) == 1 then lock.renew(lock.now() + s.ttl) "
+        "end\n";
+  }
   src += "  lock.leave()\n";
   if (release == 0) {
     src += "  redis.pcall(\"DEL\", s.key)\n";
@@ -273,6 +277,9 @@ json RandomScenario(uint64_t seed) {
       if (rng.Chance(50)) doc["properties"].push_back(p);
     }
   }
+  // Drawn after the rest, so that the draws above stay those of the
+  // scenarios the harness drew before there was a renewal to judge.
+  if (rng.Chance(30)) doc["properties"].push_back("lost_lease_renewed");
   return doc;
 }
 
