@@ -272,7 +272,7 @@ constexpr std::array kEntries{
     Entry{kViolationLostLeaseRenewed, S,
           "{1}'s lease was renewed after {2} had acquired the lock: it lost the lock and was not "
           "told",
-          "{2} 获得锁之后，{1} 的租约仍被续期：{1} 已失去锁，却没有被告知"},
+          "{2} 获得锁之后，{1} 的租约仍被续期：它已失去锁，却没有被告知"},
 
     // The terminal timeline.
     Entry{kTimelineSkew, W, "{1} (skew {2})", "{1}（时钟偏差 {2}）"},
