@@ -121,40 +121,36 @@ std::vector<ServerEvent> ServerEventsOf(const Trace& t,
 }
 
 std::vector<std::vector<ServerEvent>> ServerEvents(const Trace& t) {
-  const auto cells = ServerCells(t, LockKeyOf(t));
+  const std::string lock_key = LockKeyOf(t);
+  const auto cells = ServerCells(t, lock_key);
   std::vector<std::vector<ServerEvent>> events(t.steps.size());
   for (size_t i = 1; i < t.steps.size(); ++i) {
     const world::StepRecord& r = t.steps[i];
     if (r.action.client < 0 && r.action.kind != world::Action::Kind::kTick) {
-      events[i] = ServerEventsOf(t, cells, static_cast<int>(i), LockKeyOf(t));
+      events[i] = ServerEventsOf(t, cells, static_cast<int>(i), lock_key);
     }
   }
   return events;
 }
 
 std::string LockKeyOf(const Trace& t) {
-  std::string first_held;  // the first key a step's keyspace holds
-  for (const auto& r : t.steps) {
-    if (!r.keyspace.empty()) {
-      first_held = r.keyspace.front().key;
-      break;
-    }
-  }
+  std::string key;  // the scenario's "lock"/"key"
   if (t.scenario.is_object() && t.scenario.contains("lock")) {
     const auto& lock = t.scenario["lock"];
     if (lock.is_object() && lock.contains("key") && lock["key"].is_string()) {
-      const std::string key = lock["key"].get<std::string>();
-      // A library that names its key after the setting (redis-semaphore's
-      // "mutex:" prefix) never holds the key itself: show the one it holds.
-      for (const auto& r : t.steps) {
-        for (const auto& e : r.keyspace) {
-          if (e.key == key) return key;
-        }
-      }
-      if (first_held.empty()) return key;
+      key = lock["key"].get<std::string>();
     }
   }
-  return first_held;
+  // A library that names its key after the setting (redis-semaphore's
+  // "mutex:" prefix) never holds the key itself: show the one it holds.
+  std::string first_held;
+  for (const auto& r : t.steps) {
+    for (const auto& e : r.keyspace) {
+      if (!key.empty() && e.key == key) return key;
+      if (first_held.empty()) first_held = e.key;
+    }
+  }
+  return first_held.empty() ? key : first_held;
 }
 
 }  // namespace lockstep::trace
