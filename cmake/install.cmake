@@ -68,6 +68,7 @@ if(LOCKSTEP_HELP2MAN)
     "lockstep|replay|replay a scenario's schedule or a saved trace, step by step"
     "lockstep|run|run one random schedule of a scenario from a seed"
     "lockstep|explore|search a scenario's schedules for a violation"
+    "lockstep|test|explore every scenario under the paths, each held to the outcome it expects"
     "lockstep|list|list the algorithms and the scenarios, or the scenario reference"
     "lockstep|demo|the documented SETNX race, then the GETSET fix holding"
     "lockstep|render|draw a trace as SVG, PNG, an HTML page or the scheduler game"

@@ -1,6 +1,7 @@
 // Lists printed as text.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,13 @@ inline std::string JoinWithAnd(const std::vector<std::string>& v) {
 // (`plural` when adding an "s" is wrong).
 inline std::string Counted(long long n, const std::string& noun, const std::string& plural = "") {
   return std::to_string(n) + " " + (n == 1 ? noun : plural.empty() ? noun + "s" : plural);
+}
+
+// 1,234,567.
+inline std::string Thousands(uint64_t n) {
+  std::string s = std::to_string(n);
+  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<size_t>(i), ",");
+  return s;
 }
 
 }  // namespace lockstep::base

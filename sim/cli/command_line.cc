@@ -18,6 +18,7 @@
 #include "sim/cli/memory_bound.h"
 #include "sim/cli/render_command.h"
 #include "sim/cli/terminal.h"
+#include "sim/cli/test_command.h"
 #include "sim/explore/strategy_registry.h"
 #include "sim/lang/language.h"
 #include "sim/replay/redis_replay.h"
@@ -259,6 +260,11 @@ int RunCommandLine(const std::vector<std::string>& args) {
                    "With --storage bitstate: the array holds 2^N bits (default 30: 128 MiB)")
       ->check(CLI::Range(10, 40));
 
+  AddReportOption(explore, ex.reports);
+  TestOptions tests;
+  auto* test = AddTestCommand(app, tests);
+  test->add_option("--max-memory", max_memory, memory_help + ", shared among the searches");
+
   auto* list = app.add_subcommand("list", "List the algorithms and the scenarios");
   list->add_option("--dir", dir, "Scenario folder")->check(kPath);
   list->add_flag("--json", json, "Print JSON");
@@ -327,10 +333,10 @@ int RunCommandLine(const std::vector<std::string>& args) {
                      "--horizon)");
 
   app.footer(HelpFooter(""));
-  for (CLI::App* command : {replay, run, explore, list, demo, render, allow}) {
+  for (CLI::App* command : {replay, run, explore, test, list, demo, render, allow}) {
     command->footer(HelpFooter(command->get_name()));
   }
-  for (CLI::App* command : {replay, run, explore, render}) AddAllowPrograms(command);
+  for (CLI::App* command : {replay, run, explore, test, render}) AddAllowPrograms(command);
 
   // CLI11 takes an unknown first word, or an option before any subcommand,
   // for a missing subcommand: name it.
@@ -420,6 +426,10 @@ int RunCommandLine(const std::vector<std::string>& args) {
       ex.reductions.symmetry = !no_symmetry;
       ex.reductions.por = !no_por;
       return Explore(ex);
+    }
+    if (*test) {
+      tests.max_memory = out.max_memory;
+      return Test(tests);
     }
     if (*list) {
       if (fields) {

@@ -94,6 +94,7 @@ scenario::Scenario Prepare(ExploreOptions& o) {
   for (const std::string& property : s.properties) {
     run::CheckOutput("--out", CounterexamplePath(o, s, property), {o.file});
   }
+  report::CheckReportFiles(o.reports, {o.file});
   const std::vector<std::string> liveness = check::LivenessIn(s.properties);
   if (o.strategy == "distributed" && !liveness.empty()) {
     throw base::InputError(o.file, "properties",
@@ -451,9 +452,11 @@ int Search(const ExploreOptions& given, explore::Communicator* ranks) {
   const bool as_written =
       !o.clients && !o.max_steps && !o.horizon && !o.preemptions && !o.max_arg_delay && !o.faults;
   if (as_written && r.verdict != explore::Verdict::kIncomplete) {
-    run::Warn(o.file,
-              {run::Unexpected(s, r.violation ? r.violation->property : "", result.exhaustive)});
+    run::Warn(o.file, {run::Unexpected(s, r.violation ? r.violation->property : "",
+                                       result.exhaustive, result.known_vacuous())});
   }
+  // What the reports say is what the --json report says.
+  report::WriteReports(o.reports, {report::FromExploreReport(o.file, report, code, "")});
   if (o.json) {
     std::cout << report.dump(2) << "\n";
   } else {

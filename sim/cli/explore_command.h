@@ -4,10 +4,12 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "sim/base/limits.h"
 #include "sim/explore/search.h"
 #include "sim/explore/strategy_registry.h"
+#include "sim/report/report_files.h"
 #include "sim/scenario/scenario.h"
 #include "sim/trace/trace.h"
 
@@ -40,6 +42,7 @@ struct ExploreOptions {
   // The distributed strategy on Open MPI's ranks (mpirun); rank 0 reports.
   bool distributed = false;
   trace::TimelineStyle timeline;
+  std::vector<report::ReportFile> reports;  // --report: written after the search
 };
 
 int Explore(const ExploreOptions& o);

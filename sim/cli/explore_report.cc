@@ -13,12 +13,6 @@ namespace lockstep::cli {
 
 using nlohmann::json;
 
-std::string Thousands(uint64_t n) {
-  std::string s = std::to_string(n);
-  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<size_t>(i), ",");
-  return s;
-}
-
 namespace {
 
 double BytesPerState(const explore::SearchStats& st) {
@@ -91,6 +85,8 @@ json MakeReport(const ExploreOptions& o, const scenario::Scenario& s,
       exhaustive ? options.bounds.max_steps : std::optional<int>(request.max_steps);
   const world::Assumptions& a = s.world.assumptions;
   json report = {{"scenario", o.file},
+                 {"name", s.name},
+                 {"expect", s.expect.stated ? json(s.expect.Text()) : json(nullptr)},
                  {"strategy", o.strategy},
                  {"verdict", explore::VerdictText(r.verdict)},
                  {"clients", json::array()},

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/base/join.h"
 #include "sim/cli/explore_command.h"
 #include "sim/explore/search.h"
 #include "sim/run/explore.h"
@@ -15,8 +16,7 @@
 
 namespace lockstep::cli {
 
-// 1,234,567.
-std::string Thousands(uint64_t n);
+using base::Thousands;
 // With exact storage, hash compaction or bitstate, what the visited states
 // took and how sure a SAFE verdict is: "" with fingerprints (the default).
 std::string StorageText(const explore::StorageOptions& storage, const explore::SearchStats& st);

@@ -76,6 +76,10 @@ struct ExploreResult {
   bool safe() const { return search.verdict == explore::Verdict::kSafe; }
   // SAFE, but some client expected to enter never did.
   bool vacuous() const { return safe() && !never_entered.empty(); }
+  // vacuous(), where the search tells: after an exhaustive SAFE.
+  std::optional<bool> known_vacuous() const {
+    return exhaustive && safe() ? std::optional<bool>(vacuous()) : std::nullopt;
+  }
 };
 
 // Throws base::InputError for an unknown strategy, std::runtime_error if an

@@ -185,10 +185,21 @@ trace::Trace RunSeeded(const scenario::Scenario& s, uint64_t seed, int max_steps
   return RunToTrace(s, random, max_steps, stop, steps_run);
 }
 
-std::string Unexpected(const scenario::Scenario& s, const std::string& violated, bool conclusive) {
-  if (s.expect.Matches(violated) || (violated.empty() && !conclusive)) return "";
-  return "at /expect: expected " + s.expect.Text() + ", but " +
-         (violated.empty() ? "no property was violated" : violated + " was violated");
+std::string Unexpected(const scenario::Scenario& s, const std::string& violated, bool conclusive,
+                       std::optional<bool> vacuous) {
+  if (violated.empty() && !conclusive) return "";
+  const bool matches =
+      vacuous ? s.expect.MatchesSearch(violated, *vacuous) : s.expect.Matches(violated);
+  if (matches) return "";
+  std::string found = violated + " was violated";
+  if (violated.empty()) {
+    found = !vacuous ? "no property was violated"
+            : *vacuous
+                ? "the SAFE is vacuous (a client expected to enter the critical section never does)"
+                : "no property was violated, and every client expected to enter the critical "
+                  "section does";
+  }
+  return "at /expect: expected " + s.expect.Text() + ", but " + found;
 }
 
 }  // namespace lockstep::run

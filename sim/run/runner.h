@@ -57,7 +57,10 @@ trace::Trace RunSeeded(const scenario::Scenario& s, uint64_t seed, int max_steps
 // The warning for an outcome violating `violated` ("": none) that `s`
 // does not expect, or "" if expected. `conclusive`: the outcome holds for
 // every schedule (a replayed schedule, an exhaustive search), so not
-// finding a violation contradicts an expected one.
-std::string Unexpected(const scenario::Scenario& s, const std::string& violated, bool conclusive);
+// finding a violation contradicts an expected one. `vacuous`, when an
+// exhaustive search found no violation and asked: whether the SAFE is
+// vacuous (run::ExploreResult::vacuous), which "vacuous" expects.
+std::string Unexpected(const scenario::Scenario& s, const std::string& violated, bool conclusive,
+                       std::optional<bool> vacuous = std::nullopt);
 
 }  // namespace lockstep::run

@@ -104,7 +104,8 @@ const char* const kFieldsAfterFaults =
                                deadlock_free, starvation_free, no_orphaned_lock
                                (default ["mutual_exclusion"]); client_error (a client's
                                code threw) is always checked
-  expect          string       "safe" or "violation:PROPERTY": the outcome expected; optional
+  expect          string       "safe", "vacuous" (safe, but a client expected to enter never
+                               does) or "violation:PROPERTY": the outcome expected; optional
                                (without it the outcome is reported, and exits by itself)
   schedule        array        actions: "C1", "C1~2" (arguments 2 ticks old), "tick",
                                "crash C1", "stall C1", "lose-request C1", "lose-reply C1",

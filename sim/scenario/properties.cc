@@ -23,6 +23,10 @@ Expectation ReadExpect(const jr::ObjectReader& o) {
   }
   std::string text = o.String("expect");
   if (text == "safe") return e;
+  if (text == "vacuous") {
+    e.vacuous = true;
+    return e;
+  }
   const std::string prefix = "violation:";
   if (text.starts_with(prefix)) {
     e.safe = false;
@@ -35,7 +39,7 @@ Expectation ReadExpect(const jr::ObjectReader& o) {
   std::string props;
   for (const auto& p : check::PropertyNames()) props += ", \"violation:" + p + "\"";
   throw jr::JsonError(o.PointerOf("expect"),
-                      "expected \"safe\"" + props + "; got " + json(text).dump());
+                      "expected \"safe\", \"vacuous\"" + props + "; got " + json(text).dump());
 }
 
 std::vector<std::string> ReadProperties(const jr::ObjectReader& o) {

@@ -47,13 +47,22 @@ struct Expectation {
   bool safe = true;      // false: a violation of `property` is expected
   std::string property;  // when !safe
   bool stated = true;    // false: the scenario expects nothing (safe is then true)
+  // With `safe`: no violation, and some client expected to enter the
+  // critical section enters it in no schedule ("expect": "vacuous").
+  bool vacuous = false;
   std::string Text() const {
-    return !stated ? "not stated" : safe ? "safe" : "violation:" + property;
+    return !stated ? "not stated" : vacuous ? "vacuous" : safe ? "safe" : "violation:" + property;
   }
   // Whether an outcome violating `violated` ("": none) is the one expected;
-  // any outcome is, when none is stated.
+  // any outcome is, when none is stated. One run cannot tell a vacuous
+  // SAFE from another: "vacuous" expects no violation of it.
   bool Matches(const std::string& violated) const {
     return !stated || (violated.empty() ? safe : !safe && property == violated);
+  }
+  // The same for an exhaustive search, which tells them apart: `vacuous`,
+  // a SAFE in which some client expected to enter never did.
+  bool MatchesSearch(const std::string& violated, bool vacuous_safe) const {
+    return Matches(violated) && (!stated || !violated.empty() || vacuous == vacuous_safe);
   }
 };
 

@@ -82,7 +82,7 @@ cd "$prefix"
 # status, files, examples and related pages, and each subcommand's its
 # examples.
 man1="$prefix/share/man/man1"
-for sub in "" -replay -run -explore -list -demo -render -allow; do
+for sub in "" -replay -run -explore -test -list -demo -render -allow; do
   page="$man1/lockstep$sub.1.gz"
   [ -f "$page" ] || fail "missing lockstep$sub.1"
   warnings=$(MANWIDTH=80 man --warnings -l "$page" 2>&1 >/dev/null) || fail "man cannot read $page"
