@@ -151,7 +151,7 @@ TEST_CASE("bad scenarios are refused with exit 2, the file, the place and what w
          j["expect"] = "violation:deadlock";
          return j.dump();
        },
-       "at /expect: expected \"safe\", \"violation:mutual_exclusion\", "
+       "at /expect: expected \"safe\", \"vacuous\", \"violation:mutual_exclusion\", "
        "\"violation:foreign_release\", "
        "\"violation:stale_write\", \"violation:lost_lease_renewed\", "
        "\"violation:no_stuck_states\", \"violation:client_error\", "

@@ -33,7 +33,7 @@ if [ ! -e "$scratch/.git" ]; then
 fi
 git -C "$scratch" checkout --quiet --force --detach "$commit"
 git -C "$scratch" clean --quiet -fd -e build -e build-asan
-for m in examples/real-clients/node_modules tests/browser/node_modules; do
+for m in examples/real-clients/node_modules tests/browser/node_modules tests/report/node_modules; do
   [ -e "$repo/$m" ] && [ ! -e "$scratch/$m" ] && ln -s "$repo/$m" "$scratch/$m"
 done
 

@@ -203,7 +203,7 @@ std::vector<Row> BadRows() {
        [] { return DocsRace().Client({.name = "C1", .algorithm = "setnx-naive"}); },
        "at /clients/3/name: duplicate client name \"C1\""},
       {"bad expectation", [] { return DocsRace().Expect("violation:deadlock"); },
-       "at /expect: expected \"safe\", \"violation:mutual_exclusion\", "
+       "at /expect: expected \"safe\", \"vacuous\", \"violation:mutual_exclusion\", "
        "\"violation:foreign_release\", "
        "\"violation:stale_write\", \"violation:lost_lease_renewed\", "
        "\"violation:no_stuck_states\", \"violation:client_error\", "
