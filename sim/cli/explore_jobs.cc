@@ -3,13 +3,14 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <stdexcept>
+
+#include <sys/prctl.h>
+#include <sys/wait.h>
 
 #include "sim/run/stop_signals.h"
 
@@ -31,7 +32,7 @@ struct Job {
   pid_t pid = -1;
   int fds[2] = {-1, -1};  // its stdout and stderr, read here
   double started = 0;
-  double signalled = 0;  // when SIGINT was sent
+  double signalled = 0;      // when SIGINT was sent
   bool interrupted = false;  // SIGINT sent, for --max-seconds or a stop
   bool killed = false;
   bool exited = false;

@@ -12,9 +12,9 @@
 namespace lockstep::cli {
 
 struct JobEnd {
-  int exit_code = 0;    // 128 + N when killed by signal N
-  std::string out;      // its standard output (the --json report)
-  std::string err;      // its standard error
+  int exit_code = 0;       // 128 + N when killed by signal N
+  std::string out;         // its standard output (the --json report)
+  std::string err;         // its standard error
   bool timed_out = false;  // stopped at --max-seconds
   bool stopped = false;    // stopped by a stop signal this process got
   bool started = true;     // false: not run (a stop came first)

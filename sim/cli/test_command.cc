@@ -62,7 +62,8 @@ std::vector<Found> Collect(const std::vector<std::string>& paths) {
     std::error_code ec;
     const fs::file_status status = fs::status(path, ec);
     if (ec || !fs::exists(status)) {
-      throw base::InputError(path, "", "expected a scenario file or a folder of them; none is there");
+      throw base::InputError(path, "",
+                             "expected a scenario file or a folder of them; none is there");
     }
     if (!fs::is_directory(status)) {
       if (auto f = Classify(path, true)) found.push_back(*f);
@@ -191,8 +192,7 @@ void AddReportOption(CLI::App* command, std::vector<report::ReportFile>& reports
           [&reports](const std::vector<std::string>& texts) {
             for (const std::string& text : texts) reports.push_back(report::ParseReportFile(text));
           },
-          "Also write a report, FORMAT:FILE with FORMAT " + report::FormatNames() +
-              " (repeatable)")
+          "Also write a report, FORMAT:FILE with FORMAT " + report::FormatNames() + " (repeatable)")
       ->check(format)
       ->type_name("FORMAT:FILE")
       ->allow_extra_args(false);
@@ -234,7 +234,8 @@ int Test(const TestOptions& given) {
     }
   };
   for (size_t i = 0; i < found.size(); ++i) {
-    if (!found[i].broken.empty()) known[i] = report::Failed(found[i].file, "error", found[i].broken);
+    if (!found[i].broken.empty())
+      known[i] = report::Failed(found[i].file, "error", found[i].broken);
   }
   run::CooperativeStop cooperative;
   print_known();

@@ -15,8 +15,8 @@
 namespace lockstep::cli {
 
 struct TestOptions {
-  std::vector<std::string> paths;  // files and folders; none: the working folder
-  size_t jobs = 1;                 // searches at once
+  std::vector<std::string> paths;     // files and folders; none: the working folder
+  size_t jobs = 1;                    // searches at once
   std::optional<double> max_seconds;  // per scenario; reaching it fails the scenario
   std::string out = "counterexamples";
   uint64_t max_memory = 0;  // the whole run's bound, shared among the jobs

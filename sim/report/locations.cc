@@ -74,7 +74,8 @@ std::optional<Location> SourceLocation(const trace::Trace& t, const std::string&
     if (path.is_relative()) path = fs::path(scenario_file).parent_path() / path;
     return Location{Shown(path), line, ""};
   }
-  if (trace::BuiltinSources().count(name)) return Location{"sim/algo/" + name, line, kLockstepSource};
+  if (trace::BuiltinSources().count(name))
+    return Location{"sim/algo/" + name, line, kLockstepSource};
   return std::nullopt;
 }
 

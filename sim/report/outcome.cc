@@ -62,9 +62,9 @@ Outcome FromExploreReport(const std::string& file, const json& report, int exit_
                           const std::string& errors) {
   if (!report.is_object() || !report.contains("verdict") || !report["verdict"].is_string()) {
     const std::string last = LastLine(errors);
-    Outcome o = Failed(file, "error",
-                       last.empty() ? "explore ended with exit code " + std::to_string(exit_code)
-                                    : last);
+    Outcome o =
+        Failed(file, "error",
+               last.empty() ? "explore ended with exit code " + std::to_string(exit_code) : last);
     o.details = errors;
     return o;
   }
@@ -81,21 +81,23 @@ Outcome FromExploreReport(const std::string& file, const json& report, int exit_
     const json& c = report["counterexample"];
     o.found = "violation:" + c.value("violation", json::object()).value("property", std::string());
     o.one_line = c.value("one_line", std::string());
-    o.summary = "violation of " + ViolationText(c) + " (" +
-                std::to_string(c.value("steps", 0)) + " steps)";
+    o.summary =
+        "violation of " + ViolationText(c) + " (" + std::to_string(c.value("steps", 0)) + " steps)";
     ReadCounterexample(c.value("file", std::string()), o);
   } else if (verdict == "safe") {
     const bool vacuous = report.value("vacuous", false);
     o.found = vacuous ? "vacuous" : "safe";
-    o.summary = std::string(vacuous ? "vacuous SAFE: " : "SAFE") +
-                (vacuous ? base::JoinWithAnd(report.value("never_entered", std::vector<std::string>{})) +
-                               " never entered the critical section"
-                         : "") +
-                " (" + base::Thousands(o.states) + (o.states == 1 ? " state" : " states") + ")";
+    o.summary =
+        std::string(vacuous ? "vacuous SAFE: " : "SAFE") +
+        (vacuous ? base::JoinWithAnd(report.value("never_entered", std::vector<std::string>{})) +
+                       " never entered the critical section"
+                 : "") +
+        " (" + base::Thousands(o.states) + (o.states == 1 ? " state" : " states") + ")";
   } else {
     o.found = "incomplete";
     o.summary = "did not finish: " + report.value("incomplete", std::string("stopped")) +
-                "; no violation found in " + base::Thousands(o.states) + (o.states == 1 ? " state" : " states");
+                "; no violation found in " + base::Thousands(o.states) +
+                (o.states == 1 ? " state" : " states");
   }
   o.passed = o.found == o.expected || (o.expected == "not stated" && o.found == "safe");
   if (o.passed) {

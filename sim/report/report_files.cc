@@ -34,7 +34,9 @@ Writer WriterOf(const std::string& format) {
 std::string FormatNames() {
   std::string names;
   for (size_t i = 0; i < kFormats.size(); ++i) {
-    names += std::string(i == 0 ? "" : i + 1 == kFormats.size() ? " or " : ", ") +
+    names += std::string(i == 0                     ? ""
+                         : i + 1 == kFormats.size() ? " or "
+                                                    : ", ") +
              kFormats[i].first;
   }
   return names;
@@ -44,20 +46,21 @@ ReportFile ParseReportFile(const std::string& text) {
   const size_t colon = text.find(':');
   const std::string shown = base::Printable(lockstep::json::Shorten(text));
   if (colon == std::string::npos || colon + 1 == text.size()) {
-    throw base::InputError("", "--report",
-                           "expected FORMAT:FILE, FORMAT " + FormatNames() + ", got \"" + shown +
-                               "\"");
+    throw base::InputError(
+        "", "--report",
+        "expected FORMAT:FILE, FORMAT " + FormatNames() + ", got \"" + shown + "\"");
   }
   ReportFile file{text.substr(0, colon), text.substr(colon + 1)};
   if (!WriterOf(file.format)) {
-    throw base::InputError("", "--report",
-                           "expected the format " + FormatNames() + " before the colon, got \"" +
-                               shown + "\"");
+    throw base::InputError(
+        "", "--report",
+        "expected the format " + FormatNames() + " before the colon, got \"" + shown + "\"");
   }
   return file;
 }
 
-void CheckReportFiles(const std::vector<ReportFile>& files, const std::vector<std::string>& inputs) {
+void CheckReportFiles(const std::vector<ReportFile>& files,
+                      const std::vector<std::string>& inputs) {
   std::vector<std::string> seen;
   for (const ReportFile& f : files) {
     run::CheckOutput("--report " + f.format, f.path, inputs);

@@ -33,7 +33,8 @@ std::string Uri(const std::string& path) {
 json Physical(const Location& at) {
   json artifact = {{"uri", Uri(at.path)}};
   if (!at.base.empty()) artifact["uriBaseId"] = at.base;
-  return {{"physicalLocation", {{"artifactLocation", artifact}, {"region", {{"startLine", at.line}}}}}};
+  return {
+      {"physicalLocation", {{"artifactLocation", artifact}, {"region", {{"startLine", at.line}}}}}};
 }
 
 json Text(const std::string& text) { return {{"text", text}}; }
@@ -111,9 +112,9 @@ std::string SarifLog(const std::vector<Outcome>& outcomes) {
                    {"message", Text(o.file + ": " + o.summary)},
                    {"locations", json::array({Physical(ScenarioLocation(o.file))})}};
     if (violation) {
-      result["codeFlows"] = json::array(
-          {{{"message", Text(o.one_line.empty() ? o.summary : o.one_line)},
-            {"threadFlows", ThreadFlows(o, *o.counterexample)}}});
+      result["codeFlows"] =
+          json::array({{{"message", Text(o.one_line.empty() ? o.summary : o.one_line)},
+                        {"threadFlows", ThreadFlows(o, *o.counterexample)}}});
       if (!o.counterexample_file.empty()) {
         result["properties"] = {{"replay", "lockstep replay " + o.counterexample_file}};
       }
@@ -130,9 +131,7 @@ std::string SarifLog(const std::vector<Outcome>& outcomes) {
       {"runs",
        json::array({{{"tool",
                       {{"driver",
-                        {{"name", "lockstep"},
-                         {"version", Version()},
-                         {"rules", driver_rules}}}}},
+                        {{"name", "lockstep"}, {"version", Version()}, {"rules", driver_rules}}}}},
                      {"originalUriBaseIds",
                       {{kLockstepSource,
                         {{"description", Text("lockstep's own source tree (its built-in "

@@ -26,7 +26,7 @@ std::string WithExpect(const testing::TempDir& tmp, const std::string& name,
   return tmp.Write(name, doc.dump(2));
 }
 
-TEST_CASE("lockstep test passes every shipped scenario, each explored as written", "[sweep]") {
+TEST_CASE("lockstep test passes every shipped scenario each explored as written", "[sweep]") {
   const testing::ProcessResult r =
       testing::RunLockstep({"test", "--jobs", "2", testing::SourceDir() + "/scenarios"});
   INFO(r.out << r.err);
@@ -42,12 +42,12 @@ TEST_CASE("lockstep test passes every shipped scenario, each explored as written
   CHECK(Has(r.out, "\n" + std::to_string(expecting) + " passed, 0 failed\n"));
 }
 
-TEST_CASE("a wrong expect fails, naming the file, what was expected and what was found",
+TEST_CASE("a wrong expect fails and names the file with what was expected and what was found",
           "[cli][test_command]") {
   testing::TempDir tmp;
   fs::create_directories(tmp.path() / "locks" / "sub");
-  const std::string right = WithExpect(tmp, "locks/right.json", "setnx-docs-race.json",
-                                       "violation:mutual_exclusion");
+  const std::string right =
+      WithExpect(tmp, "locks/right.json", "setnx-docs-race.json", "violation:mutual_exclusion");
   const std::string wrong = WithExpect(tmp, "locks/sub/wrong.json", "setnx-docs-race.json", "safe");
   tmp.Write("locks/package.json", R"({"name": "not a scenario"})");
   tmp.Write("locks/node_modules/x/bad.json", "{");  // npm's folders are not walked
@@ -68,7 +68,7 @@ TEST_CASE("a wrong expect fails, naming the file, what was expected and what was
   CHECK(fs::is_directory(fs::path(out) / fs::path(wrong).parent_path().relative_path()));
 }
 
-TEST_CASE("a scenario that cannot be read is a failure naming it, never skipped",
+TEST_CASE("a scenario that cannot be read is a failure naming it and is never skipped",
           "[cli][test_command]") {
   testing::TempDir tmp;
   tmp.Write("broken.json", "{\"clients\": [\n  {\"name\": \"C1\",}\n]}");
@@ -82,7 +82,7 @@ TEST_CASE("a scenario that cannot be read is a failure naming it, never skipped"
   CHECK(Has(r.out, "\n1 passed, 1 failed\n"));
 }
 
-TEST_CASE("a scenario named that states no expect fails; a path that is not there is bad input",
+TEST_CASE("a scenario named that states no expect fails and a path that is not there is bad input",
           "[cli][test_command]") {
   testing::TempDir tmp;
   json doc = json::parse(testing::ReadText(testing::ScenarioPath("getset-docs-fix.json")));
@@ -100,7 +100,8 @@ TEST_CASE("a scenario named that states no expect fails; a path that is not ther
   CHECK(Has(r.err, tmp.File("nothing-here") + ": expected a scenario file or a folder of them"));
 }
 
-TEST_CASE("a search that does not end within --max-seconds fails, saying so", "[cli][test_command]") {
+TEST_CASE("a search that does not end within --max-seconds fails and says so",
+          "[cli][test_command]") {
   testing::TempDir tmp;
   json doc = json::parse(testing::ReadText(testing::WriteEndlessRun(tmp)));
   doc["expect"] = "safe";
@@ -133,7 +134,7 @@ lock.leave({"DEL", s.key})
           {"expect", expect}};
 }
 
-TEST_CASE("\"expect\": \"vacuous\" pins a lock nobody enters; \"safe\" then fails",
+TEST_CASE("expect vacuous pins a lock nobody enters and expect safe then fails",
           "[cli][test_command]") {
   testing::TempDir tmp;
   const std::string vacuous = tmp.Write("vacuous.json", NeverEnters("vacuous").dump());
@@ -152,13 +153,14 @@ TEST_CASE("\"expect\": \"vacuous\" pins a lock nobody enters; \"safe\" then fail
   CHECK_FALSE(Has(v.err, "at /expect"));
 }
 
-TEST_CASE("--report refuses a bad format, the same file twice and an input, before any search",
+TEST_CASE("--report refuses a bad format or the same file twice or an input before any search",
           "[cli][test_command]") {
   testing::TempDir tmp;
   const std::string file = WithExpect(tmp, "a.json", "getset-docs-fix.json", "safe");
   const std::string before = testing::ReadText(file);
   for (const auto& [args, message] : std::vector<std::pair<std::vector<std::string>, std::string>>{
-           {{"--report", "xml:r.xml"}, "expected the format junit, github or sarif before the colon"},
+           {{"--report", "xml:r.xml"},
+            "expected the format junit, github or sarif before the colon"},
            {{"--report", "junit"}, "expected FORMAT:FILE"},
            {{"--report", "junit:" + tmp.File("r"), "--report", "sarif:" + tmp.File("r")},
             "two reports name the same file"},

@@ -23,9 +23,9 @@ const std::string kSchema = testing::SourceDir() +
                             "sarif-2.1.0.json";
 
 json ReadBack(const std::string& kind, const std::string& file) {
-  const testing::ProcessResult r =
-      testing::RunProgram({"/usr/bin/python3", testing::SourceDir() + "/tests/report/check_reports.py",
-                           kind, file, kSchema});
+  const testing::ProcessResult r = testing::RunProgram(
+      {"/usr/bin/python3", testing::SourceDir() + "/tests/report/check_reports.py", kind, file,
+       kSchema});
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
   return json::parse(r.out);
@@ -43,14 +43,14 @@ struct Run {
     doc["expect"] = "safe";
     wrong = tmp.Write("wrong.json", doc.dump(2));
     lua = testing::SourceDir() + "/examples/lua/get-compare-del-stall.json";
-    result = testing::RunLockstep({"test", race, wrong, lua, "--jobs", "2", "--out",
-                                   tmp.File("cx"), "--report", "junit:" + tmp.File("r.xml"),
-                                   "--report", "sarif:" + tmp.File("r.sarif"), "--report",
+    result = testing::RunLockstep({"test", race, wrong, lua, "--jobs", "2", "--out", tmp.File("cx"),
+                                   "--report", "junit:" + tmp.File("r.xml"), "--report",
+                                   "sarif:" + tmp.File("r.sarif"), "--report",
                                    "github:" + tmp.File("r.txt")});
   }
 };
 
-TEST_CASE("the JUnit report reads back: a test case per scenario, the failure with its pin",
+TEST_CASE("the JUnit report reads back with a test case per scenario and the failure with its pin",
           "[cli][report]") {
   Run run;
   INFO(run.result.out << run.result.err);
@@ -73,8 +73,9 @@ TEST_CASE("the JUnit report reads back: a test case per scenario, the failure wi
   CHECK(Has(failure["text"], "pin: C1 SETNX lock.foo 13 -> 0; C1 GET lock.foo"));
 }
 
-TEST_CASE("the SARIF log is valid SARIF 2.1.0, a thread flow per client in the schedule's order",
-          "[cli][report]") {
+TEST_CASE(
+    "the SARIF log is valid SARIF 2.1.0 with a thread flow per client in the schedule's order",
+    "[cli][report]") {
   Run run;
   REQUIRE(run.result.exit_code == 1);
   CHECK(ReadBack("sarif", run.tmp.File("r.sarif"))["errors"].empty());
@@ -115,9 +116,9 @@ TEST_CASE("the SARIF log is valid SARIF 2.1.0, a thread flow per client in the s
   // Across the flows, every step of the schedule once.
   std::sort(order.begin(), order.end());
   const json trace = json::parse(testing::ReadText(
-      json::parse(testing::RunLockstep({"explore", run.wrong, "--json", "--out",
-                                        run.tmp.File("again")})
-                      .out)["counterexample"]["file"]
+      json::parse(
+          testing::RunLockstep({"explore", run.wrong, "--json", "--out", run.tmp.File("again")})
+              .out)["counterexample"]["file"]
           .get<std::string>()));
   const size_t steps = trace["schedule"].size();
   REQUIRE(order.size() == steps);
@@ -138,8 +139,9 @@ TEST_CASE("the SARIF log is valid SARIF 2.1.0, a thread flow per client in the s
   CHECK(at_script);
 }
 
-TEST_CASE("the GitHub annotations: an error at the failing scenario's expect, notices for the rest",
-          "[cli][report]") {
+TEST_CASE(
+    "the GitHub annotations put an error at the failing scenario's expect and notices for the rest",
+    "[cli][report]") {
   Run run;
   REQUIRE(run.result.exit_code == 1);
   const std::string text = testing::ReadText(run.tmp.File("r.txt"));
@@ -188,8 +190,8 @@ TEST_CASE("explore --report writes the same reports of one search", "[cli][repor
 
 TEST_CASE("the validator this test trusts refuses a log that breaks the schema", "[cli][report]") {
   testing::TempDir tmp;
-  const std::string bad = tmp.Write(
-      "bad.sarif", R"({"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "x"}},
+  const std::string bad =
+      tmp.Write("bad.sarif", R"({"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "x"}},
         "results": [{"message": {"text": "m"}, "level": "severe"}]}]})");
   const testing::ProcessResult r = testing::RunProgram(
       {"/usr/bin/python3", testing::SourceDir() + "/tests/report/check_reports.py", "sarif", bad,
