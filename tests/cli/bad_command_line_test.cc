@@ -57,7 +57,7 @@ TEST_CASE("an unknown subcommand is named, with the valid ones") {
   auto r = RunLockstep({"launch", "x.json"});
   CHECK(r.exit_code == 2);
   CHECK(r.err ==
-        "lockstep: unknown subcommand \"launch\"; expected one of replay, run, explore, "
+        "lockstep: unknown subcommand \"launch\"; expected one of replay, run, explore, test, "
         "list, demo, allow, render\n");
 }
 
@@ -66,7 +66,7 @@ TEST_CASE("an option before any subcommand is named, with the subcommands") {
   CHECK(r.exit_code == 2);
   CHECK(r.err ==
         "lockstep: unknown option \"--frob\"; expected a subcommand first, one of replay, run, "
-        "explore, list, demo, allow, render\n");
+        "explore, test, list, demo, allow, render\n");
   CHECK(RunLockstep({"--version"}).exit_code == 0);
 }
 

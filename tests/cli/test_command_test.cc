@@ -1,6 +1,9 @@
 // `lockstep test`: the scenarios under the paths that state "expect", each
 // explored and held to it; a wrong expectation, a file that is no scenario
 // and a search that does not end are failures naming their file.
+#include <signal.h>
+#include <unistd.h>
+
 #include <filesystem>
 #include <string>
 #include <utility>
@@ -114,6 +117,40 @@ TEST_CASE("a search that does not end within --max-seconds fails and says so",
   CHECK(Has(r.out, "\n0 passed, 1 failed\n"));
 }
 
+// The searches `pid` runs now (its children).
+std::string ChildrenOf(pid_t pid) {
+  const std::string id = std::to_string(pid);
+  return testing::ReadText("/proc/" + id + "/task/" + id + "/children");
+}
+
+TEST_CASE("a stop signal to lockstep test stops its searches and reports them as failures",
+          "[cli][test_command]") {
+  testing::TempDir tmp;
+  json doc = json::parse(testing::ReadText(testing::WriteEndlessRun(tmp)));
+  doc["expect"] = "safe";
+  const std::string file = tmp.Write("endless.json", doc.dump());
+  const pid_t pid =
+      testing::SpawnProgram({testing::LockstepBinary(), "test", file, "--out", tmp.File("cx")},
+                            tmp.File("out"), tmp.File("err"));
+  // Its search has started once it has a child: lockstep test is then
+  // past installing its handling of stop signals.
+  std::string children;
+  for (int i = 0; i < 6000 && (children = ChildrenOf(pid)).empty(); ++i) usleep(10'000);
+  REQUIRE_FALSE(children.empty());
+  kill(pid, SIGINT);
+  CHECK(testing::Wait(pid) == 3);
+  const std::string out = testing::ReadText(tmp.File("out"));
+  INFO(out << testing::ReadText(tmp.File("err")));
+  CHECK(Has(out, "FAIL " + file + ": stopped by SIGINT: "));
+  CHECK(Has(out, "stopped by SIGINT: the scenarios not searched to their end are failures\n"));
+  CHECK(Has(out, "\n0 passed, 1 failed\n"));
+  // Its search was waited for: nothing of it is left.
+  // (A process of that pid now is another one, not lockstep test's.)
+  const std::string child = children.substr(0, children.find(' '));
+  const std::string status = testing::ReadText("/proc/" + child + "/status");
+  CHECK_FALSE(Has(status, "\nPPid:\t" + std::to_string(pid) + "\n"));
+}
+
 // As tests/explore/vacuity_test.cc: a lock whose clients never enter.
 json NeverEnters(const std::string& expect) {
   const char* lua = R"(local s = lock.settings
@@ -153,8 +190,10 @@ TEST_CASE("expect vacuous pins a lock nobody enters and expect safe then fails",
   CHECK_FALSE(Has(v.err, "at /expect"));
 }
 
-TEST_CASE("--report refuses a bad format or the same file twice or an input before any search",
-          "[cli][test_command]") {
+TEST_CASE(
+    "a report option with a bad format or the same file twice or an input is refused before any "
+    "search",
+    "[cli][test_command]") {
   testing::TempDir tmp;
   const std::string file = WithExpect(tmp, "a.json", "getset-docs-fix.json", "safe");
   const std::string before = testing::ReadText(file);
