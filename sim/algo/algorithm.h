@@ -71,16 +71,31 @@ Body MakeBody(const Settings& s) {
   return [s](world::Client& c) { Run(c, s, Args...); };
 }
 
-// Adds `info` to Algorithms(); use LOCKSTEP_ALGORITHM. A second algorithm
-// of the same name, or a setting declared unlike another algorithm's
-// setting of the same name, is a broken invariant.
-bool RegisterAlgorithm(const AlgorithmInfo& info);
+// Adds `info`, registered in `file`, to Algorithms(); use LOCKSTEP_ALGORITHM.
+// A second algorithm of the same name is a broken invariant. A setting
+// declared unlike another algorithm's setting of the same name (a program's
+// own `retry_delay`, say, beside the shipped algorithms') is the program's
+// error: SettingClash is printed on stderr and the process exits 2, at its
+// start-up, before any test runs.
+bool RegisterAlgorithm(const AlgorithmInfo& info, std::string_view file = {});
+
+// An algorithm, by name, and the file that registers it ("" if unknown).
+struct Declarer {
+  std::string_view algorithm;
+  std::string_view file;
+};
+// What a program is told when `a`, which `by_a` declares, and `b`, which
+// `by_b` declares, have one name but differ: both declarations, how they
+// differ, and the fix (the library's own declaration to reuse, when one of
+// them is it).
+std::string SettingClash(const Setting& a, const Declarer& by_a, const Setting& b,
+                         const Declarer& by_b);
 
 // At namespace scope in the algorithm's own file; `id` names the
 // registration in that file.
 #define LOCKSTEP_ALGORITHM(id, ...)                                       \
   [[maybe_unused]] static const bool lockstep_algorithm_registered_##id = \
-      ::lockstep::algo::RegisterAlgorithm(::lockstep::algo::AlgorithmInfo __VA_ARGS__)
+      ::lockstep::algo::RegisterAlgorithm(::lockstep::algo::AlgorithmInfo __VA_ARGS__, __FILE__)
 
 // The steps every algorithm takes once it holds the lock: enter the critical
 // section, believing the lock valid until its own clock passes

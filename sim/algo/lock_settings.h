@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "sim/algo/algorithm.h"
 #include "sim/base/limits.h"
@@ -38,6 +39,20 @@ inline constexpr Setting kTtlSetting{.name = "ttl",
                                      .min = 1,
                                      .max = base::Limits::kMaxSpan,
                                      .default_value = 10};
+
+// The declarations above by the names a program that links lockstep reuses
+// them by (<lockstep/lockstep.h>), for the message that tells it to.
+struct SharedSetting {
+  std::string_view name;  // "lockstep::kRetryDelaySetting"
+  const Setting* setting;
+};
+inline constexpr SharedSetting kSharedSettings[] = {
+    {"lockstep::kKeySetting", &kKeySetting},
+    {"lockstep::kTimeoutSetting", &kTimeoutSetting},
+    {"lockstep::kRoundsSetting", &kRoundsSetting},
+    {"lockstep::kRetryDelaySetting", &kRetryDelaySetting},
+    {"lockstep::kReleaseWithLeaveSetting", &kReleaseWithLeaveSetting},
+    {"lockstep::kTtlSetting", &kTtlSetting}};
 
 // The SETNX timestamp locks' settings, and the SET NX PX family's.
 inline constexpr Setting kTimestampLockSettings[] = {kKeySetting, kTimeoutSetting, kRoundsSetting,

@@ -2,9 +2,11 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include <sys/syscall.h>
@@ -24,41 +26,43 @@ constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGUSR1};
 using base::stop_requested;
 std::atomic<int> stop_signal{0};
 std::atomic<int> cooperative{0};
-// Who sent the signal that set stop_requested by kill(2) (si_pid), or 0
-// for one from the terminal or the kernel.
-std::atomic<pid_t> stop_sender{0};
+// When the signal that set stop_requested arrived, in CLOCK_MONOTONIC
+// nanoseconds.
+std::atomic<int64_t> stop_time{0};
 
 // The handler reads these, so they are plain storage and lock-free atomics.
 char temporary[4096];
 std::atomic<bool> has_temporary{false};
 static_assert(std::atomic<bool>::is_always_lock_free && std::atomic<int>::is_always_lock_free &&
-              std::atomic<pid_t>::is_always_lock_free);
+              std::atomic<int64_t>::is_always_lock_free);
 
 void Say(const char* text) {
   ssize_t ignored = write(STDERR_FILENO, text, strlen(text));
   (void)ignored;
 }
 
-// The process that sent `info` by kill(2), or 0 (the terminal's Ctrl-C,
-// the kernel).
-pid_t Sender(const siginfo_t* info) {
-  return info != nullptr && (info->si_code == SI_USER || info->si_code == SI_QUEUE) ? info->si_pid
-                                                                                    : 0;
+// CLOCK_MONOTONIC in nanoseconds; clock_gettime is async-signal-safe.
+int64_t Now() {
+  timespec now{};
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return static_cast<int64_t>(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
 }
 
-extern "C" void OnStopSignal(int signal, siginfo_t* info, void*) {
+extern "C" void OnStopSignal(int signal, siginfo_t*, void*) {
+  const int64_t now = Now();
   if (cooperative.load() > 0 && !stop_requested.load()) {
     stop_signal.store(signal);
-    stop_sender.store(Sender(info));
+    stop_time.store(now);
     stop_requested.store(true);
     return;
   }
-  // The same signal again from the same process is the same request:
-  // timeout(1) sends its signal to the command and then to the command's
-  // process group, which holds the command too.
-  const pid_t sender = Sender(info);
-  if (cooperative.load() > 0 && signal == stop_signal.load() && sender != 0 &&
-      sender == stop_sender.load()) {
+  // The same signal again within the window is the same request. One
+  // Ctrl-C reaches every process of the terminal's foreground group:
+  // under `timeout 600 lockstep explore ...` lockstep gets it from the
+  // terminal and again from timeout(1), which forwards it to the command
+  // and to the command's process group, within microseconds.
+  if (stop_requested.load() && signal == stop_signal.load() &&
+      now - stop_time.load() < kRepeatWindowMs * 1'000'000) {
     return;
   }
   if (has_temporary.load()) unlink(temporary);

@@ -9,15 +9,22 @@
 // counterexample), the first stop signal only sets StopRequested(); the work
 // notices it, reports what it has and exits 3. A second signal ends the
 // process at once, as above, unless it is the first one again: the same
-// signal sent by the same process (timeout(1) sends its signal to the
-// command and to its process group, so the command receives it twice).
+// signal within kRepeatWindowMs of it. One Ctrl-C under timeout(1) reaches
+// lockstep from the terminal and again from timeout, which sends it on to
+// the command and to the command's process group; the same signal a
+// second later is a user who means it.
 #pragma once
 
 #include <signal.h>
 
 #include <atomic>
+#include <cstdint>
 
 namespace lockstep::run {
+
+// How long after the stop signal the same signal again counts as the same
+// one, in milliseconds of CLOCK_MONOTONIC.
+inline constexpr int64_t kRepeatWindowMs = 1000;
 
 // Installs the handlers, which run on an alternate signal stack, and gives
 // the calling thread one. Call once, before any work; another thread that

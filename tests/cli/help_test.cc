@@ -1,13 +1,16 @@
 // What --help says beyond the options, which the man pages are written
-// from: each subcommand's examples name files that exist, the program's
+// from: each subcommand's examples name files that exist, its exit status
+// lists the codes it returns and its related pages exist, the program's
 // exit status is the README's table, and an unknown option is named.
 #include <filesystem>
+#include <map>
 #include <regex>
 #include <set>
 #include <string>
 
 #include <catch2/catch.hpp>
 
+#include "sim/cli/help_text.h"
 #include "tests/test_util.h"
 
 namespace lockstep::help_test {
@@ -30,6 +33,87 @@ TEST_CASE("every --help has examples, and the files they name exist", "[cli][hel
       CHECK(std::filesystem::exists(testing::SourceDir() + "/" + it->str()));
     }
   }
+}
+
+// The section of `help` that starts with the line `title`, to its first
+// empty line.
+std::string Section(const std::string& help, const std::string& title) {
+  const size_t at = help.find("\n" + title + "\n");
+  if (at == std::string::npos) return "";
+  const size_t end = help.find("\n\n", at + 1);
+  return help.substr(at + 1, end == std::string::npos ? std::string::npos : end - at);
+}
+
+// The codes an "Exit status:" section lists: "0", "1", ..., "128+N".
+std::set<std::string> CodesIn(const std::string& section) {
+  std::set<std::string> codes;
+  const std::regex code("\n  ([0-9]+|128\\+N) +[^ ]");
+  for (auto it = std::sregex_iterator(section.begin(), section.end(), code);
+       it != std::sregex_iterator(); ++it) {
+    codes.insert((*it)[1]);
+  }
+  return codes;
+}
+
+// The pages a "See also:" section names: "lockstep-replay(1)", ...
+std::set<std::string> PagesIn(const std::string& section) {
+  std::set<std::string> pages;
+  const std::regex page("[a-z0-9-]+\\([0-9]\\)");
+  for (auto it = std::sregex_iterator(section.begin(), section.end(), page);
+       it != std::sregex_iterator(); ++it) {
+    pages.insert(it->str());
+  }
+  return pages;
+}
+
+TEST_CASE("every subcommand's --help lists the exit codes it returns and pages that exist",
+          "[cli][help][sweep]") {
+  // What each command's code can return (sim/cli/commands.cc, explore_command.cc, ...):
+  // list, render and allow find no violation, only explore says vacuous,
+  // only replay compares real replies.
+  const std::map<std::string, std::set<std::string>> returns = {
+      {"replay", {"0", "1", "2", "3", "4", "128+N"}},
+      {"run", {"0", "1", "2", "3", "128+N"}},
+      {"explore", {"0", "1", "2", "3", "5", "128+N"}},
+      {"list", {"0", "2", "128+N"}},
+      {"demo", {"0", "1", "2", "128+N"}},
+      {"render", {"0", "2", "128+N"}},
+      {"allow", {"0", "2", "128+N"}}};
+  // The pages lockstep installs, and the other programs' it names.
+  std::set<std::string> pages = {"lockstep(1)", "lockstep-viewer(1)", "redis-server(1)",
+                                 "mpirun(1)"};
+  for (const auto& [sub, codes] : returns) pages.insert("lockstep-" + sub + "(1)");
+  for (const auto& [sub, codes] : returns) {
+    INFO(sub);
+    const std::string help = RunLockstep({sub, "--help"}).out;
+    CHECK(CodesIn(Section(help, "Exit status:")) == codes);
+    const std::set<std::string> named = PagesIn(Section(help, "See also:"));
+    CHECK(named.count("lockstep(1)") == 1);
+    CHECK_FALSE(named.count("lockstep-" + sub + "(1)"));
+    for (const std::string& page : named) {
+      INFO(page);
+      CHECK(pages.count(page) == 1);
+    }
+  }
+  const std::set<std::string> from_program =
+      PagesIn(Section(RunLockstep({"--help"}).out, "See also:"));
+  for (const auto& [sub, codes] : returns) CHECK(from_program.count("lockstep-" + sub + "(1)"));
+}
+
+TEST_CASE("the test command's footer: its examples, its exit codes and related pages",
+          "[cli][help]") {
+  // Written here before the command is: its --help and man page show it.
+  const std::string footer = cli::HelpFooter("test");
+  CHECK(CodesIn(Section(footer, "Exit status:")) == std::set<std::string>{"0", "1", "2"});
+  CHECK(Has(footer,
+            "\n  1       some scenario failed (an unexpected outcome, an error, or a search\n"
+            "          that did not end within --max-seconds)\n"));
+  CHECK(Has(footer, "\n    lockstep test scenarios/\n"));
+  CHECK(Has(footer,
+            "\n    lockstep test --jobs 2 --report junit:lockstep.xml --report "
+            "sarif:lockstep.sarif my-locks/\n"));
+  CHECK(PagesIn(Section(footer, "See also:")) ==
+        std::set<std::string>{"lockstep-explore(1)", "lockstep(1)"});
 }
 
 TEST_CASE("the exit status in --help is the README's table", "[cli][help][sweep]") {

@@ -39,6 +39,7 @@ using algo::Body;  // an algorithm's run, made from its settings
 using algo::FindAlgorithm;
 using algo::HoldLock;     // enter the critical section (and write the resource)
 using algo::kKeySetting;  // settings the shipped algorithms declare, to share
+using algo::kReleaseWithLeaveSetting;
 using algo::kRetryDelaySetting;
 using algo::kRoundsSetting;
 using algo::kTimeoutSetting;
