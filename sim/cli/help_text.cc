@@ -108,9 +108,9 @@ std::string SeeAlso(const std::vector<std::string>& pages) {
 std::string ProgramFooter() {
   return ExitStatus({NoViolation(true), ViolationFound(true), BadInput(),
                      StoppedAtBound("a search bound, --max-memory, a trace larger than lockstep "
-                                    "reads, or a stop signal during explore"),
+                                    "reads, or a stop signal during explore or test"),
                      ReplayDiffers("replay --redis-server or --redis: "), Vacuous("explore: "),
-                     StoppedBySignal("any command but explore")}) +
+                     StoppedBySignal("any command but explore and test")}) +
          "\nFiles:\n"
          "  SCENARIO.json     a scenario: clients, algorithms, lock settings, keyspace,\n"
          "                    clock, assumptions, faults, properties, the outcome\n"
@@ -130,8 +130,8 @@ std::string ProgramFooter() {
               {"The counterexample it saved, step by step",
                "lockstep replay counterexamples/setnx-naive-mutual_exclusion-5clients.json"}}) +
          SeeAlso({"lockstep-replay(1)", "lockstep-run(1)", "lockstep-explore(1)",
-                  "lockstep-list(1)", "lockstep-demo(1)", "lockstep-render(1)", "lockstep-allow(1)",
-                  "lockstep-viewer(1)", "redis-server(1)"});
+                  "lockstep-test(1)", "lockstep-list(1)", "lockstep-demo(1)", "lockstep-render(1)",
+                  "lockstep-allow(1)", "lockstep-viewer(1)", "redis-server(1)"});
 }
 
 // The commands that can start a program a file names say when they do.
@@ -251,7 +251,10 @@ std::string HelpFooter(const std::string& subcommand) {
                        Code(kExitViolation,
                             "some scenario failed (an unexpected outcome, an error, or a search "
                             "that did not end within --max-seconds)"),
-                       BadInput(false)}) +
+                       BadInput(false),
+                       StoppedAtBound("a stop signal; the scenarios not searched to their end "
+                                      "are failures"),
+                       StoppedBySignal("a second stop signal")}) +
            Examples({{"Every scenario in a folder, each against the outcome it expects",
                       "lockstep test scenarios/"},
                      {"On two threads, with JUnit and SARIF reports for CI",

@@ -75,6 +75,7 @@ TEST_CASE("every subcommand's --help lists the exit codes it returns and pages t
       {"replay", {"0", "1", "2", "3", "4", "128+N"}},
       {"run", {"0", "1", "2", "3", "128+N"}},
       {"explore", {"0", "1", "2", "3", "5", "128+N"}},
+      {"test", {"0", "1", "2", "3", "128+N"}},
       {"list", {"0", "2", "128+N"}},
       {"demo", {"0", "1", "2", "128+N"}},
       {"render", {"0", "2", "128+N"}},
@@ -102,9 +103,9 @@ TEST_CASE("every subcommand's --help lists the exit codes it returns and pages t
 
 TEST_CASE("the test command's footer: its examples, its exit codes and related pages",
           "[cli][help]") {
-  // Written here before the command is: its --help and man page show it.
   const std::string footer = cli::HelpFooter("test");
-  CHECK(CodesIn(Section(footer, "Exit status:")) == std::set<std::string>{"0", "1", "2"});
+  CHECK(CodesIn(Section(footer, "Exit status:")) ==
+        std::set<std::string>{"0", "1", "2", "3", "128+N"});
   CHECK(Has(footer,
             "\n  1       some scenario failed (an unexpected outcome, an error, or a search\n"
             "          that did not end within --max-seconds)\n"));

@@ -44,9 +44,8 @@ TEST_CASE("every man page has its exit status, examples and related pages", "[sw
     const fs::path file = man / (page + ".1");
     REQUIRE(fs::exists(file));
     const std::string text = testing::ReadText(file.string());
-    for (const char* section :
-         {"\n.SH NAME\n", "\n.SH SYNOPSIS\n", "\n.SH \"EXIT STATUS\"\n", "\n.SH EXAMPLES\n",
-          "\n.SH \"SEE ALSO\"\n"}) {
+    for (const char* section : {"\n.SH NAME\n", "\n.SH SYNOPSIS\n", "\n.SH \"EXIT STATUS\"\n",
+                                "\n.SH EXAMPLES\n", "\n.SH \"SEE ALSO\"\n"}) {
       CHECK(Has(text, section));
     }
     CHECK(Has(text, ".SH NAME\n" + page + " \\-"));
