@@ -12,6 +12,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "tests/explore/never_enters.h"
 #include "tests/test_util.h"
 
 namespace lockstep {
@@ -151,17 +152,9 @@ TEST_CASE("a stop signal to lockstep test stops its searches and reports them as
   CHECK_FALSE(Has(status, "\nPPid:\t" + std::to_string(pid) + "\n"));
 }
 
-// As tests/explore/vacuity_test.cc: a lock whose clients never enter.
+// A lock whose clients never enter.
 json NeverEnters(const std::string& expect) {
-  const char* lua = R"(local s = lock.settings
-while true do
-  local r = redis.call("SET", s.key, "x", "NX", "PX", s.ttl)
-  if r == "OK" then break end
-  lock.sleep(1)
-end
-lock.enter(lock.now() + s.ttl)
-lock.leave({"DEL", s.key})
-)";
+  const char* lua = testing::kNeverEntersLua;
   return {{"name", "never"},
           {"clients",
            {{{"name", "C1"}, {"algorithm", {{"lua_inline", lua}}}},

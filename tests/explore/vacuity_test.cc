@@ -9,6 +9,7 @@
 
 #include "sim/run/explore.h"
 #include "sim/scenario/scenario.h"
+#include "tests/explore/never_enters.h"
 #include "tests/test_util.h"
 
 namespace lockstep {
@@ -17,17 +18,7 @@ namespace {
 using nlohmann::json;
 using testing::Has;
 
-// A status reply is {ok = "OK"} in Lua, never the string: this lock waits
-// for ever and never enters.
-constexpr const char* kNeverEnters = R"(local s = lock.settings
-while true do
-  local r = redis.call("SET", s.key, "x", "NX", "PX", s.ttl)
-  if r == "OK" then break end
-  lock.sleep(1)
-end
-lock.enter(lock.now() + s.ttl)
-lock.leave({"DEL", s.key})
-)";
+constexpr const char* kNeverEnters = testing::kNeverEntersLua;
 
 constexpr const char* kEnters = R"(local s = lock.settings
 while true do
