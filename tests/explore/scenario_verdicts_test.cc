@@ -1,5 +1,6 @@
-// Every scenario reaches the outcome it expects by exhaustive search, with
-// no schedule given; the stale-timestamp race is pinned step by step.
+// The GETSET races pinned step by step. That every scenario reaches the
+// outcome it expects by exhaustive search, with no schedule given, is
+// `lockstep test` over them (tests/cli/test_command_test.cc).
 #include <filesystem>
 
 #include <catch2/catch.hpp>
@@ -11,26 +12,6 @@
 
 namespace lockstep {
 namespace {
-
-TEST_CASE("explore reaches every scenario's expected verdict by itself, and safe searches finish",
-          "[sweep]") {
-  for (const std::string& file : testing::ScenarioSweep()) {
-    INFO(file);
-    scenario::Scenario s = scenario::LoadScenarioFile(file);
-    // The safety search, then (for liveness properties) the lasso search.
-    run::ExploreOptions o;
-    o.shrink = false;
-    const run::ExploreResult result = run::Explore(s, o);
-    const explore::SearchResult& r = result.search;
-    if (s.expect.safe) {
-      CHECK(r.verdict == explore::Verdict::kSafe);  // finished: no bound cut it short
-      CHECK(result.never_entered.empty());          // and not vacuous
-    } else {
-      REQUIRE(r.verdict == explore::Verdict::kViolation);
-      CHECK(r.violation->property == s.expect.property);
-    }
-  }
-}
 
 TEST_CASE(
     "getset_stale_timestamp: a GETSET whose timestamp is 3 ticks old when it lands lets two "
