@@ -456,7 +456,9 @@ int Search(const ExploreOptions& given, explore::Communicator* ranks) {
                                        result.exhaustive, result.known_vacuous())});
   }
   // What the reports say is what the --json report says.
-  report::WriteReports(o.reports, {report::FromExploreReport(o.file, report, code, "")});
+  if (!o.reports.empty()) {
+    report::WriteReports(o.reports, {report::FromExploreReport(o.file, report, code, "")});
+  }
   if (o.json) {
     std::cout << report.dump(2) << "\n";
   } else {

@@ -121,13 +121,11 @@ struct KillOnExit {
 // Reads, reaps and signals `job`; true once it has ended and its output is
 // read.
 bool Tend(Job& job, std::optional<double> max_seconds, bool stop) {
-  if (job.fds[0] >= 0 && !Drain(job.fds[0], job.end.out)) {
-    close(job.fds[0]);
-    job.fds[0] = -1;
-  }
-  if (job.fds[1] >= 0 && !Drain(job.fds[1], job.end.err)) {
-    close(job.fds[1]);
-    job.fds[1] = -1;
+  for (int i = 0; i < 2; ++i) {
+    if (job.fds[i] >= 0 && !Drain(job.fds[i], i == 0 ? job.end.out : job.end.err)) {
+      close(job.fds[i]);
+      job.fds[i] = -1;
+    }
   }
   if (!job.exited) {
     int status = 0;

@@ -148,6 +148,7 @@ void Print(const report::Outcome& o) {
     std::cout << "  replay it: lockstep replay " << base::Printable(o.counterexample_file) << "\n";
   }
   if (!o.one_line.empty()) std::cout << "  pin: " << base::Printable(o.one_line) << "\n";
+  // An error's whole text, when it is more than the summary's one line.
   if (o.found == "error" && !o.details.empty() && o.details.find('\n') + 1 < o.details.size()) {
     std::cout << base::Printable(o.details, /*keep_newlines=*/true);
   }

@@ -7,38 +7,28 @@
 namespace lockstep::report {
 namespace {
 
-// A workflow command's message: printable, with the characters the runner
-// reads as syntax written as it asks (%25, %0D, %0A).
-std::string Data(const std::string& text) {
+// A workflow command's text, printable, with the characters the runner
+// reads as syntax written as it asks: %25, %0D and %0A in a message, and
+// in a property's value (`property`) %3A and %2C too.
+std::string Escaped(const std::string& text, bool property) {
   std::string out;
   for (char c : base::Printable(text, /*keep_newlines=*/true)) {
-    if (c == '%') {
-      out += "%25";
-    } else if (c == '\r') {
-      out += "%0D";
-    } else if (c == '\n') {
-      out += "%0A";
+    const char* code = c == '%'               ? "%25"
+                       : c == '\r'            ? "%0D"
+                       : c == '\n'            ? "%0A"
+                       : property && c == ':' ? "%3A"
+                       : property && c == ',' ? "%2C"
+                                              : nullptr;
+    if (code) {
+      out += code;
     } else {
       out += c;
     }
   }
   return out;
 }
-
-// A property's value: the same, and ':' and ',' too.
-std::string Property(const std::string& text) {
-  std::string out;
-  for (char c : Data(text)) {
-    if (c == ':') {
-      out += "%3A";
-    } else if (c == ',') {
-      out += "%2C";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
+std::string Data(const std::string& text) { return Escaped(text, false); }
+std::string Property(const std::string& text) { return Escaped(text, true); }
 
 void Line(std::ostringstream& out, const char* kind, const Location& at, const std::string& title,
           const std::string& message) {

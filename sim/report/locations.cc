@@ -33,8 +33,7 @@ std::optional<std::string> LuaFileNamed(const nlohmann::json& scenario, const st
     if (!c.is_object() || !c.contains("algorithm") || !c["algorithm"].is_object()) continue;
     const nlohmann::json& a = c["algorithm"];
     if (!a.contains("lua_file") || !a["lua_file"].is_string()) continue;
-    const std::string file = a["lua_file"];
-    if (fs::path(file).filename() == script) return file;
+    if (trace::ScriptName(a) == script) return a["lua_file"].get<std::string>();
   }
   return std::nullopt;
 }

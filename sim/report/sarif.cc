@@ -51,8 +51,7 @@ std::string Version() {
 // servers (ticks, restarts, failovers, faults): each step at the
 // algorithm's line where there is one, else at the scenario; its
 // executionOrder the step's place in the schedule.
-json ThreadFlows(const Outcome& o, const trace::Trace& t) {
-  const Location scenario = ScenarioLocation(o.file);
+json ThreadFlows(const Outcome& o, const trace::Trace& t, const Location& scenario) {
   const int violating = ViolatingStep(t);
   std::vector<std::string> names;
   for (const trace::ClientInfo& c : t.clients) names.push_back(c.name);
@@ -106,15 +105,16 @@ std::string SarifLog(const std::vector<Outcome>& outcomes) {
     const std::string rule = RuleOf(o);
     auto at = std::find(rules.begin(), rules.end(), rule);
     if (at == rules.end()) at = rules.insert(rules.end(), rule);
+    const Location scenario = ScenarioLocation(o.file);
     json result = {{"ruleId", rule},
                    {"ruleIndex", at - rules.begin()},
                    {"level", o.passed ? "note" : "error"},
                    {"message", Text(o.file + ": " + o.summary)},
-                   {"locations", json::array({Physical(ScenarioLocation(o.file))})}};
+                   {"locations", json::array({Physical(scenario)})}};
     if (violation) {
       result["codeFlows"] =
           json::array({{{"message", Text(o.one_line.empty() ? o.summary : o.one_line)},
-                        {"threadFlows", ThreadFlows(o, *o.counterexample)}}});
+                        {"threadFlows", ThreadFlows(o, *o.counterexample, scenario)}}});
       if (!o.counterexample_file.empty()) {
         result["properties"] = {{"replay", "lockstep replay " + o.counterexample_file}};
       }

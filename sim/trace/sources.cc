@@ -3,18 +3,13 @@
 #include "sim/trace/builtin_sources.h"
 
 namespace lockstep::trace {
-namespace {
 
-// What Lua calls a script in its line information, without folders: its
-// file's name, or "lua_inline" for one written in the scenario.
 std::string ScriptName(const nlohmann::json& algorithm) {
   std::string file = algorithm.value("lua_file", "");
   if (file.empty()) return "lua_inline";
   const size_t slash = file.find_last_of('/');
   return slash == std::string::npos ? file : file.substr(slash + 1);
 }
-
-}  // namespace
 
 std::optional<std::pair<std::string, int>> ParseSourceLine(const std::string& source) {
   const size_t colon = source.rfind(':');

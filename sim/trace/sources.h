@@ -22,6 +22,11 @@ std::map<std::string, std::string> SourcesOf(const Trace& t);
 std::map<std::string, std::string> SourcesNamed(const nlohmann::json& scenario_document,
                                                 const std::vector<std::string>& sources);
 
+// What Lua calls the script of a client's `algorithm` (its object in a
+// scenario document) in its line information, without folders: its file's
+// name ("lua_file"), or "lua_inline" for one written in the scenario.
+std::string ScriptName(const nlohmann::json& algorithm);
+
 // "file.cc:12" -> {"file.cc", 12}; nullopt if it is not of that form.
 std::optional<std::pair<std::string, int>> ParseSourceLine(const std::string& source);
 
