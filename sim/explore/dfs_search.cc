@@ -288,6 +288,10 @@ class Dfs {
       const int now_preempted = child.preempted;
       world::WorldState& next = child.state;
       ++transitions_;
+      if (o_.bounds.max_transitions && ++applied_ > *o_.bounds.max_transitions) {
+        sh_.StopIncomplete(TransitionBudgetText(*o_.bounds.max_transitions));
+        return true;
+      }
       f.explored_any = true;
       path_.push_back(a);
       if (child.violation) {
@@ -422,6 +426,7 @@ class Dfs {
   std::optional<int> split_depth_;
   std::vector<FrontierItem>* frontier_ = nullptr;
   uint64_t transitions_ = 0, executions_ = 0;
+  uint64_t applied_ = 0;  // this thread's transitions, for Bounds::max_transitions
   int max_depth_ = 0;
   world::Millis clock_reached_ = std::numeric_limits<world::Millis>::min();
   SearchStats published_;  // this thread's share of the shared gauges

@@ -53,6 +53,7 @@ struct Shared {
   std::optional<check::Violation> violation;
   std::vector<Action> counterexample;
   std::string incomplete;
+  bool bound_noted = false;  // `incomplete` says only that a bound cut a path (NoteBound)
   std::unordered_set<Fingerprint, FingerprintHash> all_states;  // collect_states
   Clock::time_point start;
   Clock::time_point last_report;
@@ -70,11 +71,17 @@ struct Shared {
   double Elapsed() const { return std::chrono::duration<double>(Clock::now() - start).count(); }
   void NoteBound(const std::string& what) {
     std::lock_guard<std::mutex> lock(mu);
-    if (incomplete.empty()) incomplete = "stopped at " + what;
+    if (incomplete.empty()) {
+      incomplete = "stopped at " + what;
+      bound_noted = true;
+    }
   }
+  // A budget that stops the search is why it is incomplete, even after a
+  // bound cut a path short: it did not go on to the end.
   void StopIncomplete(const std::string& why) {
     std::lock_guard<std::mutex> lock(mu);
-    if (incomplete.empty()) incomplete = why;
+    if (incomplete.empty() || bound_noted) incomplete = why;
+    bound_noted = false;
     stop.store(true);
   }
   void NoteGrowth(const world::Model& model) {

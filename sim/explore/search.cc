@@ -27,6 +27,10 @@ std::string StateBudgetText(uint64_t states) {
   return "stopped after " + std::to_string(states) + " states";
 }
 
+std::string TransitionBudgetText(uint64_t transitions) {
+  return "stopped after " + std::to_string(transitions) + " transitions";
+}
+
 void AddGrowthWarnings(const world::Model& model, std::vector<std::string>* warnings) {
   for (int i = 0; i < model.client_count(); ++i) {
     std::string w = model.automaton(i).GrowthWarning();

@@ -45,12 +45,17 @@ struct Bounds {
   // past it they stop, incomplete. Work, counted exactly on one thread, so
   // that a test cuts a search by what it does, never by the time it takes.
   std::optional<uint64_t> max_states;
+  // Transitions each thread of the depth-first search may apply: past it
+  // the search stops, incomplete. Counted exactly, as max_states is.
+  std::optional<uint64_t> max_transitions;
 };
 
 // Why a search stopped at Bounds::runaway_steps.
 std::string RunawayText(int steps);
 // Why a search stopped at a budget of distinct states (Bounds::max_states).
 std::string StateBudgetText(uint64_t states);
+// Why a search stopped at a budget of transitions (Bounds::max_transitions).
+std::string TransitionBudgetText(uint64_t transitions);
 // Adds the model's clients' GrowthWarning()s that are not in *warnings yet.
 void AddGrowthWarnings(const world::Model& model, std::vector<std::string>* warnings);
 

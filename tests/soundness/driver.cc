@@ -1,8 +1,9 @@
 // lockstep_soundness: runs the differential soundness harness for a while.
 //   lockstep_soundness --seconds N [--seed S] [--save DIR] [--max-transitions T] [--verbose 1]
 //   lockstep_soundness --scenario FILE [--max-steps M] [--max-transitions T]
+//   lockstep_soundness --print S
 // The second form compares one scenario file (e.g. a regression) and prints
-// what disagrees.
+// what disagrees; the third prints the scenario seed S draws.
 // Scenario i is drawn from seed S+i. Each disagreement is printed with its
 // scenario, shrunk, and the shrunk scenario saved under DIR (if given and
 // not there already). Exit code 0: no disagreement; 1: some; 2: bad usage.
@@ -12,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -27,7 +29,8 @@ using nlohmann::json;
 int Usage() {
   std::cerr << "usage: lockstep_soundness --seconds N [--seed S] [--save DIR] [--max-transitions T]"
                " [--verbose 1]\n"
-               "       lockstep_soundness --scenario FILE [--max-steps M] [--max-transitions T]\n";
+               "       lockstep_soundness --scenario FILE [--max-steps M] [--max-transitions T]\n"
+               "       lockstep_soundness --print SEED\n";
   return 2;
 }
 
@@ -85,6 +88,7 @@ int main(int argc, char** argv) {
   std::string save, scenario;
   std::optional<int> max_steps;
   bool verbose = false;
+  std::optional<uint64_t> print;
   try {
     for (int i = 1; i < argc; ++i) {
       std::string a = argv[i];
@@ -104,6 +108,8 @@ int main(int argc, char** argv) {
         scenario = v;
       else if (a == "--max-steps")
         max_steps = std::stoi(v);
+      else if (a == "--print")
+        print = std::stoull(v);
       else
         return Usage();
     }
@@ -112,6 +118,10 @@ int main(int argc, char** argv) {
   }
   const lockstep::soundness::Limits limits{.max_transitions = max_transitions, .max_states = {}};
   if (!scenario.empty()) return CompareOne(scenario, max_steps, limits);
+  if (print) {
+    std::cout << lockstep::soundness::RandomScenario(*print).dump(2) << "\n";
+    return 0;
+  }
   if (seconds < 0) return Usage();
 
   std::set<std::string> known = save.empty() ? std::set<std::string>{} : Known(save);
@@ -122,6 +132,7 @@ int main(int argc, char** argv) {
   auto last_report = start;
   uint64_t compared = 0, refused = 0, too_large = 0, disagreeing = 0, all_time = 0, liveness = 0,
            lua = 0;
+  std::map<std::string, uint64_t> covered;
   std::cout << "soundness: seeds from " << seed << " for " << seconds << " s\n" << std::flush;
   for (uint64_t s = seed; Clock::now() < deadline; ++s) {
     const json doc = lockstep::soundness::RandomScenario(s);
@@ -144,6 +155,7 @@ int main(int argc, char** argv) {
       all_time += c.all_time_compared;
       liveness += c.liveness_compared;
       lua += lockstep::soundness::RunsLua(doc);
+      for (const std::string& f : lockstep::soundness::Covered(doc, c)) ++covered[f];
     }
     if (!c.disagreements.empty()) {
       ++disagreeing;
@@ -177,5 +189,11 @@ int main(int argc, char** argv) {
   std::cout << compared << " scenarios compared (" << all_time << " also for all time, " << liveness
             << " liveness, " << lua << " Lua), " << disagreeing << " disagreements (" << too_large
             << " too large to enumerate, " << refused << " refused by the loader)\n";
+  // What the run covered, a line each: a feature or check at 0 was not.
+  std::cout << "scenarios compared, by feature and check:\n";
+  for (const std::string& f : lockstep::soundness::FeatureNames()) {
+    std::cout << "  " << f << ": " << covered[f] << (covered[f] == 0 ? " (not covered)" : "")
+              << "\n";
+  }
   return disagreeing == 0 ? 0 : 1;
 }

@@ -1,7 +1,6 @@
 #include "tests/soundness/harness.h"
 
 #include <algorithm>
-#include <atomic>
 #include <exception>
 #include <map>
 #include <optional>
@@ -19,6 +18,7 @@ using nlohmann::json;
 std::string Disagreement::Text() const {
   if (check == "all time") return check + ": expected " + expected + ", " + mode + " " + got;
   if (check == "liveness") return check + ": the oracle " + expected + ", " + mode + " " + got;
+  if (check == "bitstate") return check + ": exact storage " + expected + ", " + mode + " " + got;
   return check + ": plain enumeration " + expected + ", " + mode + " " + got;
 }
 
@@ -147,7 +147,6 @@ explore::SearchResult DistributedOnThreads(const world::WorldConfig& config,
 
 Outcome Search(const scenario::Scenario& s, const explore::Properties& properties, const Mode& mode,
                bool collect_states, const Limits& limits) {
-  std::atomic<bool> stop{false};
   explore::SearchOptions o;
   o.reductions = mode.reductions;
   o.jobs = mode.jobs;
@@ -157,13 +156,15 @@ Outcome Search(const scenario::Scenario& s, const explore::Properties& propertie
   // Without one, an execution this long stops the search, incomplete, as
   // `explore` stops one that runs away (a client that never forgets).
   if (!mode.step_bound) o.bounds.runaway_steps = 500;
+  o.bounds.preemptions = mode.preemptions;
   o.bounds.max_states = limits.max_states;
+  // Counted exactly, so that the same scenarios are "too large" on every
+  // machine. Plain enumeration applies the most: every other mode's
+  // transitions are among the paths it walks (a cached search walks each
+  // at most once), so when it finishes within the budget so do they. The
+  // distributed search, breadth first, expands each state once.
+  o.bounds.max_transitions = limits.max_transitions;
   o.collect_states = collect_states;
-  o.interrupted = &stop;
-  const uint64_t limit = limits.max_transitions;
-  o.progress = [&stop, limit](const explore::SearchStats& st) {
-    if (st.transitions > limit) stop.store(true);
-  };
   world::WorldConfig world = s.world;
   if (mode.max_memo_bytes) {
     for (world::ClientSetup& c : world.clients) c.max_memo_bytes = mode.max_memo_bytes;
@@ -171,9 +172,10 @@ Outcome Search(const scenario::Scenario& s, const explore::Properties& propertie
   Outcome out;
   out.result = mode.ranks > 0 ? DistributedOnThreads(world, properties, o, mode.ranks)
                               : explore::DepthFirstSearch(world, properties, o);
-  out.out_of_time =
-      stop.load() || (limits.max_states && out.result.verdict == explore::Verdict::kIncomplete &&
-                      out.result.incomplete == explore::StateBudgetText(*limits.max_states));
+  const std::string& why = out.result.incomplete;
+  out.out_of_time = out.result.verdict == explore::Verdict::kIncomplete &&
+                    (why == explore::TransitionBudgetText(limits.max_transitions) ||
+                     (limits.max_states && why == explore::StateBudgetText(*limits.max_states)));
   std::sort(out.result.states.begin(), out.result.states.end(),
             [](const explore::Fingerprint& x, const explore::Fingerprint& y) {
               return std::tie(x.a, x.b) < std::tie(y.a, y.b);
@@ -230,6 +232,22 @@ std::optional<Disagreement> CompareLiveness(const scenario::Scenario& s, bool* c
   return Disagreement{"liveness", "fair cycles", oracle, found};
 }
 
+PlainOracle::PlainOracle(const scenario::Scenario& s, const Limits& limits)
+    : s_(s),
+      limits_(limits),
+      plain_(Search(s, explore::MakeProperties(s.properties), PlainEnumeration(), false, limits)) {}
+
+std::optional<bool> PlainOracle::Reaches(const std::string& property) const {
+  if (plain_.result.violation && plain_.result.violation->property == property) return true;
+  if (!reachable_.count(property)) {
+    const Outcome one =
+        Search(s_, explore::MakeProperties({property}), PlainEnumeration(), false, limits_);
+    if (one.out_of_time) return std::nullopt;
+    reachable_[property] = one.result.verdict == explore::Verdict::kViolation;
+  }
+  return reachable_[property];
+}
+
 namespace {
 Comparison CompareLoaded(const scenario::Scenario& s, Comparison c, const Limits& limits);
 }  // namespace
@@ -259,22 +277,13 @@ namespace {
 Comparison CompareLoaded(const scenario::Scenario& s, Comparison c, const Limits& limits) {
   // Verdicts, the properties checked.
   const explore::Properties properties = explore::MakeProperties(s.properties);
-  const Outcome plain = Search(s, properties, PlainEnumeration(), false, limits);
+  const PlainOracle plain_oracle(s, limits);
+  const Outcome& plain = plain_oracle.outcome();
   if (plain.out_of_time) return c;
   c.plain_verdict = plain.Verdict();
   // Whether plain enumeration reaches a violation of one property (the
   // modes may meet another violated property first).
-  std::map<std::string, bool> reachable;
-  auto plain_reaches = [&](const std::string& property) -> std::optional<bool> {
-    if (plain.result.violation && plain.result.violation->property == property) return true;
-    if (!reachable.count(property)) {
-      Outcome one =
-          Search(s, explore::MakeProperties({property}), PlainEnumeration(), false, limits);
-      if (one.out_of_time) return std::nullopt;
-      reachable[property] = one.result.verdict == explore::Verdict::kViolation;
-    }
-    return reachable[property];
-  };
+  auto plain_reaches = [&](const std::string& p) { return plain_oracle.Reaches(p); };
   for (const Mode& mode : ExploreModes()) {
     const Outcome m = Search(s, properties, mode, false, limits);
     if (m.out_of_time) return c;
@@ -329,6 +338,11 @@ Comparison CompareLoaded(const scenario::Scenario& s, Comparison c, const Limits
       c.disagreements.push_back(std::move(d));
     }
   }
+  for (Disagreement& d : CompareLayers(s, plain_oracle, limits, &c.checks)) {
+    c.disagreements.push_back(std::move(d));
+  }
+  if (c.all_time_compared) c.checks.push_back("all time");
+  if (c.liveness_compared) c.checks.push_back("liveness");
   c.finished = true;
   return c;
 }
@@ -381,10 +395,11 @@ std::vector<json> SmallerVariants(const json& doc) {
         out.push_back(d);
       }
     }
-    if (i > 0 &&
-        doc["clients"][i].value("algorithm", "") != doc["clients"][0].value("algorithm", "")) {
+    // An algorithm is a name or a Lua one's object.
+    const json first = doc["clients"][0].value("algorithm", json("setnx-naive"));
+    if (i > 0 && doc["clients"][i].value("algorithm", json("setnx-naive")) != first) {
       json d = doc;
-      d["clients"][i]["algorithm"] = doc["clients"][0].value("algorithm", "");
+      d["clients"][i]["algorithm"] = first;
       out.push_back(d);
     }
   }

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -62,6 +63,8 @@ struct Mode {
   // Each client's automaton forgets its transitions past this many bytes
   // (world::ClientSetup::max_memo_bytes); 0: its default.
   uint64_t max_memo_bytes = 0;
+  // Switches away from a client that could go on (Bounds::preemptions).
+  std::optional<int> preemptions;
 };
 // Every combination of the explore command's switches, normalised as the
 // command does (without caching: no sleep sets, one job), and hash
@@ -93,12 +96,14 @@ struct Comparison {
   // Liveness properties: explore::FindLasso was compared with
   // LivenessOracle (both within the liveness state budget).
   bool liveness_compared = false;
+  // What else was compared (CompareLayers' checks, "all time", "liveness"),
+  // for the run's summary of what it covered (Covered).
+  std::vector<std::string> checks;
 };
 
 struct Limits {
-  // Per search; beyond it the scenario is "too large" and skipped. Checked
-  // a few times a second, so the same scenario is skipped on any machine
-  // (except within a quarter second's transitions of the limit).
+  // Per search (Bounds::max_transitions, counted exactly): beyond it the
+  // scenario is "too large" and skipped, the same scenarios on every machine.
   uint64_t max_transitions = 300'000;
   // Distinct states a cached depth-first search may visit, counted exactly
   // (Bounds::max_states): a budget every machine meets at the same place.
@@ -148,6 +153,42 @@ std::string LivenessOracle(const world::WorldConfig& config,
 // either ran out of states, and then `*verdict` to the oracle's if given.
 std::optional<Disagreement> CompareLiveness(const scenario::Scenario& s, bool* compared,
                                             std::string* verdict = nullptr);
+
+// Plain enumeration of a scenario with its properties, and whether it
+// reaches a violation of one property (searched once each, when asked).
+class PlainOracle {
+ public:
+  PlainOracle(const scenario::Scenario& s, const Limits& limits);
+  const Outcome& outcome() const { return plain_; }
+  std::string Verdict() const { return plain_.Verdict(); }
+  // Whether plain enumeration reaches a violation of `property`; nullopt:
+  // past the limits.
+  std::optional<bool> Reaches(const std::string& property) const;
+
+ private:
+  const scenario::Scenario& s_;
+  const Limits& limits_;
+  Outcome plain_;
+  mutable std::map<std::string, bool> reachable_;
+};
+
+// What runs around the searches, each against plain enumeration (out of
+// the limits: not compared): run::Explore (its verdict, its counterexample
+// or lasso recorded, saved and replayed, a shrunk one the shortest, who
+// enters against plain enumeration per client, stuck end states counted
+// iff plain enumeration reaches one), the sampling strategies (each
+// violation real and replayed), preemption bounds against plain
+// enumeration under the same bound, bitstate storage against the exact
+// table (the same states but those its estimate says it may miss). Adds
+// the name of each check made to `*checks`.
+std::vector<Disagreement> CompareLayers(const scenario::Scenario& s, const PlainOracle& plain,
+                                        const Limits& limits, std::vector<std::string>* checks);
+
+// The features of the format and the checks a run counts (Covered), in the
+// order its summary prints them.
+std::vector<std::string> FeatureNames();
+// Those of FeatureNames() that `doc` uses, and the checks `c` made.
+std::vector<std::string> Covered(const nlohmann::json& doc, const Comparison& c);
 
 // Searches `document` in every mode and compares with plain enumeration.
 Comparison Compare(const nlohmann::json& document, const Limits& limits);

@@ -1,4 +1,5 @@
 // The differential harness's random scenarios (harness.h, RandomScenario).
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -60,17 +61,31 @@ bool IsInteger(const std::string& s) {
 // may renew it while it holds it (a plain PEXPIRE, lock.renew if it says 1), and gives it back one
 // of four ways (DEL; a compare-and-delete script; GET, compare, DEL; not at all). Its times are its
 // clock plus its settings, so it keeps the relative-time promise.
-json RandomLuaAlgorithm(Rng& rng) {
+// `more` draws what the grammar gained later (a number for a token, a
+// random back-off, a time-valued SET), so that `rng`'s draws stay those of
+// the seeds drawn before.
+json RandomLuaAlgorithm(Rng& rng, Rng& more) {
   const int acquire = rng.Uniform(0, 2);
   const bool renew = rng.Chance(30);
   const int release = rng.Uniform(0, 3);
+  const bool number_token = more.Chance(20);
+  const bool back_off = more.Chance(30);
+  const bool timed_value = acquire == 0 && release != 2 && more.Chance(35);
   std::string src =
       "local s = lock.settings\n"
-      "for round = 0, s.rounds - 1 do\n"
-      "  local token = lock.random_token()\n"
+      "for round = 0, s.rounds - 1 do\n";
+  src += number_token ? "  local token = tostring(lock.random())\n"
+                      : "  local token = lock.random_token()\n";
+  src +=
+      "  local valid\n"
       "  while true do\n"
       "    lock.forget_history(\"acquire\", {round})\n";
-  if (acquire == 0) {
+  if (timed_value) {
+    // The value is the lease's end, a time the client reads back as sent.
+    src +=
+        "    local r = redis.pcall(\"SET\", s.key, lock.clock_plus(s.ttl), \"NX\", \"PX\", s.ttl)\n"
+        "    if type(r) == \"table\" and r.ok then valid = lock.sent_timestamp() break end\n";
+  } else if (acquire == 0) {
     src +=
         "    local r = redis.pcall(\"SET\", s.key, token, \"NX\", \"PX\", s.ttl)\n"
         "    if type(r) == \"table\" and r.ok then break end\n";
@@ -85,10 +100,10 @@ json RandomLuaAlgorithm(Rng& rng) {
         "    local r = redis.pcall(\"SET\", s.key, token, \"NX\")\n"
         "    if type(r) == \"table\" and r.ok then break end\n";
   }
-  src +=
-      "    lock.sleep(s.retry_delay)\n"
-      "  end\n"
-      "  lock.enter(lock.now() + s.ttl)\n";
+  src += back_off ? "    lock.sleep(s.retry_delay, s.retry_delay + 1)\n"
+                  : "    lock.sleep(s.retry_delay)\n";
+  src += "  end\n";
+  src += timed_value ? "  lock.enter(valid)\n" : "  lock.enter(lock.now() + s.ttl)\n";
   if (renew) {
     src +=
         "  if redis.pcall(\"PEXPIRE\", s.key, s.ttl) == 1 then lock.renew(lock.now() + s.ttl) "
@@ -108,7 +123,83 @@ json RandomLuaAlgorithm(Rng& rng) {
       "  lock.forget()\n"
       "end\n";
   // Only GET-compare-DEL reads a token back.
-  return {{"lua_inline", src}, {"relative_time", true}, {"never_reads_tokens", release != 2}};
+  json algorithm = {{"lua_inline", src},
+                    {"relative_time", true},
+                    {"never_reads_tokens", release != 2 && !number_token}};
+  if (number_token) algorithm["draws_numbers"] = true;
+  return algorithm;
+}
+
+// A lock over every master (redis.pcall_on): SET NX PX on each, entered on
+// a majority, the partial locks undone with DEL; given back with a plain
+// DEL on every instance or on the first only (another client's lock on the
+// others is then still there), or by a compare-and-delete script on each.
+json RandomMultiInstanceLua(Rng& more) {
+  const int release = more.Uniform(0, 2);
+  std::string src =
+      "local s = lock.settings\n"
+      "for round = 0, s.rounds - 1 do\n"
+      "  local token = lock.random_token()\n"
+      "  while true do\n"
+      "    lock.forget_history(\"acquire\", {round})\n"
+      "    local n = 0\n"
+      "    for i = 1, s.instances do\n"
+      "      local r = redis.pcall_on(i, \"SET\", s.key, token, \"NX\", \"PX\", s.ttl)\n"
+      "      if type(r) == \"table\" and r.ok then n = n + 1 end\n"
+      "    end\n"
+      "    if n > s.instances / 2 then break end\n"
+      "    for i = 1, s.instances do redis.pcall_on(i, \"DEL\", s.key) end\n"
+      "    lock.sleep(s.retry_delay)\n"
+      "  end\n"
+      "  lock.enter(lock.now() + s.ttl)\n"
+      "  lock.leave()\n";
+  if (release == 0) {
+    src += "  for i = 1, s.instances do redis.pcall_on(i, \"DEL\", s.key) end\n";
+  } else if (release == 1) {
+    src += "  redis.pcall_on(1, \"DEL\", s.key)\n";
+  } else {
+    src +=
+        "  for i = 1, s.instances do\n"
+        "    redis.pcall_on(i, \"EVAL\", \"if redis.call('get', KEYS[1]) == ARGV[1] then return "
+        "redis.call('del', KEYS[1]) else return 0 end\", \"1\", s.key, token)\n"
+        "  end\n";
+  }
+  src +=
+      "  lock.forget()\n"
+      "end\n";
+  return {{"lua_inline", src}, {"relative_time", true}, {"never_reads_tokens", true}};
+}
+
+// What the generator gained after the seeds above were drawn, from their
+// own stream: a lock over several masters released without a script, more
+// than three contenders, a client that may never enter.
+void AddLaterDraws(Rng& more, int masters, json& doc) {
+  json& clients = doc["clients"];
+  if (masters >= 2 && more.Chance(30)) {
+    const json lua = RandomMultiInstanceLua(more);
+    for (json& c : clients) {
+      if (c.contains("algorithm")) c["algorithm"] = lua;
+    }
+  }
+  // Under a horizon only: for all time, four contenders are rarely within
+  // the budget.
+  if (more.Chance(8) && doc["clock"]["horizon"].is_number()) {
+    // Copies of the first, under a shorter step bound, so that plain
+    // enumeration of four or five contenders stays within its budget.
+    const int total = more.Chance(25) ? 5 : 4;
+    json copy = clients[0];
+    copy.erase("crashed");
+    if (!copy.contains("algorithm")) copy["algorithm"] = "setnx-naive";
+    for (int i = static_cast<int>(clients.size()); i < total; ++i) {
+      copy["name"] = "C" + std::to_string(i + 1);
+      clients.push_back(copy);
+    }
+    doc["max_steps"] = std::min(doc["max_steps"].get<int>(), more.Uniform(5, 7));
+  }
+  if (more.Chance(12)) {
+    json& c = clients[static_cast<size_t>(more.Uniform(0, static_cast<int>(clients.size()) - 1))];
+    c["may_never_enter"] = true;
+  }
 }
 
 }  // namespace
@@ -263,9 +354,10 @@ json RandomScenario(uint64_t seed) {
     doc["max_steps"] = rng.Uniform(4, 8);
   }
   if (rng.Chance(25)) SwapForLuaPorts(doc);
+  Rng more(seed ^ 0x6a09e667f3bcc909ULL);  // the draws added later (RandomLuaAlgorithm)
   if (rng.Chance(15)) {
     // Every client runs one random Lua algorithm instead.
-    const json lua = RandomLuaAlgorithm(rng);
+    const json lua = RandomLuaAlgorithm(rng, more);
     for (json& c : doc["clients"]) {
       if (c.contains("algorithm")) c["algorithm"] = lua;
     }
@@ -280,6 +372,7 @@ json RandomScenario(uint64_t seed) {
   // Drawn after the rest, so that the draws above stay those of the
   // scenarios the harness drew before there was a renewal to judge.
   if (rng.Chance(30)) doc["properties"].push_back("lost_lease_renewed");
+  AddLaterDraws(more, masters, doc);
   return doc;
 }
 

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 
 #include <catch2/catch.hpp>
 
@@ -38,6 +39,7 @@ TEST_CASE("every reduction agrees with plain enumeration on seeded random scenar
           "[soundness][scaled]") {
   const int count = ScenarioCount();
   int compared = 0, all_time = 0, lua = 0;
+  std::map<std::string, int> covered;
   for (int seed = 1; seed <= count; ++seed) {
     const json doc = soundness::RandomScenario(static_cast<uint64_t>(seed));
     const soundness::Comparison c = soundness::Compare(doc, {});
@@ -46,6 +48,9 @@ TEST_CASE("every reduction agrees with plain enumeration on seeded random scenar
     compared += c.finished;
     all_time += c.all_time_compared;
     lua += c.finished && soundness::RunsLua(doc);
+    if (c.finished) {
+      for (const std::string& f : soundness::Covered(doc, c)) ++covered[f];
+    }
   }
   // The generator's scenarios must mostly load and be small enough to
   // enumerate, or this test compares nothing; some have no horizon, some
@@ -54,6 +59,14 @@ TEST_CASE("every reduction agrees with plain enumeration on seeded random scenar
   CHECK(all_time * 10 >= count);
   // (The cut-down run under the sanitizers, 5 seeds, draws no port.)
   if (count >= 30) CHECK(lua * 10 >= count);
+  // The layers around the searches are compared on most scenarios.
+  if (count >= 30) {
+    for (const char* check :
+         {"run::Explore", "vacuity", "sampling", "preemption bounds", "bitstate", "schedules"}) {
+      INFO(check);
+      CHECK(covered[check] > 0);
+    }
+  }
   std::cout << count << " seeds: " << compared << " compared, " << all_time << " for all time, "
             << lua << " with Lua ports\n";
 }
