@@ -42,8 +42,8 @@ TEST_CASE("a budget that stops a search after a step bound cut a path is the rea
         explore::DepthFirstSearch(s.world, explore::MakeProperties(s.properties), o);
     REQUIRE(r.verdict == explore::Verdict::kIncomplete);
     INFO(r.stats.transitions << " transitions, " << r.stats.states << " states");
-    CHECK(r.incomplete == (states ? explore::StateBudgetText(100)
-                                  : explore::TransitionBudgetText(100)));
+    CHECK(r.incomplete ==
+          (states ? explore::StateBudgetText(100) : explore::TransitionBudgetText(100)));
     INFO(r.stats.transitions << " transitions, " << r.stats.states << " states");
     CHECK(r.stats.max_depth == 8);  // the step bound was met first
   }

@@ -23,9 +23,7 @@ std::string LuaSources(const json& doc) {
   return all;
 }
 
-bool Has(const std::string& text, const char* what) {
-  return text.find(what) != std::string::npos;
-}
+bool Has(const std::string& text, const char* what) { return text.find(what) != std::string::npos; }
 
 }  // namespace
 

@@ -138,9 +138,9 @@ class LayerChecks {
   void WhoEnters(const run::ExploreResult& r) {
     for (size_t i = 0; i < s_.world.clients.size(); ++i) {
       const std::string& name = s_.world.clients[i].name;
-      const bool asked = std::find(r.entered.begin(), r.entered.end(), name) != r.entered.end() ||
-                         std::find(r.never_entered.begin(), r.never_entered.end(), name) !=
-                             r.never_entered.end();
+      const bool asked =
+          std::find(r.entered.begin(), r.entered.end(), name) != r.entered.end() ||
+          std::find(r.never_entered.begin(), r.never_entered.end(), name) != r.never_entered.end();
       if (!asked) continue;
       explore::Properties enters;
       enters.push_back(std::make_unique<Enters>(static_cast<int>(i)));
@@ -158,8 +158,8 @@ class LayerChecks {
 
   // Stuck end states counted iff plain enumeration reaches one.
   void Stuck(const run::ExploreResult& r) {
-    const Outcome o =
-        Search(s_, explore::MakeProperties({"no_stuck_states"}), PlainEnumeration(), false, limits_);
+    const Outcome o = Search(s_, explore::MakeProperties({"no_stuck_states"}), PlainEnumeration(),
+                             false, limits_);
     if (o.out_of_time) return;
     checks_->push_back("stuck states");
     const bool stuck = o.result.verdict == explore::Verdict::kViolation;
