@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/check/liveness.h"
 #include "sim/check/property.h"
 #include "sim/run/explore.h"
 #include "sim/run/runner.h"
@@ -90,7 +91,21 @@ class LayerChecks {
     }
   }
 
+  // Without a horizon, liveness is judged once the safety search ends,
+  // which under a step bound it does not: searched for all time as well,
+  // a lasso it finds is recorded, saved and replayed.
+  void Lasso() {
+    if (s_.world.horizon || check::LivenessIn(s_.properties).empty()) return;
+    run::ExploreOptions o;
+    o.request.search.bounds.max_transitions = limits_.max_transitions;
+    const run::ExploreResult r = run::Explore(s_, o);
+    if (!r.counterexample || !r.counterexample->trace.lasso) return;
+    checks_->push_back("lasso replayed");
+    Replays("run::Explore's lasso", r.counterexample->trace);
+  }
+
   void RunLayer() {
+    Lasso();
     run::ExploreOptions o;
     o.request.search.bounds.max_steps = s_.max_steps;
     o.request.search.bounds.max_transitions = limits_.max_transitions;
