@@ -281,9 +281,6 @@ Comparison CompareLoaded(const scenario::Scenario& s, Comparison c, const Limits
   const Outcome& plain = plain_oracle.outcome();
   if (plain.out_of_time) return c;
   c.plain_verdict = plain.Verdict();
-  // Whether plain enumeration reaches a violation of one property (the
-  // modes may meet another violated property first).
-  auto plain_reaches = [&](const std::string& p) { return plain_oracle.Reaches(p); };
   for (const Mode& mode : ExploreModes()) {
     const Outcome m = Search(s, properties, mode, false, limits);
     if (m.out_of_time) return c;
@@ -291,7 +288,8 @@ Comparison CompareLoaded(const scenario::Scenario& s, Comparison c, const Limits
     const bool mode_violation = m.result.verdict == explore::Verdict::kViolation;
     bool agree = plain_violation == mode_violation;
     if (agree && mode_violation) {
-      std::optional<bool> r = plain_reaches(m.result.violation->property);
+      // The modes may meet another violated property first.
+      std::optional<bool> r = plain_oracle.Reaches(m.result.violation->property);
       if (!r) return c;
       agree = *r;
     }

@@ -58,7 +58,9 @@ class LayerChecks {
   // A violation found by `mode`'s search must be one plain enumeration
   // reaches, and a SAFE plain enumeration's too; false: out of budget.
   bool Judge(const std::string& mode, explore::Verdict verdict,
-             const std::optional<check::Violation>& violation, const std::string& got) {
+             const std::optional<check::Violation>& violation) {
+    const std::string got = verdict == explore::Verdict::kViolation ? ViolationText(violation)
+                                                                    : explore::VerdictText(verdict);
     if (verdict == explore::Verdict::kViolation) {
       const std::optional<bool> r = plain_.Reaches(violation->property);
       if (!r) return false;
@@ -116,13 +118,12 @@ class LayerChecks {
       const trace::Trace& t = r.counterexample->trace;
       checks_->push_back(t.lasso ? "lasso replayed" : "counterexample replayed");
       Replays("run::Explore's counterexample", t);
-      if (!t.lasso && !Judge("run::Explore", r.search.verdict, r.search.violation,
-                             ViolationText(r.search.violation))) {
+      if (!t.lasso && !Judge("run::Explore", r.search.verdict, r.search.violation)) {
         return;
       }
       if (!t.lasso && r.counterexample->shrunk) Shortest(t);
     } else {
-      Judge("run::Explore", r.search.verdict, r.search.violation, "safe");
+      Judge("run::Explore", r.search.verdict, r.search.violation);
     }
     if (r.known_vacuous()) WhoEnters(r);
     if (r.safe() && std::find(s_.properties.begin(), s_.properties.end(), "no_stuck_states") ==
@@ -197,8 +198,7 @@ class LayerChecks {
       const std::string mode = std::string("--strategy ") + strategy;
       if (r.counterexample && !r.counterexample->trace.lasso) {
         Replays(mode, r.counterexample->trace);
-        if (!Judge(mode, r.search.verdict, r.search.violation, ViolationText(r.search.violation)))
-          return;
+        if (!Judge(mode, r.search.verdict, r.search.violation)) return;
       }
     }
     checks_->push_back("sampling");
