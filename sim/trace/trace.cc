@@ -270,7 +270,9 @@ json ToJson(const Trace& t, int version) {
 
 int VersionFor(const Trace& t) { return t.lasso ? kLassoFormatVersion : kFormatVersion; }
 
-std::string ToJsonText(const Trace& t) { return ToJson(t, VersionFor(t)).dump(2) + "\n"; }
+json ToJson(const Trace& t) { return ToJson(t, VersionFor(t)); }
+
+std::string ToJsonText(const Trace& t) { return ToJson(t).dump(2) + "\n"; }
 
 std::string FormatName(int version) { return "lockstep-trace/" + std::to_string(version); }
 

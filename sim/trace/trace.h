@@ -59,7 +59,9 @@ struct Trace {
 // `version` 1 leaves out what version 2 added (for replaying old files).
 // The version a trace is written in: 3 with a lasso, else 2.
 int VersionFor(const Trace& t);
-nlohmann::json ToJson(const Trace& t, int version = kFormatVersion);
+nlohmann::json ToJson(const Trace& t, int version);
+// In the trace's own version (VersionFor): a lasso is never left out.
+nlohmann::json ToJson(const Trace& t);
 // The JSON text written to files: stable key order, two-space indent,
 // trailing newline. Byte-identical for identical traces.
 std::string ToJsonText(const Trace& t);

@@ -60,6 +60,8 @@ TEST_CASE("liveness: a crash between SETNX and PEXPIRE leaves an orphan, found a
   CHECK(doc["lasso"] == nlohmann::json{{"start", 2}, {"length", 2}});
   const run::ReplayedTrace again = run::ReplaySavedTrace("lasso.json", doc);
   CHECK(trace::ToJson(again.trace, 3) == doc);
+  // Written without a version, in its own: the lasso is kept.
+  CHECK(trace::ToJson(t) == doc);
 
   // A lasso that does not return where it began is no lasso.
   nlohmann::json broken = doc;
