@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <thread>
+#include <utility>
 
 #include "sim/check/liveness.h"
 #include "sim/explore/communicator.h"
@@ -155,7 +156,7 @@ Outcome Search(const scenario::Scenario& s, const explore::Properties& propertie
   if (mode.step_bound) o.bounds.max_steps = s.max_steps;
   // Without one, an execution this long stops the search, incomplete, as
   // `explore` stops one that runs away (a client that never forgets).
-  if (!mode.step_bound) o.bounds.runaway_steps = 500;
+  if (!mode.step_bound) o.bounds.runaway_steps = kRunawaySteps;
   o.bounds.preemptions = mode.preemptions;
   o.bounds.max_states = limits.max_states;
   // Counted exactly, so that the same scenarios are "too large" on every
@@ -219,7 +220,6 @@ std::optional<Disagreement> CompareLiveness(const scenario::Scenario& s, bool* c
   if (liveness.empty()) return std::nullopt;
   // On the whole graph (explore judges it once the safety properties hold;
   // the graph is the same either way).
-  constexpr uint64_t kLivenessStates = 5'000;
   const explore::LassoSearch lasso = explore::FindLasso(s.world, liveness, true, kLivenessStates);
   const std::string oracle = LivenessOracle(s.world, liveness, kLivenessStates);
   if (lasso.verdict == explore::Verdict::kIncomplete || oracle == "incomplete") return std::nullopt;
@@ -232,20 +232,36 @@ std::optional<Disagreement> CompareLiveness(const scenario::Scenario& s, bool* c
   return Disagreement{"liveness", "fair cycles", oracle, found};
 }
 
-PlainOracle::PlainOracle(const scenario::Scenario& s, const Limits& limits)
+PlainOracle::PlainOracle(const scenario::Scenario& s, const Limits& limits, Mode mode)
     : s_(s),
       limits_(limits),
-      plain_(Search(s, explore::MakeProperties(s.properties), PlainEnumeration(), false, limits)) {}
+      mode_(std::move(mode)),
+      plain_(Search(s, explore::MakeProperties(s.properties), mode_, false, limits)) {}
 
 std::optional<bool> PlainOracle::Reaches(const std::string& property) const {
   if (plain_.result.violation && plain_.result.violation->property == property) return true;
   if (!reachable_.count(property)) {
-    const Outcome one =
-        Search(s_, explore::MakeProperties({property}), PlainEnumeration(), false, limits_);
+    const Outcome one = Search(s_, explore::MakeProperties({property}), mode_, false, limits_);
     if (one.out_of_time) return std::nullopt;
     reachable_[property] = one.result.verdict == explore::Verdict::kViolation;
   }
   return reachable_[property];
+}
+
+std::optional<bool> PlainOracle::Agrees(explore::Verdict verdict,
+                                        const std::optional<check::Violation>& violation,
+                                        bool must_find) const {
+  const bool plain_violation = plain_.result.verdict == explore::Verdict::kViolation;
+  if (verdict == explore::Verdict::kViolation) {
+    // Another search may meet another violated property first.
+    return violation ? Reaches(violation->property) : std::optional<bool>(false);
+  }
+  if (must_find && plain_violation) return false;
+  // Under the step bound a cached search may finish where plain
+  // enumeration is cut short (it reaches each state by a shortest path),
+  // never the reverse.
+  if (verdict == explore::Verdict::kSafe) return !plain_violation;
+  return !must_find || plain_.result.verdict != explore::Verdict::kSafe;
 }
 
 namespace {
@@ -284,22 +300,10 @@ Comparison CompareLoaded(const scenario::Scenario& s, Comparison c, const Limits
   for (const Mode& mode : ExploreModes()) {
     const Outcome m = Search(s, properties, mode, false, limits);
     if (m.out_of_time) return c;
-    const bool plain_violation = plain.result.verdict == explore::Verdict::kViolation;
-    const bool mode_violation = m.result.verdict == explore::Verdict::kViolation;
-    bool agree = plain_violation == mode_violation;
-    if (agree && mode_violation) {
-      // The modes may meet another violated property first.
-      std::optional<bool> r = plain_oracle.Reaches(m.result.violation->property);
-      if (!r) return c;
-      agree = *r;
-    }
-    // Under the step bound a cached search may finish where plain
-    // enumeration is cut short (it reaches each state by a shortest path),
-    // never the reverse.
-    if (agree && plain.result.verdict == explore::Verdict::kSafe) {
-      agree = m.result.verdict == explore::Verdict::kSafe;
-    }
-    if (!agree) c.disagreements.push_back({"verdict", mode.name, plain.Verdict(), m.Verdict()});
+    const std::optional<bool> agree =
+        plain_oracle.Agrees(m.result.verdict, m.result.violation, true);
+    if (!agree) return c;
+    if (!*agree) c.disagreements.push_back({"verdict", mode.name, plain.Verdict(), m.Verdict()});
   }
 
   // Reachable states, ghost data included: each cached search against plain
@@ -337,6 +341,9 @@ Comparison CompareLoaded(const scenario::Scenario& s, Comparison c, const Limits
     }
   }
   for (Disagreement& d : CompareLayers(s, plain_oracle, limits, &c.checks)) {
+    c.disagreements.push_back(std::move(d));
+  }
+  for (Disagreement& d : CompareProcesses(s.document, plain_oracle, &c.checks)) {
     c.disagreements.push_back(std::move(d));
   }
   if (c.all_time_compared) c.checks.push_back("all time");

@@ -101,6 +101,13 @@ struct Comparison {
   std::vector<std::string> checks;
 };
 
+// How long an execution of a search without a step bound may grow before
+// the search calls it a runaway (Bounds::runaway_steps).
+inline constexpr int kRunawaySteps = 500;
+// The states the liveness oracle and the lasso search it is compared with
+// may visit (CompareLiveness).
+inline constexpr uint64_t kLivenessStates = 5'000;
+
 struct Limits {
   // Per search (Bounds::max_transitions, counted exactly): beyond it the
   // scenario is "too large" and skipped, the same scenarios on every machine.
@@ -149,25 +156,34 @@ std::string LivenessOracle(const world::WorldConfig& config,
                            const std::vector<std::string>& liveness, uint64_t max_states);
 
 // For a scenario with liveness properties: explore::FindLasso's verdict
-// against LivenessOracle's, within 5,000 states. Sets `*compared` unless
+// against LivenessOracle's, within kLivenessStates states. Sets `*compared` unless
 // either ran out of states, and then `*verdict` to the oracle's if given.
 std::optional<Disagreement> CompareLiveness(const scenario::Scenario& s, bool* compared,
                                             std::string* verdict = nullptr);
 
-// Plain enumeration of a scenario with its properties, and whether it
-// reaches a violation of one property (searched once each, when asked).
+// Plain enumeration of a scenario with its properties (or `mode`, plain
+// enumeration under a further bound), and whether it reaches a violation
+// of one property (searched once each, when asked).
 class PlainOracle {
  public:
-  PlainOracle(const scenario::Scenario& s, const Limits& limits);
+  PlainOracle(const scenario::Scenario& s, const Limits& limits, Mode mode = PlainEnumeration());
   const Outcome& outcome() const { return plain_; }
   std::string Verdict() const { return plain_.Verdict(); }
   // Whether plain enumeration reaches a violation of `property`; nullopt:
   // past the limits.
   std::optional<bool> Reaches(const std::string& property) const;
+  // Whether another search's verdict (and the property it found violated)
+  // is plain enumeration's: a violation one it reaches, a SAFE only where
+  // it finds none, and with `must_find` a violation wherever it finds
+  // one and a SAFE wherever it is SAFE; nullopt: past the limits.
+  std::optional<bool> Agrees(explore::Verdict verdict,
+                             const std::optional<check::Violation>& violation,
+                             bool must_find) const;
 
  private:
   const scenario::Scenario& s_;
   const Limits& limits_;
+  Mode mode_;
   Outcome plain_;
   mutable std::map<std::string, bool> reachable_;
 };
@@ -183,6 +199,15 @@ class PlainOracle {
 // the name of each check made to `*checks`.
 std::vector<Disagreement> CompareLayers(const scenario::Scenario& s, const PlainOracle& plain,
                                         const Limits& limits, std::vector<std::string>* checks);
+
+// Lockstep as its users run it, in processes of its own, for some of the
+// scenarios small enough: the Python port of setnx-naive and setnx-getset
+// (tests/process/setnx_port.py) as process clients against the built-ins
+// (verdict, states, transitions, reductions, shortest counterexample), and
+// `mpirun -np 2 explore --distributed` against the distributed search in
+// one process; every verdict against plain enumeration.
+std::vector<Disagreement> CompareProcesses(const nlohmann::json& doc, const PlainOracle& plain,
+                                           std::vector<std::string>* checks);
 
 // The features of the format and the checks a run counts (Covered), in the
 // order its summary prints them.

@@ -173,6 +173,31 @@ json RandomMultiInstanceLua(Rng& more) {
 // What the generator gained after the seeds above were drawn, from their
 // own stream: a lock over several masters released without a script, more
 // than three contenders, a client that may never enter.
+// For all time, a lock a crash can orphan (SETNX, then PEXPIRE: a crash
+// between the two leaves a key that never expires), two contenders and
+// that one fault, and the liveness properties the orphan breaks: the fair
+// cycles of the lasso search, which the other draws rarely reach within
+// the liveness oracle's budget (a safety violation, met first, or a graph
+// too large).
+void AddOrphaningCrash(Rng& more, json& doc) {
+  json clients = json::array();
+  for (const char* name : {"C1", "C2"}) {
+    clients.push_back({{"name", name}, {"algorithm", "setnx-expire"}});
+  }
+  doc["clients"] = clients;
+  doc["lock"] = {{"ttl", more.Uniform(1, 4)}, {"retry_delay", more.Uniform(0, 2)}};
+  doc["faults"] = {{"crash", 1}};
+  doc.erase("keyspace");
+  doc.erase("resource");
+  doc["assumptions"] = {{"max_arg_delay", 0}, {"holders_release_in_time", more.Chance(50)}};
+  json properties = json::array({"mutual_exclusion"});
+  for (const char* p : {"no_orphaned_lock", "deadlock_free", "starvation_free"}) {
+    if (more.Chance(50)) properties.push_back(p);
+  }
+  if (properties.size() == 1) properties.push_back("no_orphaned_lock");
+  doc["properties"] = properties;
+}
+
 void AddLaterDraws(Rng& more, int masters, json& doc) {
   json& clients = doc["clients"];
   if (masters >= 2 && more.Chance(30)) {
@@ -200,6 +225,7 @@ void AddLaterDraws(Rng& more, int masters, json& doc) {
     json& c = clients[static_cast<size_t>(more.Uniform(0, static_cast<int>(clients.size()) - 1))];
     c["may_never_enter"] = true;
   }
+  if (doc["clock"]["horizon"].is_null() && more.Chance(12)) AddOrphaningCrash(more, doc);
 }
 
 }  // namespace
