@@ -13,6 +13,7 @@
 #include <catch2/catch.hpp>
 
 #include "sim/explore/search.h"
+#include "sim/explore/time_line.h"
 #include "sim/kv/int_parse.h"
 #include "sim/scenario/scenario.h"
 #include "sim/world/client.h"
@@ -253,6 +254,18 @@ TEST_CASE("all time: a time beyond the window is refused, not abstracted", "[exp
   } catch (const std::runtime_error& e) {
     CHECK(std::string(e.what()).find("beyond the window") != std::string::npos);
   }
+}
+
+TEST_CASE("all time: the window widens by every clock jump a scenario allows",
+          "[explore][all-time]") {
+  // A jump moves the clock by its size in one step: two times that far
+  // apart must still be told apart, or a key that expires across the jump
+  // and one that does not would be alike.
+  const scenario::Scenario s = WithClients("getset-all-time.json", 2);
+  world::WorldConfig jumps = s.world;
+  jumps.faults.jump = 2;
+  jumps.faults.jump_by = {6, -3};
+  CHECK(explore::TimeWindow(jumps) == explore::TimeWindow(s.world) + 2 * (6 + 3) * 2);
 }
 
 TEST_CASE("all time: a lock left without a TTL and a long wait end in finitely many states",

@@ -98,6 +98,39 @@ TEST_CASE("liveness: a waiter that sleeps between tries gives a lasso that is fa
   }
 }
 
+TEST_CASE("liveness: every client is judged for starvation and not the first only",
+          "[explore][liveness]") {
+  // C1 crashed before the start, holding lock.foo without a TTL: C2, the
+  // second client, spins on SETNX for ever, and it is the one that starves.
+  const nlohmann::json doc = nlohmann::json::parse(R"({"name":"second-starves",
+    "clients":[{"name":"C1","crashed":true},{"name":"C2","algorithm":"setnx-expire"}],
+    "keyspace":[{"key":"lock.foo","value":"x","writer":"C1"}],
+    "lock":{"key":"lock.foo","ttl":3,"retry_delay":0},
+    "clock":{"start":0,"horizon":null},
+    "properties":["mutual_exclusion","starvation_free"],"expect":"violation:starvation_free"})");
+  const run::ExploreResult r = run::Explore(scenario::LoadScenario(doc, "second-starves.json"));
+  REQUIRE(r.search.verdict == Verdict::kViolation);
+  CHECK(r.search.violation->property == "starvation_free");
+  CHECK(r.search.violation->clients == std::vector<std::string>{"C2"});
+}
+
+TEST_CASE("liveness: a key left behind by a client that let go is an orphan while it runs on",
+          "[explore][liveness]") {
+  // C1 sets the key, enters, leaves and lets go of the lock without
+  // deleting it, then sleeps for ever: alive, and holding nothing.
+  const nlohmann::json doc = nlohmann::json::parse(R"({"name":"left-behind",
+    "clients":[{"name":"C1","algorithm":{"relative_time":true,"lua_inline":
+      "redis.call('SET', 'lock.foo', 'x')\nlock.enter(lock.now() + 1)\nlock.leave()\nlock.forget()\nwhile true do lock.forget_history('idle', {}) lock.sleep(1) end\n"}}],
+    "clock":{"start":0,"horizon":null},"properties":["no_orphaned_lock"],
+    "expect":"violation:no_orphaned_lock"})");
+  const run::ExploreResult r = run::Explore(scenario::LoadScenario(doc, "left-behind.json"));
+  REQUIRE(r.search.verdict == Verdict::kViolation);
+  REQUIRE(r.counterexample);
+  CHECK(r.counterexample->trace.lasso);
+  CHECK_THAT(r.search.violation->message,
+             Catch::Contains("keeps the value C1 wrote, though C1 no longer holds the lock"));
+}
+
 TEST_CASE("liveness: no false alarm where a sleep crosses any clock value, crash or none",
           "[explore][liveness]") {
   // A correct lock, one crash, a waiter that sleeps: every client gets it.

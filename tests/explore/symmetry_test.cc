@@ -243,6 +243,25 @@ TEST_CASE("symmetry: mixed algorithms with equal settings are not interchangeabl
     "properties":["mutual_exclusion"],"expect":"violation:mutual_exclusion"})");
 }
 
+TEST_CASE("symmetry: a client whose clock runs apart is not interchangeable with the others") {
+  // C3 runs C1's and C2's algorithm with their settings, but its clock is
+  // a tick ahead: it sees the crashed C4's timestamp expire a tick sooner,
+  // so a state where it holds the lock is not one where C1 does.
+  testing::TempDir dir;
+  const std::string text = R"({"name":"sym-skew",
+    "clients":[{"name":"C1","algorithm":"setnx-getset"},{"name":"C2","algorithm":"setnx-getset"},
+               {"name":"C3","algorithm":"setnx-getset","skew":1},{"name":"C4","crashed":true}],
+    "keyspace":[{"key":"lock.foo","value":"3","writer":"C4"}],
+    "lock":{"timeout":1},
+    "clock":{"start":3,"horizon":4},
+    "properties":["mutual_exclusion"],"expect":"safe"})";
+  CheckAgainstOracle(text);
+  const scenario::Scenario sc = scenario::LoadScenarioFile(dir.Write("s.json", text));
+  world::Model model(sc.world, false);
+  explore::Fingerprinter symmetric(model, /*symmetry=*/true, /*abstract=*/false);
+  CHECK(symmetric.classes() == std::vector<std::vector<int>>{{0, 1}});
+}
+
 // Each client writes its own random token: the tokens are renamed with
 // their clients, so states that differ only in who holds the lock merge.
 TEST_CASE("symmetry: three clients of a token lock (SET NX PX, script release)") {

@@ -98,7 +98,8 @@ const std::vector<std::string>& ShippedAlgorithms() {
     const testing::ProcessResult r = testing::RunLockstep({"list", "--json"});
     const json list = json::parse(r.out, nullptr, false);
     if (!list.is_object()) return out;
-    for (const json& a : list.value("algorithms", json::array())) out.push_back(a.value("name", ""));
+    for (const json& a : list.value("algorithms", json::array()))
+      out.push_back(a.value("name", ""));
     return out;
   }();
   return names;
