@@ -343,8 +343,10 @@ Comparison CompareLoaded(const scenario::Scenario& s, Comparison c, const Limits
   for (Disagreement& d : CompareLayers(s, plain_oracle, limits, &c.checks)) {
     c.disagreements.push_back(std::move(d));
   }
-  for (Disagreement& d : CompareProcesses(s.document, plain_oracle, &c.checks)) {
-    c.disagreements.push_back(std::move(d));
+  if (limits.processes) {
+    for (Disagreement& d : CompareProcesses(s.document, plain_oracle, &c.checks)) {
+      c.disagreements.push_back(std::move(d));
+    }
   }
   if (c.all_time_compared) c.checks.push_back("all time");
   if (c.liveness_compared) c.checks.push_back("liveness");

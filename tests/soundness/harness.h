@@ -115,6 +115,8 @@ struct Limits {
   // Distinct states a cached depth-first search may visit, counted exactly
   // (Bounds::max_states): a budget every machine meets at the same place.
   std::optional<uint64_t> max_states;
+  // Lockstep run in processes of its own as well (CompareProcesses).
+  bool processes = true;
 };
 
 // One search of `s` in `mode` under the scenario's max_steps, stopped past
