@@ -190,6 +190,13 @@ TEST_CASE("a stop signal on a stack of stale redzones is handled on a clean stac
   if (pid == 0) {
     run::InstallStopSignals();
     run::CooperativeStop stop;
+    // Installed to run on the alternate stack, and this thread has one.
+    struct sigaction installed {};
+    stack_t alternate{};
+    if (sigaction(SIGUSR1, nullptr, &installed) != 0 || !(installed.sa_flags & SA_ONSTACK)) {
+      _exit(101);
+    }
+    if (sigaltstack(nullptr, &alternate) != 0 || (alternate.ss_flags & SS_DISABLE)) _exit(102);
     PoisonBelowHere();
     // The kernel writes the siginfo below the stack pointer unless the
     // handler runs on the alternate stack; ASan reports the handler's read
