@@ -175,6 +175,17 @@ ProcessResult RunOnRanks(int ranks, const std::vector<std::string>& args, bool p
 }
 #endif
 
+std::optional<nlohmann::json> SetnxPortFor(const std::string& built_in) {
+  if (built_in != "setnx-naive" && built_in != "setnx-getset") return std::nullopt;
+  const std::string src = SourceDir();
+  return nlohmann::json{{"process",
+                         {{"command", {"/usr/bin/python3", src + "/tests/process/setnx_port.py"}},
+                          {"env",
+                           {{"TAKEOVER", built_in == "setnx-naive" ? "naive" : "getset"},
+                            {"PYTHONPATH", src + "/examples/real-clients"}}},
+                          {"draws_numbers", false}}}};
+}
+
 std::string WriteEndlessRun(const TempDir& dir) {
   nlohmann::json s = nlohmann::json::parse(ReadText(ScenarioPath("set-px-script-safe.json")));
   s["clients"] = nlohmann::json::array();

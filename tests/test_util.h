@@ -3,9 +3,11 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
 #include <sys/types.h>
 
 namespace lockstep::testing {
@@ -103,6 +105,11 @@ std::string ReadText(const std::string& path);
 // grows all along: eight clients retrying a thousand times, up to ten
 // million steps. Returns its path.
 std::string WriteEndlessRun(const TempDir& dir);
+
+// The algorithm of a process client that runs tests/process/setnx_port.py
+// in place of `built_in` (setnx-naive or setnx-getset); nullopt for any
+// other algorithm.
+std::optional<nlohmann::json> SetnxPortFor(const std::string& built_in);
 
 // Whether `text` contains `part`.
 inline bool Has(const std::string& text, const std::string& part) {

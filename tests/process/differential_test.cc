@@ -23,17 +23,9 @@ using nlohmann::json;
 
 // `doc` with each client of setnx-naive or setnx-getset running the port.
 json Ported(json doc) {
-  const std::string src = testing::SourceDir();
   for (json& c : doc["clients"]) {
     if (!c.contains("algorithm") || !c["algorithm"].is_string()) continue;
-    const std::string algorithm = c["algorithm"];
-    if (algorithm != "setnx-naive" && algorithm != "setnx-getset") continue;
-    c["algorithm"] = {{"process",
-                       {{"command", {"/usr/bin/python3", src + "/tests/process/setnx_port.py"}},
-                        {"env",
-                         {{"TAKEOVER", algorithm == "setnx-naive" ? "naive" : "getset"},
-                          {"PYTHONPATH", src + "/examples/real-clients"}}},
-                        {"draws_numbers", false}}}};
+    if (std::optional<json> port = testing::SetnxPortFor(c["algorithm"])) c["algorithm"] = *port;
   }
   return doc;
 }

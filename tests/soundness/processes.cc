@@ -44,15 +44,9 @@ bool PortEverything(json& doc) {
   for (json& c : doc["clients"]) {
     if (!c.contains("algorithm")) continue;
     if (!c["algorithm"].is_string()) return false;
-    const std::string algorithm = c["algorithm"];
-    if (algorithm != "setnx-naive" && algorithm != "setnx-getset") return false;
-    const std::string src = LOCKSTEP_SOURCE_DIR;
-    c["algorithm"] = {{"process",
-                       {{"command", {"/usr/bin/python3", src + "/tests/process/setnx_port.py"}},
-                        {"env",
-                         {{"TAKEOVER", algorithm == "setnx-naive" ? "naive" : "getset"},
-                          {"PYTHONPATH", src + "/examples/real-clients"}}},
-                        {"draws_numbers", false}}}};
+    const std::optional<json> port = testing::SetnxPortFor(c["algorithm"]);
+    if (!port) return false;
+    c["algorithm"] = *port;
     any = true;
   }
   return any;
@@ -80,14 +74,21 @@ json ExploreReport(const testing::TempDir& dir, const json& doc, const std::stri
   return report;
 }
 
+// The property a report's counterexample violates, if it has one.
+std::optional<check::Violation> ViolationOf(const json& report) {
+  if (report.value("verdict", "") != "violation" || !report.contains("counterexample")) {
+    return std::nullopt;
+  }
+  check::Violation v;
+  v.property = report["counterexample"]["violation"].value("property", "");
+  return v;
+}
+
 // The report's verdict as plain enumeration's reads ("violation:PROPERTY").
 std::string VerdictOf(const json& report) {
   if (report.contains("error")) return "error: " + report["error"].get<std::string>();
-  std::string v = report.value("verdict", "");
-  if (v == "violation" && report.contains("counterexample")) {
-    v += ":" + report["counterexample"]["violation"].value("property", "");
-  }
-  return v;
+  const std::optional<check::Violation> v = ViolationOf(report);
+  return v ? "violation:" + v->property : report.value("verdict", "");
 }
 
 // The algorithms the lockstep program knows (a test program registers
@@ -126,12 +127,16 @@ class ProcessChecks {
   std::vector<Disagreement> Run() {
     const uint64_t transitions = plain_.outcome().result.stats.transitions;
     const uint64_t draw = DocumentDraw(doc_);
-    if (!ShippedOnly(doc_)) return {};
-    if (transitions <= kPortTransitions && draw % 3 == 0) Port();
+    const bool port = transitions <= kPortTransitions && draw % 3 == 0;
+    bool mpirun = false;
 #ifdef LOCKSTEP_MPIEXEC
     // The distributed search judges no liveness property.
-    if (transitions <= kMpirunTransitions && (draw >> 8) % 12 == 0 && !Liveness()) Mpirun();
+    mpirun = transitions <= kMpirunTransitions && (draw >> 8) % 12 == 0 && !Liveness();
 #endif
+    // Asked only when a check is drawn: it starts lockstep once.
+    if ((!port && !mpirun) || !ShippedOnly(doc_)) return {};
+    if (port) Port();
+    if (mpirun) Mpirun();
     return std::move(out_);
   }
 
@@ -152,15 +157,10 @@ class ProcessChecks {
       return;
     }
     const std::string verdict = report.value("verdict", "");
-    std::optional<check::Violation> violation;
-    if (verdict == "violation") {
-      violation.emplace();
-      violation->property = got.substr(got.find(':') + 1);
-    }
     const explore::Verdict v = verdict == "safe"        ? explore::Verdict::kSafe
                                : verdict == "violation" ? explore::Verdict::kViolation
                                                         : explore::Verdict::kIncomplete;
-    const std::optional<bool> agree = plain_.Agrees(v, violation, false);
+    const std::optional<bool> agree = plain_.Agrees(v, ViolationOf(report), false);
     if (agree && !*agree) out_.push_back({"verdict", mode, plain_.Verdict(), got});
   }
 
@@ -186,10 +186,8 @@ class ProcessChecks {
     for (const char* field : {"verdict", "states", "transitions", "reductions", "vacuous"}) {
       Same(mode, built_in, port, field);
     }
-    const json none;
-    const json& a = built_in.contains("counterexample") ? built_in["counterexample"] : none;
-    const json& b = port.contains("counterexample") ? port["counterexample"] : none;
-    Same(mode, a.is_null() ? json::object() : a, b.is_null() ? json::object() : b, "schedule");
+    Same(mode, built_in.value("counterexample", json::object()),
+         port.value("counterexample", json::object()), "schedule");
   }
 
   // The distributed search on two processes under mpirun gives what it
