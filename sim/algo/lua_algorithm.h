@@ -37,7 +37,11 @@ call marked "step" is one atomic step and one scheduling point):
   lock.sent_timestamp()          the value the last clock_plus argument took (a time)
   lock.sleep(n)                  wait until this client's clock advanced n ticks
   lock.sleep(least, most)        wait any number of ticks between them (a random
-                                 back-off: the explorer tries every one)
+                                 back-off: the explorer tries every one; with
+                                 --probabilistic, one drawn, each as likely)
+  lock.draw(least, most)         an integer between them, a step of its own
+                                 ("C1 draws 3"): the explorer tries every one;
+                                 with --probabilistic, each is as likely
   lock.enter(valid_until)        enter the critical section, believing the lock
                                  valid until that clock reading (right after
                                  the reply that gave the lock)

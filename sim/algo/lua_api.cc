@@ -70,18 +70,36 @@ int LockSentTimestamp(lua_State* L) {
 int LockSleep(lua_State* L) {
   const int64_t ticks = CheckInteger(L, 1, "lock.sleep");
   if (ticks < 0) BreakRule(L, "lock.sleep: expected ticks >= 0");
-  // lock.sleep(least, most): any number of ticks between them.
+  // lock.sleep(least, most): a random back-off (Client::SleepRandom).
   const int64_t most = lua_isnoneornil(L, 2) ? ticks : CheckInteger(L, 2, "lock.sleep");
   if (most < ticks) BreakRule(L, "lock.sleep: expected most >= least");
   LuaClient* self = Self(L);
   if (!Guard(self, [&] {
         MarkSource(L, self);
-        self->client->SleepBetween(ticks, most);
+        self->client->SleepRandom(ticks, most);
       })) {
     return Failed(L);
   }
   NewStep(self);
   return 0;
+}
+
+// lock.draw(least, most): a random integer, each as likely (Client::Draw).
+int LockDraw(lua_State* L) {
+  const int64_t least = CheckInteger(L, 1, "lock.draw");
+  const int64_t most = CheckInteger(L, 2, "lock.draw");
+  if (most < least) BreakRule(L, "lock.draw: expected most >= least");
+  LuaClient* self = Self(L);
+  int64_t value = 0;
+  if (!Guard(self, [&] {
+        MarkSource(L, self);
+        value = self->client->Draw(least, most);
+      })) {
+    return Failed(L);
+  }
+  if (least != most) NewStep(self);
+  lua_pushinteger(L, static_cast<lua_Integer>(value));
+  return 1;
 }
 
 int LockBecause(lua_State* L) {
@@ -257,6 +275,7 @@ void RegisterApi(lua_State* L) {
                            {"clock_plus", LockClockPlus},
                            {"sent_timestamp", LockSentTimestamp},
                            {"sleep", LockSleep},
+                           {"draw", LockDraw},
                            {"because", LockBecause},
                            {"enter", LockEnter},
                            {"renew", LockRenew},

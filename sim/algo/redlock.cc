@@ -88,8 +88,9 @@ void RunRedlock(world::Client& c, const LockSettings& s, RedlockTokens tokens) {
       // state would tell apart, for as long as the all-time window lasts,
       // clients that back off alike.
       c.ForgetHistory("back off", {round});
-      // A random back-off, every value of which the explorer tries.
-      c.SleepBetween(1, std::max<Millis>(s.retry_delay, 1));
+      // A random back-off: every delay the explorer tries, or in a
+      // probabilistic search one drawn (Client::SleepRandom).
+      c.SleepRandom(1, std::max<Millis>(s.retry_delay, 1));
     }
     // The attempt's times (its start, the clock at its end) are dead once
     // the validity is known: only where the lease ends is live.

@@ -25,6 +25,9 @@ struct Limits {
   static constexpr int64_t kMaxSpan = 10'000'000;
   // The most steps of one execution (a scenario's max_steps, --max-steps).
   static constexpr int kMaxSteps = 10'000'000;
+  // The most values one random draw chooses among (Client::Draw): each is
+  // a transition of its own.
+  static constexpr int64_t kMaxDrawValues = 1'000;
   // A scenario's max_steps when it gives none.
   static constexpr int kDefaultMaxSteps = 10'000;
   // The states a breadth-first search for the shortest counterexample visits

@@ -219,6 +219,10 @@ int RunCommandLine(const std::vector<std::string>& args) {
       ->check(CLI::Range(0, 1000));
   explore->add_option("--max-arg-delay", ex.max_arg_delay,
                       "Largest age of clock-based arguments: an integer, or none");
+  explore->add_flag("--probabilistic", ex.probabilistic,
+                    "Random back-offs and draws are random, each value as likely, not the "
+                    "scheduler's choice: liveness holds with probability 1, or fails with a "
+                    "positive one");
   explore
       ->add_option("--jobs", ex.jobs,
                    "Threads for the search (" + explore::StrategiesReading("--jobs") + ")")

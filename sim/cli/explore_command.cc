@@ -81,7 +81,8 @@ scenario::Scenario Prepare(ExploreOptions& o) {
   scenario::ApplyOverrides(s, {.clients = o.clients,
                                .horizon = o.horizon,
                                .max_arg_delay = o.max_arg_delay,
-                               .faults = o.faults});
+                               .faults = o.faults,
+                               .probabilistic = o.probabilistic});
   run::Warn(o.file, s.warnings);
   if (o.strategy.empty()) {
     o.strategy = DefaultStrategy(o, s);
@@ -431,7 +432,10 @@ int Search(const ExploreOptions& given, explore::Communicator* ranks) {
     report["liveness"] = {{"states", result.liveness->states},
                           {"transitions", result.liveness->transitions},
                           {"elapsed_s", result.liveness->elapsed_s}};
-    text << "liveness (fair cycles, weak fairness of clients, clock and replication): "
+    text << (s.world.probabilistic
+                 ? "liveness (fair end components: weak fairness of clients, clock and "
+                   "replication; random draws each value as likely): "
+                 : "liveness (fair cycles, weak fairness of clients, clock and replication): ")
          << Thousands(result.liveness->states) << " states, "
          << Thousands(result.liveness->transitions) << " transitions, "
          << result.liveness->elapsed_s << " s\n";
@@ -449,8 +453,8 @@ int Search(const ExploreOptions& given, explore::Communicator* ranks) {
     text << "INCOMPLETE: " << r.incomplete << "; no violation found so far\n";
   }
   // The expectation is about the scenario as written, over every schedule.
-  const bool as_written =
-      !o.clients && !o.max_steps && !o.horizon && !o.preemptions && !o.max_arg_delay && !o.faults;
+  const bool as_written = !o.clients && !o.max_steps && !o.horizon && !o.preemptions &&
+                          !o.max_arg_delay && !o.faults && !o.probabilistic;
   if (as_written && r.verdict != explore::Verdict::kIncomplete) {
     run::Warn(o.file, {run::Unexpected(s, r.violation ? r.violation->property : "",
                                        result.exhaustive, result.known_vacuous())});

@@ -28,6 +28,7 @@ struct ExploreOptions {
   std::optional<std::string> horizon;  // an integer, or "none"
   std::optional<int> preemptions;
   std::optional<std::string> max_arg_delay;  // integer or "none"
+  bool probabilistic = false;                // random back-offs are draws, each as likely
   std::optional<std::string> faults;         // "crash=1,stall=1,..."
   int jobs = 1;
   uint64_t executions = base::Limits::kDefaultExecutions;

@@ -6,6 +6,7 @@
 
 #include "lockstep/lockstep.h"
 #include "sim/base/join.h"
+#include "sim/check/liveness.h"
 #include "sim/explore/fingerprint.h"
 #include "sim/world/model.h"
 
@@ -96,7 +97,9 @@ json MakeReport(const ExploreOptions& o, const scenario::Scenario& s,
                    {"preemptions", o.preemptions ? json(*o.preemptions) : json(nullptr)},
                    {"max_arg_delay", OptionalJson(a.max_arg_delay)},
                    {"holders_release_in_time", a.holders_release_in_time},
-                   {"max_hold_ticks", OptionalJson(a.max_hold_ticks)}}},
+                   {"max_hold_ticks", OptionalJson(a.max_hold_ticks)},
+                   {"max_ready_ticks", OptionalJson(a.max_ready_ticks)},
+                   {"draws", s.world.probabilistic ? "probabilistic" : "adversary"}}},
                  {"reductions",
                   {{"cache", options.reductions.cache},
                    {"symmetry", options.reductions.symmetry},
@@ -170,9 +173,23 @@ std::string SearchHeader(const ExploreOptions& o, const scenario::Scenario& s,
 
 std::string SafeText(const scenario::Scenario& s, const run::ExploreResult& result) {
   std::ostringstream text;
+  // With probabilistic draws a liveness property is not kept in every
+  // schedule, but with probability 1 (docs/design.md, "Probabilistic choices").
+  std::vector<std::string> every, almost_surely;
+  for (const std::string& p : s.properties) {
+    (s.world.probabilistic && check::IsLiveness(p) ? almost_surely : every).push_back(p);
+  }
   text << "SAFE: no violation of ";
-  for (size_t i = 0; i < s.properties.size(); ++i) text << (i ? ", " : "") << s.properties[i];
-  text << " in any schedule "
+  for (size_t i = 0; i < every.size(); ++i) text << (i ? ", " : "") << every[i];
+  text << " in any schedule";
+  if (!almost_surely.empty()) {
+    text << ", and ";
+    for (size_t i = 0; i < almost_surely.size(); ++i) text << (i ? ", " : "") << almost_surely[i];
+    text << (almost_surely.size() == 1 ? " holds" : " hold")
+         << " with probability 1 under every fair scheduler (each random draw's values as "
+            "likely),";
+  }
+  text << " "
        << (s.world.horizon ? "within these bounds (" + world::HorizonText(s.world.horizon) + ")"
                            : "for all time")
        << "\n";

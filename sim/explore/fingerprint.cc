@@ -77,7 +77,9 @@ Fingerprinter::Fingerprinter(const world::Model& model, bool symmetry, bool abst
   // cached search expanded depended on the order it met them in.
   use_resource_ = (ghost & check::Property::kResource) || c.resource.fenced;
   // The time a request was made matters only when arguments may be old.
-  use_ready_since_ = !c.assumptions.max_arg_delay || *c.assumptions.max_arg_delay > 0;
+  // ... or when it bounds how long a client may wait for its step.
+  use_ready_since_ = !c.assumptions.max_arg_delay || *c.assumptions.max_arg_delay > 0 ||
+                     c.assumptions.max_ready_ticks.has_value();
   use_acquired_at_ = c.assumptions.max_hold_ticks.has_value();
   use_persisted_ = false;
   for (const world::ServerConfig& sc : c.servers) {

@@ -8,6 +8,8 @@
 
 #include "sim/base/printable.h"
 #include "sim/check/liveness.h"
+#include "sim/explore/end_component_search.h"
+#include "sim/explore/liveness_graph.h"
 #include "sim/explore/state_space.h"
 
 namespace lockstep::explore {
@@ -15,158 +17,10 @@ namespace {
 
 using world::Action;
 
-// The fairness class of an action, as a bit: a client's step (bits 0-7),
-// the clock's tick (bit 8), a master's replication (bits 9-16). Faults
-// have none: nothing obliges them to happen.
-constexpr uint32_t kTickBit = 1u << 8;
-uint32_t ReplicateBit(int server) { return 1u << (9 + server); }
-static_assert(base::kMaxClients <= 8 && base::kMaxServers <= 8, "fairness classes fit 17 bits");
-
-uint32_t FairClass(const Action& a) {
-  switch (a.kind) {
-    case Action::Kind::kStep:
-      return 1u << a.client;
-    case Action::Kind::kTick:
-      return kTickBit;
-    case Action::Kind::kReplicate:
-      return ReplicateBit(a.server);
-    default:
-      return 0;
-  }
-}
-
-// The explored states, each once (by fingerprint), and every transition.
-class Graph {
- public:
-  struct Edge {
-    int from, to;
-    Action action;
-    uint32_t fair;    // FairClass(action)
-    uint8_t entered;  // clients (bits) that entered the critical section in it
-  };
-
-  // No property is checked step by step here; the identity keeps the
-  // ghost state the liveness properties judged read.
-  Graph(const world::WorldConfig& config, bool forget_history,
-        const std::vector<std::string>& liveness)
-      : space_(config, kNoProperties,
-               {.forget_history = forget_history,
-                .abstract_identity = forget_history,
-                .symmetry = false,
-                .max_steps = std::nullopt,
-                .ghost = check::ReadsOf(liveness)}) {}
-
-  world::Model& model() { return space_.model(); }
-  const world::Model& model() const { return space_.model(); }
-  size_t size() const { return states_.size(); }
-  const world::WorldState& state(int v) const { return states_[v]; }
-  uint32_t enabled(int v) const { return enabled_[v]; }
-  const std::vector<Edge>& edges() const { return edges_; }
-  const std::vector<int>& out(int v) const { return out_[v]; }
-  int parent(int v) const { return parent_[v]; }  // the edge that first reached v; -1: initial
-
-  // The node of `s`, added if new (then true).
-  std::pair<int, bool> Add(const world::WorldState& s, int via) {
-    const Fingerprint f = space_.Identity(s);
-    auto [it, fresh] = index_.try_emplace(f, static_cast<int>(states_.size()));
-    if (!fresh) return {it->second, false};
-    states_.push_back(s);
-    Offers(s, &scratch_);
-    uint32_t on = 0;
-    for (const Action& a : scratch_) on |= FairClass(a);
-    enabled_.push_back(on);
-    out_.emplace_back();
-    parent_.push_back(via);
-    return {it->second, true};
-  }
-
-  // The actions `s` offers (none at an end: no step bound applies here).
-  void Offers(const world::WorldState& s, std::vector<Action>* actions) {
-    std::optional<check::Violation> end;  // none: no property is checked here
-    if (space_.Offers(s, 0, actions, &end) != Offer::kActions) actions->clear();
-  }
-
-  int Link(int from, int to, const Action& a, uint8_t entered) {
-    edges_.push_back({from, to, a, FairClass(a), entered});
-    out_[from].push_back(static_cast<int>(edges_.size()) - 1);
-    return static_cast<int>(edges_.size()) - 1;
-  }
-
-  // Applies `a` to `s`; returns the clients that entered the critical section.
-  uint8_t Apply(world::WorldState& s, const Action& a) {
-    uint8_t before = 0, after = 0;
-    for (size_t i = 0; i < s.clients.size(); ++i)
-      before |= uint8_t{s.clients[i].in_critical_section} << i;
-    space_.Step(s, a, 0);
-    for (size_t i = 0; i < s.clients.size(); ++i)
-      after |= uint8_t{s.clients[i].in_critical_section} << i;
-    return static_cast<uint8_t>(after & ~before);
-  }
-
-  const std::vector<check::Orphan>& OrphansOf(int v) {
-    if (orphans_.size() < states_.size()) orphans_.resize(states_.size());
-    if (!orphans_[v]) orphans_[v] = check::Orphans(space_.model(), states_[v]);
-    return *orphans_[v];
-  }
-
- private:
-  static inline const Properties kNoProperties;
-  StateSpace space_;
-  std::vector<Action> scratch_;
-  std::unordered_map<Fingerprint, int, FingerprintHash> index_;
-  std::vector<world::WorldState> states_;
-  std::vector<uint32_t> enabled_;
-  std::vector<Edge> edges_;
-  std::vector<std::vector<int>> out_;
-  std::vector<int> parent_;
-  std::vector<std::optional<std::vector<check::Orphan>>> orphans_;
-};
-
-// One thing a liveness property can be violated about.
-struct Goal {
-  std::string property;
-  int client = -1;                      // starvation_free
-  std::optional<check::Orphan> orphan;  // no_orphaned_lock
-};
-
-// The states and transitions a violating cycle may use, and the states one
-// of which it must pass through.
-class Restriction {
- public:
-  Restriction(Graph& g, const Goal& goal) : g_(g), goal_(goal) {}
-
-  bool State(int v) {
-    if (!goal_.orphan) return true;
-    const auto& o = g_.OrphansOf(v);
-    return std::binary_search(o.begin(), o.end(), *goal_.orphan);
-  }
-  bool Edge(int e) {
-    const Graph::Edge& edge = g_.edges()[e];
-    if (goal_.property == "deadlock_free" && edge.entered) return false;
-    if (goal_.property == "starvation_free" && (edge.entered >> goal_.client & 1)) return false;
-    return State(edge.from) && State(edge.to);
-  }
-  bool Witness(int v) {
-    const world::WorldState& s = g_.state(v);
-    if (goal_.property == "deadlock_free") {
-      for (size_t i = 0; i < s.clients.size(); ++i) {
-        if (check::Wants(s, static_cast<int>(i))) return true;
-      }
-      return false;
-    }
-    if (goal_.property == "starvation_free") return check::Wants(s, goal_.client);
-    return true;  // an orphan that stays is the violation
-  }
-
- private:
-  Graph& g_;
-  const Goal& goal_;
-};
-
 // The strongly connected components of the restricted graph that hold a
 // fair cycle through a witness, by Tarjan's algorithm without recursion; in
 // the order of their least state.
-std::vector<std::vector<int>> FairComponents(Graph& g, Restriction& r) {
+std::vector<std::vector<int>> FairComponents(LivenessGraph& g, Restriction& r) {
   const int n = static_cast<int>(g.size());
   std::vector<int> index(n, -1), low(n, 0);
   std::vector<char> on_stack(n, 0);
@@ -238,8 +92,8 @@ std::vector<std::vector<int>> FairComponents(Graph& g, Restriction& r) {
 // Edges of a shortest path inside `component` from `from` to a state where
 // `arrived` holds (empty if `from` is one).
 template <typename Arrived>
-std::vector<int> PathWithin(Graph& g, Restriction& r, const std::vector<int>& component, int from,
-                            Arrived arrived) {
+std::vector<int> PathWithin(LivenessGraph& g, Restriction& r, const std::vector<int>& component,
+                            int from, Arrived arrived) {
   if (arrived(from)) return {};
   std::unordered_map<int, int> via{{from, -1}};
   std::deque<int> queue{from};
@@ -273,7 +127,7 @@ std::vector<int> PathWithin(Graph& g, Restriction& r, const std::vector<int>& co
 // Each round adds a transition of a class the cycle leaves out; the
 // classes so left out only shrink, since more states enable fewer classes
 // in common, so the rounds end, at worst having passed every state.
-std::vector<int> CycleThrough(Graph& g, Restriction& r, const std::vector<int>& component) {
+std::vector<int> CycleThrough(LivenessGraph& g, Restriction& r, const std::vector<int>& component) {
   const int start = component.front();
   std::vector<int> cycle;
   int at = start;
@@ -331,14 +185,19 @@ std::string Names(const world::Model& m, const std::vector<int>& clients) {
 }
 
 // The violation a lasso shows: `states` are the cycle's, in order.
-check::Violation Describe(Graph& g, Restriction& r, const Goal& goal,
+check::Violation Describe(LivenessGraph& g, Restriction& r, const LivenessGoal& goal,
                           const std::vector<int>& states, size_t start, size_t length) {
   const world::Model& m = g.model();
   check::Violation v;
   v.property = goal.property;
   v.step = static_cast<int>(start + 2 * length);
-  const std::string repeat = "steps " + std::to_string(start + 1) + " to " +
-                             std::to_string(start + length) + " repeat for ever, and are fair";
+  std::string repeat = "steps " + std::to_string(start + 1) + " to " +
+                       std::to_string(start + length) + " repeat for ever, and are fair";
+  if (g.model().config().probabilistic) {
+    repeat +=
+        "; whatever a random draw among them gives, the scheduler can come back to them, so "
+        "this happens with positive probability";
+  }
   int witness = states.front();
   for (int u : states) {
     if (r.Witness(u)) {
@@ -377,27 +236,6 @@ check::Violation Describe(Graph& g, Restriction& r, const Goal& goal,
   return v;
 }
 
-// The goals of `liveness` in order: per property, per client, per orphan.
-std::vector<Goal> Goals(Graph& g, const std::vector<std::string>& liveness) {
-  std::vector<Goal> goals;
-  for (const std::string& p : liveness) {
-    if (p == "deadlock_free") goals.push_back({p, -1, std::nullopt});
-    if (p == "starvation_free") {
-      for (int i = 0; i < g.model().client_count(); ++i) goals.push_back({p, i, std::nullopt});
-    }
-    if (p == "no_orphaned_lock") {
-      std::vector<check::Orphan> all;
-      for (size_t v = 0; v < g.size(); ++v) {
-        for (const auto& o : g.OrphansOf(static_cast<int>(v))) all.push_back(o);
-      }
-      std::sort(all.begin(), all.end());
-      all.erase(std::unique(all.begin(), all.end()), all.end());
-      for (const auto& o : all) goals.push_back({p, -1, o});
-    }
-  }
-  return goals;
-}
-
 }  // namespace
 
 LassoSearch FindLasso(const world::WorldConfig& config, const std::vector<std::string>& liveness,
@@ -405,7 +243,7 @@ LassoSearch FindLasso(const world::WorldConfig& config, const std::vector<std::s
                       const std::atomic<bool>* interrupted) {
   const auto started = std::chrono::steady_clock::now();
   LassoSearch out;
-  Graph g(config, forget_history, liveness);
+  LivenessGraph g(config, forget_history, liveness);
   g.Add(g.model().Initial(), -1);
   std::vector<Action> actions;
   // Breadth first: the first edge to reach a state lies on a shortest path.
@@ -432,11 +270,26 @@ LassoSearch FindLasso(const world::WorldConfig& config, const std::vector<std::s
   }
   out.stats.states = g.size();
   if (out.verdict == Verdict::kSafe) {
-    for (const Goal& goal : Goals(g, liveness)) {
+    // With probabilistic draws, a cycle's draws must keep the run where the
+    // adversary can come back whatever they give: the cycle lies in a fair
+    // end component (end_component_search.h).
+    std::optional<GraphChoices> choices;
+    if (config.probabilistic) choices = ChoicesOf(g);
+    for (const LivenessGoal& goal : LivenessGoals(g, liveness)) {
       Restriction r(g, goal);
-      std::vector<std::vector<int>> components = FairComponents(g, r);
-      if (components.empty()) continue;
-      const std::vector<int>& component = components.front();
+      std::vector<int> component;
+      std::vector<char> within;
+      if (choices) {
+        within.assign(g.edges().size(), 0);
+        std::optional<std::vector<int>> found = FairEndComponent(*choices, r, &within);
+        if (!found) continue;
+        component = std::move(*found);
+        r.Within(&within);
+      } else {
+        std::vector<std::vector<int>> components = FairComponents(g, r);
+        if (components.empty()) continue;
+        component = std::move(components.front());
+      }
       const std::vector<int> cycle = CycleThrough(g, r, component);
       for (int at = component.front(); g.parent(at) >= 0; at = g.edges()[g.parent(at)].from) {
         out.prefix.push_back(g.edges()[g.parent(at)].action);
@@ -462,7 +315,7 @@ std::optional<check::Violation> JudgeLasso(const world::WorldConfig& config,
                                            size_t length,
                                            const std::vector<std::string>& liveness) {
   if (length == 0 || start + length > schedule.size()) return std::nullopt;
-  Graph g(config, true, liveness);
+  LivenessGraph g(config, true, liveness);
   world::WorldState s = g.model().Initial();
   std::vector<int> at = {g.Add(s, -1).first};
   std::string why;
@@ -476,7 +329,7 @@ std::optional<check::Violation> JudgeLasso(const world::WorldConfig& config,
   if (at[start] != at[start + length]) return std::nullopt;  // not back where it began
   std::vector<int> states(at.begin() + static_cast<long>(start),
                           at.begin() + static_cast<long>(start + length));
-  for (const Goal& goal : Goals(g, liveness)) {
+  for (const LivenessGoal& goal : LivenessGoals(g, liveness)) {
     Restriction r(g, goal);
     for (const std::vector<int>& component : FairComponents(g, r)) {
       if (std::binary_search(component.begin(), component.end(), at[start])) {

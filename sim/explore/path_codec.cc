@@ -10,7 +10,12 @@ namespace {
 
 using world::Action;
 
-enum ActionFlags : uint8_t { kHasAge = 1 << 4, kHasJump = 1 << 5, kHasServer = 1 << 6 };
+enum ActionFlags : uint8_t {
+  kHasAge = 1 << 4,
+  kHasJump = 1 << 5,
+  kHasServer = 1 << 6,
+  kHasDrawn = 1 << 7
+};
 static_assert(static_cast<int>(Action::Kind::kFailover) < 16, "a kind fits in four bits");
 
 using base::UnZigZag;
@@ -30,11 +35,13 @@ void PutAction(std::string& out, const Action& a) {
   if (a.arg_age != 0) head |= kHasAge;
   if (a.jump_by != 0) head |= kHasJump;
   if (a.server != 0) head |= kHasServer;
+  if (a.drawn) head |= kHasDrawn;
   out.push_back(static_cast<char>(head));
   out.push_back(static_cast<char>(a.client + 1));  // -1 (none) to 0
   if (a.arg_age != 0) PutVarint(out, ZigZag(a.arg_age));
   if (a.jump_by != 0) PutVarint(out, ZigZag(a.jump_by));
   if (a.server != 0) PutVarint(out, ZigZag(a.server));
+  if (a.drawn) PutVarint(out, ZigZag(*a.drawn));
 }
 
 void PutPath(std::string& out, const std::vector<Action>& path) {
@@ -83,6 +90,7 @@ Action Reader::Step() {
   a.arg_age = head & kHasAge ? UnZigZag(Varint()) : 0;
   a.jump_by = head & kHasJump ? UnZigZag(Varint()) : 0;
   a.server = head & kHasServer ? static_cast<int>(UnZigZag(Varint())) : 0;
+  if (head & kHasDrawn) a.drawn = UnZigZag(Varint());
   return a;
 }
 

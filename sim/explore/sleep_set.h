@@ -15,7 +15,9 @@ namespace lockstep::explore {
 inline constexpr int kAgeBits = 4;
 static_assert(base::kMaxClients * kAgeBits <= 32, "a sleep set is 32 bits");
 inline std::optional<uint32_t> SleepBit(const world::Action& a) {
-  if (a.kind != world::Action::Kind::kStep || a.arg_age >= kAgeBits) return std::nullopt;
+  if (a.kind != world::Action::Kind::kStep || a.arg_age >= kAgeBits || a.drawn) {
+    return std::nullopt;  // a draw's values would share one bit
+  }
   return uint32_t{1} << (a.client * kAgeBits + a.arg_age);
 }
 

@@ -12,7 +12,7 @@ world::Millis TimeWindow(const world::WorldConfig& c) {
     sum += cl.time_constants + cl.request_timeout + std::abs(cl.skew);
   }
   const world::Assumptions& a = c.assumptions;
-  sum += a.max_arg_delay.value_or(0) + a.max_hold_ticks.value_or(0);
+  sum += a.max_arg_delay.value_or(0) + a.max_hold_ticks.value_or(0) + a.max_ready_ticks.value_or(0);
   for (const world::ServerConfig& sc : c.servers) {
     sum += std::abs(sc.skew) + sc.restart_delay + sc.sync_every;
   }

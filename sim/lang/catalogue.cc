@@ -281,6 +281,7 @@ constexpr std::array kEntries{
     Entry{kTimelineCrashes, W, "CRASHES", "崩溃"},
     Entry{kTimelineStalls, W, "STALLS (clock passes its bound)", "停顿（时钟越过它的界限）"},
     Entry{kTimelineWakes, W, "wakes", "醒来"},
+    Entry{kTimelineDraws, W, "draws {1}", "抽到 {1}"},
     Entry{kTimelineLeavesCs, W, "leaves CS", "离开临界区"},
     Entry{kTimelineRequestLost, W, "{1} -> request LOST", "{1} -> 请求丢失"},
     Entry{kTimelineReplyLost, W, "{1} -> {2}, reply LOST", "{1} -> {2}，回复丢失"},

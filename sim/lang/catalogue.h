@@ -162,6 +162,7 @@ enum class Msg {
   kTimelineCrashes,
   kTimelineStalls,
   kTimelineWakes,
+  kTimelineDraws,
   kTimelineLeavesCs,
   kTimelineRequestLost,
   kTimelineReplyLost,

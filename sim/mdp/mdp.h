@@ -43,7 +43,8 @@ class Mdp {
   // added yet; Check() sees they exist in the end.
   void AddChoice(uint32_t fair, std::span<const Outcome> outcomes) {
     if (size() == 0 || outcomes.empty()) throw std::logic_error("Mdp::AddChoice: nothing to add");
-    Choice c{.fair = fair, .first = static_cast<int>(outcomes_.size()),
+    Choice c{.fair = fair,
+             .first = static_cast<int>(outcomes_.size()),
              .count = static_cast<int>(outcomes.size())};
     for (const Outcome& o : outcomes) {
       if (o.weight == 0) throw std::logic_error("Mdp::AddChoice: an outcome of weight 0");

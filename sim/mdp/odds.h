@@ -31,7 +31,7 @@ using Rational = boost::multiprecision::cpp_rational;
 enum class Objective { kLeast, kGreatest };
 
 struct Probabilities {
-  bool exact = false;          // `value` holds each state's probability exactly
+  bool exact = false;           // `value` holds each state's probability exactly
   std::vector<Rational> value;  // exact only
   // Each state's probability lies in [lower, upper] (equal when exact, up to
   // the rounding to double).

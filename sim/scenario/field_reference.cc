@@ -54,7 +54,8 @@ const char* const kFieldsBeforeFaults =
     start         integer      0..10^12 (default 0)
     horizon       integer|null the clock never passes it; start..start+10000000; null:
                                all time, no horizon
-  assumptions     object       {max_arg_delay?, holders_release_in_time?, max_hold_ticks?}
+  assumptions     object       {max_arg_delay?, holders_release_in_time?, max_hold_ticks?,
+                               max_ready_ticks?}
     max_arg_delay integer|null largest age of timestamp arguments, 0..10000000; 0 = read
                                in the command's own step (default); null = unbounded
     holders_release_in_time  boolean  the clock never passes a holder's own
@@ -62,6 +63,9 @@ const char* const kFieldsBeforeFaults =
     max_hold_ticks integer|null the clock never moves more than this past a holder's
                                acquisition while it holds the lock, 0..10000000
                                (default null: no bound)
+    max_ready_ticks integer|null the clock never ticks while a client has waited this
+                               many ticks for its step, 0..10000000 (0: a step takes
+                               no time; default null: no bound)
   faults          object       fault budgets, each an integer (default 0):
 )";
 
@@ -107,13 +111,17 @@ const char* const kFieldsAfterFaults =
   expect          string       "safe", "vacuous" (safe, but a client expected to enter never
                                does) or "violation:PROPERTY": the outcome expected; optional
                                (without it the outcome is reported, and exits by itself)
-  schedule        array        actions: "C1", "C1~2" (arguments 2 ticks old), "tick",
+  schedule        array        actions: "C1", "C1~2" (arguments 2 ticks old), "C1 draws 3"
+                               (C1's random draw gives 3), "tick",
                                "crash C1", "stall C1", "lose-request C1", "lose-reply C1",
                                "jump +5", "restart";
                                with several servers "jump A +5", "restart A",
                                "replicate A" (A's oldest unreplicated write reaches its
                                replica), "failover A"
   seed            integer      0..2^63-1, for random values (default 0)
+  probabilistic   boolean      random back-offs and draws are random, each value as likely,
+                               not the scheduler's choice; liveness then holds with
+                               probability 1 or fails with a positive one (default false)
   max_steps       integer      1..10000000 (default 10000): the steps of a run; an
                                execution this long ends a search, incomplete
 

@@ -115,6 +115,7 @@ void ApplyOverrides(Scenario& s, const Overrides& o) {
   if (o.horizon) doc["clock"]["horizon"] = Horizon(s, *o.horizon);
   if (o.max_arg_delay) doc["assumptions"]["max_arg_delay"] = MaxArgDelay(*o.max_arg_delay);
   if (o.faults) doc["faults"] = Faults(s, *o.faults);
+  if (o.probabilistic) doc["probabilistic"] = true;
   Scenario derived = LoadScenario(doc, s.file);
   derived.schedule_text = std::move(s.schedule_text);
   derived.schedule = std::move(s.schedule);

@@ -1,5 +1,5 @@
 // Command-line overrides of a scenario (explore's --clients, --horizon,
-// --max-arg-delay, --faults), applied in one place.
+// --max-arg-delay, --faults, --probabilistic), applied in one place.
 //
 // A scenario has one form, its document: the typed Scenario is what
 // LoadScenario derives from it. An override edits the document and derives
@@ -20,8 +20,9 @@ struct Overrides {
   std::optional<std::string> horizon;        // an integer the clock never passes, or "none"
   std::optional<std::string> max_arg_delay;  // an integer, or "none"
   std::optional<std::string> faults;         // "crash=1,stall=1,...", per world::kFaultKinds
+  bool probabilistic = false;                // random back-offs are draws (--probabilistic)
 
-  bool empty() const { return !clients && !horizon && !max_arg_delay && !faults; }
+  bool empty() const { return !clients && !horizon && !max_arg_delay && !faults && !probabilistic; }
 };
 
 // Applies `o` to `s`. Throws base::InputError naming the option for a value

@@ -41,7 +41,7 @@ Scenario Load(const json& doc, const std::string& file, const std::string& prefi
   RejectTrace(o, prefix);
   o.RejectUnknown({"name", "description", "clients", "lock", "keyspace", "clock", "assumptions",
                    "faults", "server", "servers", "resource", "properties", "expect", "schedule",
-                   "seed", "max_steps"});
+                   "seed", "max_steps", "probabilistic"});
   Scenario s;
   s.file = file;
   s.document = doc;  // ReadClients puts Lua files in it
@@ -64,6 +64,7 @@ Scenario Load(const json& doc, const std::string& file, const std::string& prefi
   CheckAllTime(o, s);
   WarnTimestampValues(o, timestamp_lock_keys, s);
 
+  w.probabilistic = o.Bool("probabilistic", false);
   if (o.Has("seed")) w.seed = trace::ReadSeed(o.Raw("seed"), o.PointerOf("seed"));
   s.max_steps = static_cast<int>(
       o.OptInt("max_steps", 1, base::Limits::kMaxSteps).value_or(base::Limits::kDefaultMaxSteps));

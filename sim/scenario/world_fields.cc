@@ -174,13 +174,15 @@ void ReadKeyspace(const jr::ObjectReader& o, const std::set<std::string>& timest
 void ReadAssumptions(const jr::ObjectReader& o, world::WorldConfig& w) {
   if (o.Has("assumptions")) {
     jr::ObjectReader a = o.Object("assumptions");
-    a.RejectUnknown({"max_arg_delay", "holders_release_in_time", "max_hold_ticks"});
+    a.RejectUnknown(
+        {"max_arg_delay", "holders_release_in_time", "max_hold_ticks", "max_ready_ticks"});
     if (a.Has("max_arg_delay")) {
       // null: unbounded
       w.assumptions.max_arg_delay = a.NullableInt("max_arg_delay", 0, base::Limits::kMaxSpan);
     }
     w.assumptions.holders_release_in_time = a.Bool("holders_release_in_time", false);
     w.assumptions.max_hold_ticks = a.NullableInt("max_hold_ticks", 0, base::Limits::kMaxSpan);
+    w.assumptions.max_ready_ticks = a.NullableInt("max_ready_ticks", 0, base::Limits::kMaxSpan);
   }
 }
 

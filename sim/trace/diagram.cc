@@ -128,9 +128,10 @@ Diagram Layout(const Trace& t, const DiagramOptions& options) {
     } else if (r.action.kind == world::Action::Kind::kStep) {
       s.kind = StepKind::kCommand;
       s.lane = lane;
-      s.command = r.command.empty()  ? (WakesActor(r.events, actor) ? "wakes" : "leaves CS")
-                  : r.server.empty() ? CommandText(r.command)
-                                     : r.server + ": " + CommandText(r.command);
+      s.command = r.action.drawn      ? "draws " + std::to_string(*r.action.drawn)
+                  : r.command.empty() ? (WakesActor(r.events, actor) ? "wakes" : "leaves CS")
+                  : r.server.empty()  ? CommandText(r.command)
+                                      : r.server + ": " + CommandText(r.command);
       if (r.reply) s.reply = CompactReply(*r.reply);
       if (r.action.arg_age > 0) s.warning = ArgAgeLabel(r.action.arg_age);
       for (size_t k = 0; k < t.server_names.size(); ++k) {

@@ -225,7 +225,9 @@ Table MakeTable(const Trace& t, bool why, lang::Language l) {
           case world::Action::Kind::kLoseRequest:
           case world::Action::Kind::kLoseReply:
           case world::Action::Kind::kStep: {
-            if (r.command.empty()) {
+            if (r.action.drawn) {
+              cell = lang::Format(Msg::kTimelineDraws, l, {std::to_string(*r.action.drawn)});
+            } else if (r.command.empty()) {
               cell = lang::Text(
                   WakesActor(r.events, name) ? Msg::kTimelineWakes : Msg::kTimelineLeavesCs, l);
             } else {

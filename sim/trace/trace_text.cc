@@ -131,6 +131,7 @@ std::string StepLine(const world::StepRecord& r) {
     default:
       break;
   }
+  if (r.action.drawn) return r.actor + " draws " + std::to_string(*r.action.drawn);
   if (r.command.empty()) return r.actor + (WakesActor(r.events, r.actor) ? " wakes" : " leaves");
   std::string s = r.actor;
   if (!r.server.empty()) s += " @" + r.server;

@@ -5,6 +5,7 @@
 
 #include "sim/base/input_error.h"
 #include "sim/base/join.h"
+#include "sim/kv/int_parse.h"
 
 namespace lockstep::world {
 namespace {
@@ -67,6 +68,7 @@ std::string FormatAction(const Action& a, const std::vector<std::string>& client
   }
   std::string s = client_names.at(a.client);
   if (a.arg_age != 0) s += "~" + std::to_string(a.arg_age);
+  if (a.drawn) s += " draws " + std::to_string(*a.drawn);
   return s;
 }
 
@@ -128,6 +130,16 @@ Action ParseAction(std::string_view text, const std::vector<std::string>& client
     return Action{.kind = f.kind, .client = c};
   }
   std::string_view name = text;
+  std::optional<int64_t> drawn;
+  if (auto draws = text.rfind(" draws "); draws != std::string_view::npos) {
+    name = text.substr(0, draws);
+    int64_t value = 0;
+    if (!kv::ParseInt64(text.substr(draws + 7), &value)) {
+      throw fail("expected an integer after \"draws\" in '" + std::string(text) + "'");
+    }
+    drawn = value;
+    text = name;
+  }
   kv::Millis arg_age = 0;
   if (auto tilde = text.find('~'); tilde != std::string_view::npos) {
     name = text.substr(0, tilde);
@@ -140,14 +152,16 @@ Action ParseAction(std::string_view text, const std::vector<std::string>& client
   int c = FindClient(name, client_names);
   if (c < 0) {
     throw fail(
-        "expected \"tick\", \"crash NAME\", \"NAME\" or \"NAME~AGE\" "
+        "expected \"tick\", \"crash NAME\", \"NAME\", \"NAME~AGE\" or \"NAME draws N\" "
         "with a client name (" +
         KnownClients(client_names) +
         "), or a fault (\"stall NAME\", \"jump +N\", \"restart\", \"lose-request NAME\", "
         "\"lose-reply NAME\", \"failover SERVER\"), or \"replicate SERVER\", got '" +
         std::string(text) + "'");
   }
-  return Action::Step(c, arg_age);
+  Action a = Action::Step(c, arg_age);
+  a.drawn = drawn;
+  return a;
 }
 
 }  // namespace lockstep::world

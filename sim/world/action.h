@@ -4,6 +4,7 @@
 //
 //   "C1"               C1's next step
 //   "C1~2"             C1's next step, its clock-based arguments read 2 ticks ago
+//   "C1 draws 3"       C1's random draw gives 3 (Client::Draw)
 //   "tick"             the global clock advances by one
 //   "crash C1"         C1 crashes: it never runs again, never releases
 //   "stall C1"         the clock advances although C1 should have released
@@ -22,6 +23,7 @@
 //   "failover S1"      S1 fails and its replica is promoted in its place
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -50,9 +52,13 @@ struct Action {
                            // clock-based arguments were read (0: in this step)
   kv::Millis jump_by = 0;  // kJump: by how much the server's clock jumps
   int server = 0;          // kJump, kRestart, kReplicate, kFailover: which server
+  std::optional<int64_t> drawn = std::nullopt;  // kStep of a client that draws: its value
 
   static Action Step(int client, kv::Millis arg_age = 0) {
     return {.kind = Kind::kStep, .client = client, .arg_age = arg_age};
+  }
+  static Action Drawn(int client, int64_t value) {
+    return {.kind = Kind::kStep, .client = client, .drawn = value};
   }
   static Action Tick() { return {.kind = Kind::kTick}; }
   static Action Crash(int client) { return {.kind = Kind::kCrash, .client = client}; }

@@ -230,7 +230,31 @@ void Client::SleepBetween(Millis least, Millis most, Where where) {
   Observe(kWake);  // every scheduling point moves the history on
 }
 
-uint64_t Client::Draw() {
+void Client::SleepRandom(Millis least, Millis most, Where where) {
+  if (!rules_.probabilistic) return SleepBetween(least, most, where);
+  if (most < least) {
+    throw std::logic_error("SleepRandom(" + std::to_string(least) + ", " + std::to_string(most) +
+                           "): the most it sleeps is less than the least");
+  }
+  Sleep(Draw(std::max<Millis>(least, 0), std::max<Millis>(most, 0), where), where);
+}
+
+int64_t Client::Draw(int64_t least, int64_t most, Where where) {
+  if (most < least || most - least >= base::Limits::kMaxDrawValues) {
+    throw std::logic_error("Draw(" + std::to_string(least) + ", " + std::to_string(most) +
+                           "): the values must run from least to most, at most " +
+                           std::to_string(base::Limits::kMaxDrawValues) + " of them");
+  }
+  if (least == most) return least;  // nothing to draw
+  NewRequest(Request::Kind::kDraw, where);
+  request_.draw_least = least;
+  request_.draw_most = most;
+  Park();
+  ObserveReply();
+  return input_.reply.integer;
+}
+
+uint64_t Client::NextRandom() {
   // From (seed, client, count): independent of the order in which clients draw.
   return DrawValue(seed_, index_, ++random_count_);
 }
@@ -242,14 +266,14 @@ uint64_t Client::Random() {
         "as tokens (declare it: draws_numbers in its AlgorithmInfo, or \"draws_numbers\": true "
         "beside a Lua algorithm)");
   }
-  const uint64_t v = Draw();
+  const uint64_t v = NextRandom();
   Observe(base::HashCombine(kRandom, v));
   drew_number_ = true;
   return v;
 }
 
 std::string Client::RandomToken() {
-  const uint64_t v = Draw();
+  const uint64_t v = NextRandom();
   // As which draw it is: the same history for every client at the same
   // place, each with its own token (which symmetry renames).
   Observe(rules_.tokens_as_draws ? base::HashCombine(kToken, random_count_)

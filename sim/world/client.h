@@ -45,6 +45,8 @@ struct RandomRules {
   // value (every client of the scenario never reads tokens, so symmetry
   // renames them with their clients).
   bool tokens_as_draws = false;
+  // A random back-off is a draw of its delay (WorldConfig::probabilistic).
+  bool probabilistic = false;
 };
 
 // Thrown inside a client's fiber when its run is abandoned; algorithms must
@@ -159,6 +161,18 @@ class Client {
   // the clock reaching `most` does), so clients that back off this way stay
   // interchangeable for symmetry, where Random() would set them apart.
   void SleepBetween(Millis least, Millis most, Where where = Where::current());
+  // A random back-off of `least` to `most` ticks, as a lock's code says it:
+  // SleepBetween in an ordinary search (the adversary picks the delay), and
+  // Sleep(Draw(least, most)) in a probabilistic one (explore
+  // --probabilistic: the delay is drawn, each as likely).
+  void SleepRandom(Millis least, Millis most, Where where = Where::current());
+  // A value from `least` to `most`, each as likely: a step of its own
+  // ("C1 draws 3"). An ordinary search tries every value, as the
+  // adversary's choice; a probabilistic search weighs them equally. Unlike
+  // Random(), a value does not depend on which client drew it, so clients
+  // that draw stay interchangeable for symmetry. At most
+  // base::Limits::kMaxDrawValues values.
+  int64_t Draw(int64_t least, int64_t most, Where where = Where::current());
 
   // --- The protected resource (if the scenario has one). ---
   // Writes to the resource with a fencing token (0 when the algorithm has
@@ -295,7 +309,7 @@ class Client {
   uint64_t random_count_ = 0;
   bool drew_number_ = false;  // Random() was called: the stream is this client's own
   RandomRules rules_;
-  uint64_t Draw();
+  uint64_t NextRandom();
 };
 
 // The clock of a client whose body serves a program (sim/process/), read

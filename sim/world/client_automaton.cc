@@ -151,6 +151,8 @@ std::string Describe(const Request& r) {
              (r.sleep_most != r.sleep_ticks ? " to " + std::to_string(r.sleep_most) : "");
     case Request::Kind::kResource:
       return "write the resource with token " + std::to_string(r.token);
+    case Request::Kind::kDraw:
+      return "draw " + std::to_string(r.draw_least) + " to " + std::to_string(r.draw_most);
     case Request::Kind::kDone:
       return "finish";
   }
@@ -160,7 +162,8 @@ std::string Describe(const Request& r) {
 bool SameRequest(const Request& a, const Request& b) {
   bool same = a.kind == b.kind && a.argv.size() == b.argv.size() &&
               a.sleep_ticks == b.sleep_ticks && a.sleep_most == b.sleep_most &&
-              a.token == b.token && a.instance == b.instance && bool(a.make) == bool(b.make);
+              a.token == b.token && a.instance == b.instance && bool(a.make) == bool(b.make) &&
+              a.draw_least == b.draw_least && a.draw_most == b.draw_most;
   for (size_t i = 0; same && i < a.argv.size(); ++i) {
     same = a.argv[i].literal() == b.argv[i].literal() &&
            a.argv[i].is_clock() == b.argv[i].is_clock() && a.argv[i].offset() == b.argv[i].offset();

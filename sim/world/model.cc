@@ -54,7 +54,8 @@ Model::Model(WorldConfig config, bool use_forget_history) : config_(std::move(co
     names_.push_back(c.name);
     const RandomRules rules{.tokens_only = !c.draws_numbers,
                             .never_reads_tokens = c.never_reads_tokens,
-                            .tokens_as_draws = tokens_renamable_};
+                            .tokens_as_draws = tokens_renamable_,
+                            .probabilistic = config_.probabilistic};
     automata_.push_back(std::make_unique<ClientAutomaton>(c.name, static_cast<int>(i), config_.seed,
                                                           c.body, use_forget_history, rules,
                                                           c.max_parked, c.max_memo_bytes));
@@ -144,6 +145,19 @@ bool Model::TickAllowed(const WorldState& s, std::string* why, int exempt) const
     return false;
   }
   const Assumptions& a = config_.assumptions;
+  if (a.max_ready_ticks) {
+    for (int i = 0; i < client_count(); ++i) {
+      const ClientSlot& c = s.clients[i];
+      if (c.status == ClientStatus::kReady && s.now + 1 > c.ready_since + *a.max_ready_ticks) {
+        if (why) {
+          *why = names_[i] + " has waited " + std::to_string(s.now - c.ready_since) +
+                 " ticks for its step, and max_ready_ticks is " +
+                 std::to_string(*a.max_ready_ticks);
+        }
+        return false;
+      }
+    }
+  }
   if (!a.holders_release_in_time && !a.max_hold_ticks) return true;
   for (int i = 0; i < client_count(); ++i) {
     const ClientSlot& c = s.clients[i];
@@ -175,6 +189,12 @@ void Model::EnabledActions(const WorldState& s, std::vector<Action>* out) const 
       out->push_back(Action::Step(i));  // it may wake now, or later (Client::SleepBetween)
     }
     if (c.status != ClientStatus::kReady) continue;
+    if (c.request->kind == Request::Kind::kDraw) {  // each value it may draw (Client::Draw)
+      for (int64_t v = c.request->draw_least; v <= c.request->draw_most; ++v) {
+        out->push_back(Action::Drawn(i, v));
+      }
+      continue;
+    }
     Millis max_age = MaxArgAge(s, i);
     for (Millis age = 0; age <= max_age; ++age) out->push_back(Action::Step(i, age));
   }
@@ -324,6 +344,17 @@ bool Model::IsEnabled(const WorldState& s, const Action& a, std::string* why) co
     if (c.status == ClientStatus::kSleeping) {
       *why += " until the clock reaches " + std::to_string(c.wake_at);
     }
+    return false;
+  }
+  const Request& r = *c.request;
+  if (r.kind == Request::Kind::kDraw) {
+    *why = name + " draws a value from " + std::to_string(r.draw_least) + " to " +
+           std::to_string(r.draw_most) +
+           (a.drawn ? "" : ": its step says which (\"" + name + " draws N\")");
+    return false;
+  }
+  if (a.drawn) {
+    *why = name + " draws nothing here";
     return false;
   }
   *why = name + "'s arguments can be at most " + std::to_string(MaxArgAge(s, a.client)) +

@@ -71,6 +71,11 @@ struct Assumptions {
   // The clock never moves more than this many ticks past a holder's
   // acquisition while it still holds the lock.
   std::optional<Millis> max_hold_ticks;
+  // The clock never ticks while a client has waited this many ticks for
+  // its step (0: a step takes no time). Without such a bound a scheduler
+  // can hold a client back until the others catch up, which defeats any
+  // random back-off (docs/design.md, "Probabilistic choices").
+  std::optional<Millis> max_ready_ticks;
 };
 
 enum class Persistence {
@@ -116,6 +121,9 @@ struct WorldConfig {
   std::vector<ServerConfig> servers = {ServerConfig{}};  // at least one master
   ResourceConfig resource;
   uint64_t seed = 0;
+  // A random back-off (Client::SleepRandom) is a probabilistic draw of its
+  // delay, not a delay the adversary picks (explore --probabilistic).
+  bool probabilistic = false;
 };
 
 // "horizon 8", or "all time (no horizon)".

@@ -68,6 +68,7 @@ void Model::Resume(WorldState& s, int i, const Input& input, StepEffects* effect
     case Request::Kind::kCommand:
     case Request::Kind::kLeave:
     case Request::Kind::kResource:
+    case Request::Kind::kDraw:
       c.status = ClientStatus::kReady;
       c.ready_since = s.now;
       break;
@@ -160,6 +161,12 @@ void Model::Step(WorldState& s, const Action& a, StepEffects* effects) {
       for (const std::string& arg : r.make(read_clock)) argv.emplace_back(arg);
     }
     spec = argv.empty() ? nullptr : kv::FindRunnable(argv[0], argv.size());
+  } else if (r.kind == Request::Kind::kDraw) {
+    input.reply = kv::Reply::Integer(a.drawn.value_or(r.draw_least));
+    if (effects)
+      effects->events.push_back(names_[i] + " draws " + std::to_string(input.reply.integer));
+    Resume(s, i, input, effects);
+    return;
   } else if (r.kind == Request::Kind::kResource) {
     const bool accepted =
         !config_.resource.fenced || !s.resource_written || r.token > s.resource_max;

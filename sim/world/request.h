@@ -1,6 +1,6 @@
 // What passes between a client and the world at a scheduling point: the
 // client's request (the command it wants to send, leaving its critical
-// section, sleeping, or being done), and what the world gives back when it
+// section, sleeping, drawing a random value, or being done), and what the world gives back when it
 // resumes the client.
 #pragma once
 
@@ -23,7 +23,7 @@ namespace lockstep::world {
 using CommandAtClock = std::function<std::vector<std::string>(Millis clock)>;
 
 struct Request {
-  enum class Kind { kCommand, kLeave, kSleep, kResource, kDone };
+  enum class Kind { kCommand, kLeave, kSleep, kResource, kDraw, kDone };
   Kind kind = Kind::kDone;
   std::vector<Value> argv;  // kCommand
   // kCommand: the command argv names, if Redis knows it and its arity
@@ -35,6 +35,8 @@ struct Request {
   Millis sleep_ticks = 0;         // kSleep: the ticks it sleeps at least...
   Millis sleep_most = 0;          // ...and at most (Client::SleepBetween; else the same)
   int64_t token = 0;              // kResource: the fencing token sent with the write
+  int64_t draw_least = 0;         // kDraw: the values it draws from, each as likely...
+  int64_t draw_most = 0;          // ...(Client::Draw); its reply is the value drawn
   std::string error;              // kDone: the algorithm threw this...
   bool error_is_finding = false;  // ...not a std::logic_error (world::RuleBroken)...
   bool error_read_token = false;  // ...a world::TokenReadBack

@@ -93,8 +93,8 @@ TEST_CASE("bad scenarios are refused with exit 2, the file, the place and what w
          j["schedule"][2] = "jumps";
          return j.dump();
        },
-       "at /schedule/2: expected \"tick\", \"crash NAME\", \"NAME\" or \"NAME~AGE\" with a "
-       "client name (C1, C2, C3), or a fault"},
+       "at /schedule/2: expected \"tick\", \"crash NAME\", \"NAME\", \"NAME~AGE\" or \"NAME draws "
+       "N\" with a client name (C1, C2, C3), or a fault"},
       {"unknown client",
        [] {
          json j = Valid();

@@ -181,7 +181,8 @@ inline std::vector<mdp::Rational> EnumeratedOdds(const SmallMdp& s, mdp::Objecti
   const mdp::Mdp& m = s.m;
   const int n = m.size();
   std::vector<int> pick(n);
-  for (int v = 0; v < n; ++v) pick[v] = m.ChoicesBegin(v) < m.ChoicesEnd(v) ? m.ChoicesBegin(v) : -1;
+  for (int v = 0; v < n; ++v)
+    pick[v] = m.ChoicesBegin(v) < m.ChoicesEnd(v) ? m.ChoicesBegin(v) : -1;
   std::vector<mdp::Rational> best;
   for (;;) {
     const std::vector<mdp::Rational> x = ChainReach(s, pick);

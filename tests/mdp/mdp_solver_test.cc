@@ -54,7 +54,8 @@ TEST_CASE("mdp: a coin thrown until it lands heads lands heads with probability 
     CHECK(p.upper[0] == 1.0);
   }
   // Nothing stays for ever: the throw's loop is no end component.
-  CHECK(mdp::MaximalEndComponents(m, [](int v) { return v == 0; }, [](int) { return true; })
+  CHECK(mdp::MaximalEndComponents(
+            m, [](int v) { return v == 0; }, [](int) { return true; })
             .empty());
 }
 
@@ -74,8 +75,8 @@ TEST_CASE("mdp: an adversary that may wait for ever keeps the least odds at 0", 
   CHECK(most.upper[0] == 1.0);
   CHECK(most.lower[0] == 1.0);
   // Waiting for ever is unfair to C2, which is enabled throughout.
-  const auto ecs = mdp::MaximalEndComponents(m, [](int v) { return v == 0; },
-                                             [](int) { return true; });
+  const auto ecs = mdp::MaximalEndComponents(
+      m, [](int v) { return v == 0; }, [](int) { return true; });
   REQUIRE(ecs.size() == 1);
   CHECK(ecs[0].choices == std::vector<int>{0});
   CHECK_FALSE(mdp::WeaklyFair(m, ecs[0]));

@@ -195,8 +195,8 @@ std::vector<Row> BadRows() {
        [] {
          return DocsRace().Schedule({"C1", "C2", "jumps"});
        },
-       "at /schedule/2: expected \"tick\", \"crash NAME\", \"NAME\" or \"NAME~AGE\" with a "
-       "client name (C1, C2, C3), or a fault"},
+       "at /schedule/2: expected \"tick\", \"crash NAME\", \"NAME\", \"NAME~AGE\" or \"NAME draws "
+       "N\" with a client name (C1, C2, C3), or a fault"},
       {"negative time", [] { return DocsRace().Start(-5); },
        "at /clock/start: expected an integer in [0, 1000000000000], got number -5"},
       {"duplicate client",
