@@ -16,7 +16,7 @@
 namespace lockstep::explore {
 
 struct GraphChoices {
-  mdp::Mdp mdp;  // its states are the graph's
+  mdp::Mdp mdp;                         // its states are the graph's
   std::vector<std::vector<int>> edges;  // edges[c]: the graph's transitions of choice c
 };
 

@@ -2,7 +2,8 @@
 
 namespace lockstep::explore {
 
-std::vector<LivenessGoal> LivenessGoals(LivenessGraph& g, const std::vector<std::string>& liveness) {
+std::vector<LivenessGoal> LivenessGoals(LivenessGraph& g,
+                                        const std::vector<std::string>& liveness) {
   std::vector<LivenessGoal> goals;
   for (const std::string& p : liveness) {
     if (p == "deadlock_free") goals.push_back({p, -1, std::nullopt});

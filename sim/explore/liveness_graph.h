@@ -51,7 +51,7 @@ class LivenessGraph {
   // No property is checked step by step here; the identity keeps the
   // ghost state the liveness properties judged read.
   LivenessGraph(const world::WorldConfig& config, bool forget_history,
-        const std::vector<std::string>& liveness)
+                const std::vector<std::string>& liveness)
       : space_(config, kNoProperties,
                {.forget_history = forget_history,
                 .abstract_identity = forget_history,

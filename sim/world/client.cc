@@ -241,9 +241,9 @@ void Client::SleepRandom(Millis least, Millis most, Where where) {
 
 int64_t Client::Draw(int64_t least, int64_t most, Where where) {
   if (most < least || most - least >= base::Limits::kMaxDrawValues) {
-    throw std::logic_error("Draw(" + std::to_string(least) + ", " + std::to_string(most) +
-                           "): the values must run from least to most, at most " +
-                           std::to_string(base::Limits::kMaxDrawValues) + " of them");
+    throw std::logic_error("a draw from " + std::to_string(least) + " to " + std::to_string(most) +
+                           ": expected at most " + std::to_string(base::Limits::kMaxDrawValues) +
+                           " values, from the least to the most");
   }
   if (least == most) return least;  // nothing to draw
   NewRequest(Request::Kind::kDraw, where);

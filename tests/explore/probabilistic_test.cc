@@ -54,16 +54,18 @@ TEST_CASE("a jitter the scheduler picks splits the vote for ever", "[explore][pr
   CHECK(CycleDraws(t));
 }
 
-TEST_CASE("with probabilistic draws a jitter makes progress with probability 1", "[explore][probabilistic]") {
+TEST_CASE("with probabilistic draws a jitter makes progress with probability 1",
+          "[explore][probabilistic]") {
   const run::ExploreResult r = run::Explore(SplitVote(1, 0, true));
   CHECK(r.search.verdict == Verdict::kSafe);
   REQUIRE(r.liveness);
   CHECK(r.liveness->states > 100);  // the vote is split many ways before it is won
-  CHECK_FALSE(r.vacuous());          // and each client gets in in some schedule
+  CHECK_FALSE(r.vacuous());         // and each client gets in in some schedule
 }
 
-TEST_CASE("with probabilistic draws no jitter, or one the scheduler's delay covers, keeps the split",
-          "[explore][probabilistic]") {
+TEST_CASE(
+    "with probabilistic draws no jitter, or one the scheduler's delay covers, keeps the split",
+    "[explore][probabilistic]") {
   // Without a jitter every retry is at the same tick; with a jitter of one
   // tick and a scheduler that may hold a woken client one tick, the client
   // that drew the shorter delay is held until the other wakes.
@@ -123,13 +125,12 @@ TEST_CASE("an ordinary search tries every value of a draw, each a step of its ow
                                     "end\n"
                                     "lock.enter(lock.now() + s.ttl)\n"
                                     "lock.leave()\n");
-  const nlohmann::json doc = {
-      {"clients",
-       {{{"name", "C1"}, {"algorithm", {{"lua", lua}}}},
-        {{"name", "C2"}, {"algorithm", {{"lua", lua}}}}}},
-      {"lock", {{"key", "k"}, {"ttl", 3}}},
-      {"clock", {{"start", 0}, {"horizon", 2}}},
-      {"properties", {"mutual_exclusion"}}};
+  const nlohmann::json doc = {{"clients",
+                               {{{"name", "C1"}, {"algorithm", {{"lua", lua}}}},
+                                {{"name", "C2"}, {"algorithm", {{"lua", lua}}}}}},
+                              {"lock", {{"key", "k"}, {"ttl", 3}}},
+                              {"clock", {{"start", 0}, {"horizon", 2}}},
+                              {"properties", {"mutual_exclusion"}}};
   const scenario::Scenario s = scenario::LoadScenario(doc, tmp.File("draw.json"));
   const run::ExploreResult r = run::Explore(s);
   REQUIRE(r.search.verdict == Verdict::kViolation);

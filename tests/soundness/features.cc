@@ -40,6 +40,7 @@ std::vector<std::string> FeatureNames() {
           "faults",
           "all time",
           "liveness",
+          "probabilistic",
           "run::Explore",
           "counterexample replayed",
           "lasso replayed",

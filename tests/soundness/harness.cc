@@ -18,7 +18,9 @@ using nlohmann::json;
 
 std::string Disagreement::Text() const {
   if (check == "all time") return check + ": expected " + expected + ", " + mode + " " + got;
-  if (check == "liveness") return check + ": the oracle " + expected + ", " + mode + " " + got;
+  if (check == "liveness" || check == "probabilistic") {
+    return check + ": the oracle " + expected + ", " + mode + " " + got;
+  }
   if (check == "bitstate") return check + ": exact storage " + expected + ", " + mode + " " + got;
   return check + ": plain enumeration " + expected + ", " + mode + " " + got;
 }
@@ -335,6 +337,11 @@ Comparison CompareLoaded(const scenario::Scenario& s, Comparison c, const Limits
   if (std::optional<Disagreement> d = CompareLiveness(s, &c.liveness_compared)) {
     c.disagreements.push_back(std::move(*d));
   }
+  bool weighed = false;
+  if (std::optional<Disagreement> d = CompareProbabilistic(s, &weighed)) {
+    c.disagreements.push_back(std::move(*d));
+  }
+  if (weighed) c.checks.push_back("probabilistic");
   if (!s.world.horizon) {
     for (Disagreement& d : CompareAllTime(s, c.plain_verdict, limits, &c.all_time_compared)) {
       c.disagreements.push_back(std::move(d));

@@ -163,6 +163,13 @@ std::string LivenessOracle(const world::WorldConfig& config,
 std::optional<Disagreement> CompareLiveness(const scenario::Scenario& s, bool* compared,
                                             std::string* verdict = nullptr);
 
+// For a scenario with liveness properties and no horizon: explore::FindLasso
+// with draws weighed (WorldConfig::probabilistic) against LivenessOracle on
+// the same world. A violation with positive probability must be one of some
+// fair run; without draws the two must give the same verdict. Sets
+// `*compared` unless either ran out of states.
+std::optional<Disagreement> CompareProbabilistic(const scenario::Scenario& s, bool* compared);
+
 // Plain enumeration of a scenario with its properties (or `mode`, plain
 // enumeration under a further bound), and whether it reaches a violation
 // of one property (searched once each, when asked).
