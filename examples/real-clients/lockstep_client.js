@@ -62,6 +62,23 @@ class Lockstep {
     return (await this.say('write ' + token)) === '1';
   }
 
+  /**
+   * A random integer from least to most: a step of lockstep's, each value
+   * tried, or weighed as likely with --probabilistic. Outside lockstep,
+   * Math.random's.
+   */
+  async draw(least, most) {
+    const reply = await this.say('draw ' + least + ' ' + most);
+    return reply.startsWith('lockstep:')
+      ? least + Math.floor(Math.random() * (most - least + 1))
+      : Number(reply);
+  }
+
+  /** This attempt ended without the lock (some_contender_enters). */
+  giveUp() {
+    return this.say('give_up');
+  }
+
   /** Why the code does what it does next, shown under the step. */
   because(text) {
     return this.say('because ' + text);

@@ -6,6 +6,7 @@ calls are ECHO commands lockstep intercepts and never sends on
 """
 import json
 import os
+import random
 import time
 
 
@@ -64,6 +65,17 @@ class Lockstep:
     def write(self, token=0):
         """Writes the protected resource with a fencing token; True iff accepted."""
         return self._say("write %d" % token) == "1"
+
+    def draw(self, least, most):
+        """A random integer from least to most: a step of lockstep's, each
+        value tried, or weighed as likely with --probabilistic. Outside
+        lockstep, Python's own."""
+        reply = self._say("draw %d %d" % (least, most))
+        return random.randint(least, most) if reply.startswith("lockstep:") else int(reply)
+
+    def give_up(self):
+        """This attempt ended without the lock (some_contender_enters)."""
+        self._say("give_up")
 
     def because(self, text):
         """Why the code does what it does next, shown under the step."""

@@ -54,6 +54,8 @@ call marked "step" is one atomic step and one scheduling point):
                                  (a table), send it in the same step, unless
                                  t < the clock then
   lock.forget()                  no longer believe it holds the lock
+  lock.give_up()                 this attempt ended without the lock (its retries
+                                 ran out): for some_contender_enters
   lock.because(text)             why the code does what it does next, shown
                                  under the step (a ghost: never part of a
                                  state)

@@ -178,6 +178,17 @@ int LockForget(lua_State* L) {
   return 0;
 }
 
+int LockGiveUp(lua_State* L) {
+  LuaClient* self = Self(L);
+  if (!Guard(self, [&] {
+        MarkSource(L, self);
+        self->client->GiveUp();
+      })) {
+    return Failed(L);
+  }
+  return 0;
+}
+
 int LockWriteResource(lua_State* L) {
   const int64_t token = CheckInteger(L, 1, "lock.write_resource");
   LuaClient* self = Self(L);
@@ -281,6 +292,7 @@ void RegisterApi(lua_State* L) {
                            {"renew", LockRenew},
                            {"leave", LockLeave},
                            {"forget", LockForget},
+                           {"give_up", LockGiveUp},
                            {"write_resource", LockWriteResource},
                            {"random", LockRandom},
                            {"random_token", LockRandomToken},

@@ -4,14 +4,16 @@ namespace lockstep::check {
 
 // Each declared in its own file, beside its check.
 extern const PropertyInfo kMutualExclusion, kForeignRelease, kStaleWrite, kLostLeaseRenewed,
-    kNoStuckStates, kClientError, kDeadlockFree, kStarvationFree, kNoOrphanedLock;
+    kNoStuckStates, kSomeContenderEnters, kClientError, kDeadlockFree, kStarvationFree,
+    kNoOrphanedLock;
 
 const std::vector<const PropertyInfo*>& Catalogue() {
   // Liveness goals are judged in this order (explore::FindLasso reports
   // the first violated).
   static const std::vector<const PropertyInfo*> kAll = {
-      &kMutualExclusion, &kForeignRelease, &kStaleWrite,     &kLostLeaseRenewed, &kNoStuckStates,
-      &kClientError,     &kDeadlockFree,   &kStarvationFree, &kNoOrphanedLock};
+      &kMutualExclusion, &kForeignRelease,      &kStaleWrite,  &kLostLeaseRenewed,
+      &kNoStuckStates,   &kSomeContenderEnters, &kClientError, &kDeadlockFree,
+      &kStarvationFree,  &kNoOrphanedLock};
   return kAll;
 }
 

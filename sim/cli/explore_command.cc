@@ -103,6 +103,23 @@ scenario::Scenario Prepare(ExploreOptions& o) {
                                " is a liveness property, judged on the whole graph in one "
                                "process: explore it without --distributed");
   }
+  // Weighed draws are judged on the whole state graph, in one process, over
+  // whole runs: a search that samples it, splits it or cuts its runs short
+  // cannot give their verdicts or odds.
+  const explore::StrategyEntry* strategy = explore::FindStrategy(o.strategy);
+  std::string refused;
+  if (strategy->kind != explore::StrategyKind::kExhaustive) refused = "--strategy " + o.strategy;
+  if (o.strategy == "distributed") refused = "--strategy distributed";
+  if (o.preemptions) refused = "--preemptions";
+  if (o.max_steps) refused = "--max-steps";
+  if (s.world.probabilistic && !refused.empty()) {
+    throw base::InputError("", "",
+                           refused +
+                               ": draws weighed (--probabilistic or \"probabilistic\": true) "
+                               "are judged on the whole state graph, in one process, over "
+                               "whole runs: drop " +
+                               refused + ", or weigh no draws");
+  }
   return s;
 }
 
@@ -444,6 +461,7 @@ int Search(const ExploreOptions& given, explore::Communicator* ranks) {
   if (r.verdict == explore::Verdict::kViolation) {
     code = kExitViolation;
     SaveCounterexample(o, s, *result.counterexample, stop_reason, report, text);
+    AddOdds(result, report, text);
   } else if (r.verdict == explore::Verdict::kSafe) {
     text << SafeText(s, result);
     ReportStuck(o, s, result, report, text);

@@ -212,6 +212,47 @@ std::string SafeText(const scenario::Scenario& s, const run::ExploreResult& resu
   return text.str();
 }
 
+void AddOdds(const run::ExploreResult& result, json& report, std::ostream& text) {
+  if (!result.odds) return;
+  const explore::OddsSearch& odds = *result.odds;
+  if (odds.verdict != explore::Verdict::kSafe) {
+    report["odds"] = {{"incomplete", odds.incomplete}};
+    text << "odds: not weighed (" << odds.incomplete << ")\n";
+    return;
+  }
+  // What the numbers are over: every scheduler, fair or not; each draw's
+  // values as likely.
+  text << "odds over every scheduler, each draw's values as likely ("
+       << Thousands(odds.stats.states) << " states, " << odds.stats.elapsed_s << " s):\n";
+  json list = json::array();
+  for (const explore::PropertyOdds& o : odds.odds) {
+    json entry = {{"property", o.property},
+                  {"exact", o.exact},
+                  {"least", {o.least_lower, o.least_upper}},
+                  {"greatest", {o.greatest_lower, o.greatest_upper}}};
+    if (o.exact) {
+      entry["least_exact"] = o.least.str();
+      entry["greatest_exact"] = o.greatest.str();
+    } else {
+      entry["precision"] = mdp::OddsOptions{}.precision;
+    }
+    if (o.certain_after) entry["certain_after_step"] = *o.certain_after;
+    list.push_back(std::move(entry));
+    text << "  " << o.property << " is violated with probability " << explore::LeastText(o)
+         << " at least and " << explore::GreatestText(o) << " at most"
+         << (o.exact ? " (exact)" : " (bounds of value iteration)");
+    if (o.certain_after) {
+      text << "; certain after step " << *o.certain_after
+           << " of the counterexample, whatever the scheduler does next";
+    }
+    text << "\n";
+  }
+  report["odds"] = {{"states", odds.stats.states},
+                    {"transitions", odds.stats.transitions},
+                    {"elapsed_s", odds.stats.elapsed_s},
+                    {"properties", std::move(list)}};
+}
+
 void AddOneLine(const trace::Trace& t, json& counterexample, std::ostream& text) {
   counterexample["one_line"] = trace::OneLine(t);
   text << "pin it in a test: lockstep::HasCounterexample(" << OneLineLiteral(t) << ")\n";

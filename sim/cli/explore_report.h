@@ -30,6 +30,9 @@ std::string SearchHeader(const ExploreOptions& o, const scenario::Scenario& s,
 // section in some schedule (a SAFE in which a client never entered is
 // vacuous for it).
 std::string SafeText(const scenario::Scenario& s, const run::ExploreResult& result);
+// The odds of each safety property's violation (run::ExploreResult::odds),
+// into report["odds"] and as text; nothing without them.
+void AddOdds(const run::ExploreResult& result, nlohmann::json& report, std::ostream& text);
 // The counterexample as a regression test pins it: OneLine's form, in the
 // --json report's counterexample as "one_line", and in the text report as
 // the call to paste into a test.

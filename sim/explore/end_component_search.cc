@@ -6,30 +6,44 @@
 
 namespace lockstep::explore {
 
+std::vector<std::vector<int>> DrawChoices(int n,
+                                          const std::function<const world::Action&(int)>& action) {
+  std::vector<std::vector<int>> choices;
+  std::vector<char> taken(n, 0);
+  for (int k = 0; k < n; ++k) {
+    if (taken[k]) continue;
+    const world::Action& a = action(k);
+    choices.emplace_back();
+    // A draw's values are the outcomes of one choice: the same client's
+    // drawn steps from this state.
+    for (int j = k; j < n; ++j) {
+      const world::Action& b = action(j);
+      if (j == k || (a.drawn && b.drawn && b.client == a.client && b.kind == a.kind)) {
+        taken[j] = 1;
+        choices.back().push_back(j);
+      }
+    }
+  }
+  return choices;
+}
+
 GraphChoices ChoicesOf(const LivenessGraph& g) {
   GraphChoices out;
   std::vector<mdp::Outcome> outcomes;
   for (size_t v = 0; v < g.size(); ++v) {
     out.mdp.AddState();
     const std::vector<int>& edges = g.out(static_cast<int>(v));
-    std::vector<char> taken(edges.size(), 0);
-    for (size_t k = 0; k < edges.size(); ++k) {
-      if (taken[k]) continue;
-      const world::Action& a = g.edges()[edges[k]].action;
-      std::vector<int> choice;
-      // A draw's values are the outcomes of one choice: the same client's
-      // drawn steps from this state.
-      for (size_t j = k; j < edges.size(); ++j) {
-        const world::Action& b = g.edges()[edges[j]].action;
-        if (j == k || (a.drawn && b.drawn && b.client == a.client && b.kind == a.kind)) {
-          taken[j] = 1;
-          choice.push_back(edges[j]);
-        }
-      }
+    for (const std::vector<int>& choice :
+         DrawChoices(static_cast<int>(edges.size()),
+                     [&](int k) -> const world::Action& { return g.edges()[edges[k]].action; })) {
       outcomes.clear();
-      for (int e : choice) outcomes.push_back({.to = g.edges()[e].to, .weight = 1});
-      out.mdp.AddChoice(g.edges()[edges[k]].fair, outcomes);
-      out.edges.push_back(std::move(choice));
+      std::vector<int> taken;
+      for (int k : choice) {
+        outcomes.push_back({.to = g.edges()[edges[k]].to, .weight = 1});
+        taken.push_back(edges[k]);
+      }
+      out.mdp.AddChoice(g.edges()[taken.front()].fair, outcomes);
+      out.edges.push_back(std::move(taken));
     }
   }
   return out;

@@ -7,6 +7,7 @@
 // and passes a witness.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -21,6 +22,13 @@ struct GraphChoices {
 };
 
 GraphChoices ChoicesOf(const LivenessGraph& g);
+
+// The scheduler's choices among one state's `n` transitions (action(k):
+// the k-th one's action), each as the transitions' positions: a client's
+// drawn steps are one choice, the values its outcomes; any other
+// transition is a choice of its own.
+std::vector<std::vector<int>> DrawChoices(int n,
+                                          const std::function<const world::Action&(int)>& action);
 
 // The first such end component (by its least state) for `r`: its states,
 // increasing, and in *within (one entry per transition) its transitions.

@@ -213,7 +213,7 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
     ClientWords& w = words[i];
     w[0] = local_word(i);
     w[1] = static_cast<uint64_t>(c.status) | (uint64_t{c.in_critical_section} << 8) |
-           (uint64_t{c.holding} << 9) | (uint64_t{c.stalled} << 10) |
+           (uint64_t{c.holding} << 9) | (uint64_t{c.stalled} << 10) | (uint64_t{c.gave_up} << 12) |
            (uint64_t{c.timing_out} << 30) | (uint64_t{c.sent_clock} << 31) |
            (use_latest_ ? uint64_t{c.superseded} << 11 : 0);
     w[2] = ready_since && c.status == world::ClientStatus::kReady ? times.Of(c.ready_since) : 0;

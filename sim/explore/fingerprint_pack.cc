@@ -126,7 +126,8 @@ void Fingerprinter::Pack(const world::WorldState& s, const PathState* path, cons
     out->Word(static_cast<uint64_t>(cl.status));
     out->Word(uint64_t{cl.in_critical_section} | uint64_t{cl.holding} << 1 |
               uint64_t{cl.stalled} << 2 | uint64_t{cl.timing_out} << 3 |
-              uint64_t{cl.sent_clock} << 4 | (use_latest_ ? uint64_t{cl.superseded} << 5 : 0));
+              uint64_t{cl.sent_clock} << 4 | (use_latest_ ? uint64_t{cl.superseded} << 5 : 0) |
+              uint64_t{cl.gave_up} << 6);
     if (ready_since && cl.status == world::ClientStatus::kReady) time(cl.ready_since);
     if (cl.status == world::ClientStatus::kSleeping) {
       time(WakeFrom(cl, s.now));

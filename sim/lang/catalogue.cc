@@ -137,6 +137,7 @@ constexpr std::array kEntries{
     // The model's events.
     Entry{kEventAlgorithmThrew, S, "{1}'s algorithm threw: {2}", "{1} 的算法抛出了错误：{2}"},
     Entry{kEventEnters, S, "{1} enters the critical section", "{1} 进入临界区"},
+    Entry{kEventGivesUp, S, "{1} gives up", "{1} 放弃"},
     Entry{kEventRenews, S, "{1} renews its lease: valid until {2} on its clock",
           "{1} 续租：按它的时钟有效到 {2}"},
     Entry{kEventFinishes, S, "{1} finishes", "{1} 结束"},
@@ -273,6 +274,8 @@ constexpr std::array kEntries{
           "{1}'s lease was renewed after {2} had acquired the lock: it lost the lock and was not "
           "told",
           "{2} 获得锁之后，{1} 的租约仍被续期：它已失去锁，却没有被告知"},
+    Entry{kViolationAllGaveUp, S, "every contender gave up ({1}), and none holds the lock",
+          "所有竞争者都放弃了（{1}），没有一个持有锁"},
 
     // The terminal timeline.
     Entry{kTimelineSkew, W, "{1} (skew {2})", "{1}（时钟偏差 {2}）"},

@@ -90,6 +90,7 @@ enum class Msg {
   // Templates of the model's events (world/model_step.cc, server_faults.cc).
   kEventAlgorithmThrew,
   kEventEnters,
+  kEventGivesUp,
   kEventRenews,
   kEventFinishes,
   kEventAvailable,
@@ -155,6 +156,7 @@ enum class Msg {
   kViolationForeignRelease,
   kViolationStaleWrite,
   kViolationLostLeaseRenewed,
+  kViolationAllGaveUp,
   // The terminal timeline (trace/timeline.cc).
   kTimelineSkew,
   kTimelineInCs,

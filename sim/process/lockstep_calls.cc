@@ -122,6 +122,23 @@ kv::Reply LeaveReleasing(Client& c, const std::string& who, const std::string& a
   });
 }
 
+// "LEAST MOST": a value between them, each as likely when draws are
+// weighed (Client::Draw); a step unless they are equal.
+kv::Reply Draw(Client& c, const std::string& who, const std::string& arg, CallEffects* effects) {
+  const size_t gap = arg.find(' ');
+  if (gap == std::string::npos) Malformed(who, "draw", "two integers, the least and the most", arg);
+  const int64_t least = IntArg(who, "draw", arg.substr(0, gap));
+  const int64_t most = IntArg(who, "draw", arg.substr(gap + 1));
+  if (most < least || most - least >= base::Limits::kMaxDrawValues) {
+    Malformed(who, "draw",
+              "a least and a most at most " + std::to_string(base::Limits::kMaxDrawValues - 1) +
+                  " above it",
+              arg);
+  }
+  effects->stepped = least != most;
+  return kv::Reply::Bulk(kv::FormatInt64(c.Draw(least, most)));
+}
+
 }  // namespace
 
 bool IsLockstepCall(const std::vector<std::string>& argv) {
@@ -146,6 +163,10 @@ kv::Reply RunLockstepCall(Client& c, const std::string& text, const std::string&
   } else if (verb == "write") {
     effects->stepped = true;
     return kv::Reply::Bulk(c.WriteResource(IntArg(who, verb, arg, kMaxToken)) ? "1" : "0");
+  } else if (verb == "draw") {
+    return Draw(c, who, arg, effects);
+  } else if (verb == "give_up") {
+    c.GiveUp();
   } else if (verb == "because") {
     c.Because(arg);
   } else if (verb == "forget_history") {
@@ -157,8 +178,8 @@ kv::Reply RunLockstepCall(Client& c, const std::string& text, const std::string&
     return kv::Reply::Bulk(kv::FormatInt64(c.SentTimestamp()));
   } else {
     throw RuleBroken(who + " sent ECHO lockstep:" + verb +
-                     ", which is none of lockstep:enter, renew, leave, released, write, because, "
-                     "forget_history, clock_plus and sent_timestamp");
+                     ", which is none of lockstep:enter, renew, leave, released, write, draw, "
+                     "give_up, because, forget_history, clock_plus and sent_timestamp");
   }
   return kv::Reply::Bulk(text);
 }

@@ -21,13 +21,13 @@ inline constexpr std::string_view kCallPrefix = "lockstep:";
 bool IsLockstepCall(const std::vector<std::string>& argv);
 
 struct CallEffects {
-  bool stepped = false;  // it was a step (leave, write)
+  bool stepped = false;  // it was a step (leave, write, a draw of two values or more)
   bool forgot = false;   // the client's history was forgotten (forget_history)
 };
 
 // Runs `text` ("lockstep:VERB [ARG]") for the client of `who` (its
-// description, for messages): leave and write are a step, the others local
-// code. Returns the reply the program reads. Throws world::RuleBroken for a
+// description, for messages): leave, write and a draw are a step, the
+// others local code. Returns the reply the program reads. Throws world::RuleBroken for a
 // call lockstep does not know or a malformed one.
 kv::Reply RunLockstepCall(world::Client& c, const std::string& text, const std::string& who,
                           CallEffects* effects);

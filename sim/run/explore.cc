@@ -194,6 +194,13 @@ ExploreResult ExploreOnce(const scenario::Scenario& s, ExploreOptions options) {
   // Shrinking finds the shortest violation of any property, which may be
   // another property than the one the search met first: report that one.
   result.search.violation = c.trace.violation;
+  // A violation some scheduler reaches has odds above 0 for it: how likely
+  // is it at best and at worst, the draws weighed?
+  if (s.world.probabilistic && result.exhaustive) {
+    result.odds =
+        explore::FindViolationOdds(s.world, s.properties, search.reductions.forget_history,
+                                   schedule, base::Limits::kShrinkStates, search.interrupted);
+  }
   result.counterexample = std::move(c);
   return result;
 }

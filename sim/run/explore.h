@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/explore/strategy_registry.h"
+#include "sim/explore/violation_odds.h"
 #include "sim/scenario/scenario.h"
 #include "sim/trace/trace.h"
 
@@ -45,6 +46,10 @@ struct ExploreResult {
   // The liveness search's counts, when the scenario has liveness
   // properties and the safety search found nothing.
   std::optional<explore::SearchStats> liveness;
+  // With probabilistic draws, after an exhaustive search found a safety
+  // violation: the least and greatest odds of each safety property's
+  // violation over every scheduler (explore/violation_odds.h).
+  std::optional<explore::OddsSearch> odds;
   // What the strategy was given: the options' request with the scenario's
   // defaults and the reductions that apply.
   explore::StrategyRequest request;

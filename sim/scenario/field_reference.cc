@@ -103,7 +103,8 @@ const char* const kFieldsAfterFaults =
                                larger than one it has accepted
   properties      array        names of properties to check: mutual_exclusion,
                                foreign_release, stale_write, lost_lease_renewed,
-                               no_stuck_states, and
+                               no_stuck_states, some_contender_enters (no run
+                               ends with every client given up: lock.give_up), and
                                (without a horizon, on fair infinite executions)
                                deadlock_free, starvation_free, no_orphaned_lock
                                (default ["mutual_exclusion"]); client_error (a client's

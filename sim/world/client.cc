@@ -330,6 +330,13 @@ void Client::ForgetLock() {
   events_.push_back({GhostEvent::Kind::kForget, 0});
 }
 
+void Client::GiveUp(Where where) {
+  if (inside_) {
+    throw LockMisuse(Source(where), "gives up while inside the critical section (leave first)");
+  }
+  events_.push_back({GhostEvent::Kind::kGiveUp, 0});
+}
+
 void Client::ForgetHistory(std::string_view label, std::span<const int64_t> live) {
   ForgetHistory(label, live, {});
 }

@@ -213,6 +213,10 @@ class Client {
   void Renew(Millis valid_until, Where where = Where::current());
   // The client no longer believes it holds the lock (after its release).
   void ForgetLock();
+  // Its attempt to acquire ended without the lock (its retries ran out, as
+  // a library's error says): the state remembers it until it enters again,
+  // for some_contender_enters. Throws LockMisuse when inside.
+  void GiveUp(Where where = Where::current());
 
   // --- State identity for the explorer. ---
   // Declares that from here on this client's behaviour depends only on

@@ -160,6 +160,7 @@ struct ClientSlot {
   bool timing_out : 1 = false;  // kSleeping: it wakes with a timeout as its reply
   bool sent_clock : 1 = false;  // timing_out: its command had a clock argument
   bool superseded : 1 = false;  // a client that acquired after it has written the resource since
+  bool gave_up : 1 = false;     // its last attempt gave up (Client::GiveUp), not entered since
   uint8_t acquired_after = 0;   // clients (bits) that acquired after its acquisition
   int8_t superseded_by = -1;    // superseded: which client first
 };

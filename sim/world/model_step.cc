@@ -29,6 +29,7 @@ void Model::Resume(WorldState& s, int i, const Input& input, StepEffects* effect
       c.acquired_after = 0;
       c.superseded = false;
       c.superseded_by = -1;
+      c.gave_up = false;
       NoteAcquisition(s, i);
       for (int j = 0; j < client_count(); ++j) {
         if (j != i && s.clients[j].holding) {
@@ -50,6 +51,9 @@ void Model::Resume(WorldState& s, int i, const Input& input, StepEffects* effect
         effects->events.push_back(names_[i] + " renews its lease: valid until " +
                                   std::to_string(g.valid_until) + " on its clock");
       }
+    } else if (g.kind == GhostEvent::Kind::kGiveUp) {
+      c.gave_up = true;
+      if (effects) effects->events.push_back(names_[i] + " gives up");
     } else {
       s.step.forgot = true;
       c.holding = false;

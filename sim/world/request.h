@@ -77,7 +77,7 @@ struct Reason {
 
 // Ghost effects of the client's local code during one step.
 struct GhostEvent {
-  enum class Kind { kEnter, kRenew, kForget };
+  enum class Kind { kEnter, kRenew, kForget, kGiveUp };
   Kind kind;
   Millis valid_until = 0;  // kEnter, kRenew
   friend bool operator==(const GhostEvent&, const GhostEvent&) = default;

@@ -16,9 +16,12 @@ namespace lockstep {
 namespace {
 
 struct Figure {
-  std::string readme;             // the README's words, the figure among them
-  std::vector<std::string> args;  // `lockstep explore` with these (and --json)
-  long states;                    // the distinct states it reports
+  std::string readme;              // the README's words, the figure among them
+  std::vector<std::string> args;   // `lockstep explore` with these (and --json)
+  long states;                     // the distinct states it reports
+  std::string verdict = "safe";    // and its verdict
+  long odds_states = 0;            // a violation's: the states its odds weighed (0: none)
+  std::string greatest_odds = "";  // of some_contender_enters' violation
 };
 
 // getset-all-time with every client running examples/lua/setnx_getset.lua,
@@ -62,9 +65,21 @@ TEST_CASE("every state count the README quotes is what lockstep explore reports"
       {"safe (67,663 states", {scenarios + "redlock-safe.json"}, 67'663},
       {"(`getset-all-time`: 13,651 against\n2,406)", {LuaGetsetAllTime(tmp)}, 13'651},
       {"On `getset-delay-2` (649,836 states)", {scenarios + "getset-delay-2.json"}, 649'836},
-      {"holds with probability 1 | 686 + 1,363",
+      {"holds with probability 1 | 1,022 + 2,038",
        {testing::SourceDir() + "/examples/lua/redlock-jitter.json"},
-       686},
+       1'022},
+      {"whatever the jitter draws | 4,518 + 9,365",
+       {testing::SourceDir() + "/examples/lua/node-redlock-5-split-vote.json"},
+       4'518,
+       "violation",
+       9'365,
+       "1"},
+      {"0 at least and 1/4 at most | 1,675 + 3,355",
+       {testing::SourceDir() + "/examples/lua/node-redlock-4-retries.json"},
+       1'675,
+       "violation",
+       3'355,
+       "1/4"},
       {"# SAFE for all time, 63,852 states",
        {testing::SourceDir() + "/examples/lua/watchdog-script-stall.json"},
        63'852},
@@ -82,12 +97,19 @@ TEST_CASE("every state count the README quotes is what lockstep explore reports"
       args.push_back(tmp.File("out"));
       const testing::ProcessResult r = testing::RunLockstep(args);
       INFO(r.err);
-      REQUIRE(r.exit_code == 0);
+      REQUIRE(r.exit_code == (f.verdict == "safe" ? 0 : 1));
       reports[f.args] = nlohmann::json::parse(r.out);
     }
     const nlohmann::json& report = reports[f.args];
-    CHECK(report["verdict"] == "safe");
+    CHECK(report["verdict"] == f.verdict);
     CHECK(report["states"] == f.states);
+    if (f.odds_states == 0) continue;
+    CHECK(report["odds"]["states"] == f.odds_states);
+    for (const nlohmann::json& o : report["odds"]["properties"]) {
+      if (o["property"] == "some_contender_enters") {
+        CHECK(o["greatest_exact"] == f.greatest_odds);
+      }
+    }
   }
 }
 

@@ -87,10 +87,11 @@ TEST_CASE(
     CHECK(trace::ToJson(again.trace) == doc);
   }
   // The scheduler may hold each of a client's steps for a tick, and so
-  // make up for a small difference between the delays drawn: a jitter of 0
-  // to 3 keeps the split with a positive probability, one of 0 to 4 does not.
-  CHECK(run::Explore(SplitVote(3, 1, true)).search.verdict == Verdict::kViolation);
-  CHECK(run::Explore(SplitVote(4, 1, true)).search.verdict == Verdict::kSafe);
+  // make up for a small difference between the delays drawn: a jitter of
+  // -4 to 3 keeps the split with a positive probability, one of -5 to 4
+  // does not (retry_delay 1, a delay never below 0).
+  CHECK(run::Explore(SplitVote(4, 1, true)).search.verdict == Verdict::kViolation);
+  CHECK(run::Explore(SplitVote(5, 1, true)).search.verdict == Verdict::kSafe);
 }
 
 TEST_CASE("the built-in Redlock's back-off is drawn when draws are random",
@@ -170,13 +171,13 @@ TEST_CASE("max_ready_ticks: the clock waits for a client that waited that long f
 
 TEST_CASE("the shipped split votes: the scheduler's jitter, a weighed one, and none",
           "[explore][probabilistic]") {
-  // The README quotes the cycles: "steps 1 to 19", "steps 1 to 17".
+  // The README quotes the cycles: "steps 1 to 18", "steps 1 to 17".
   struct Case {
     const char* file;
     Verdict verdict;
     int cycle;
   };
-  for (const Case& c : {Case{"redlock-split-vote.json", Verdict::kViolation, 19},
+  for (const Case& c : {Case{"redlock-split-vote.json", Verdict::kViolation, 18},
                         Case{"redlock-jitter.json", Verdict::kSafe, 0},
                         Case{"redlock-no-jitter.json", Verdict::kViolation, 17}}) {
     INFO(c.file);

@@ -276,7 +276,8 @@ TEST_CASE("the bad scenario table is refused with the file and the JSON location
          return j.dump();
        },
        Is("at /properties/1: expected one of mutual_exclusion, foreign_release, stale_write, "
-          "lost_lease_renewed, no_stuck_states, client_error, deadlock_free, starvation_free, "
+          "lost_lease_renewed, no_stuck_states, some_contender_enters, client_error, "
+          "deadlock_free, starvation_free, "
           "no_orphaned_lock; got "
           "\"liveness\\n\"")},
       {"unknown nested field",

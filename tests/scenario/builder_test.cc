@@ -206,7 +206,8 @@ std::vector<Row> BadRows() {
        "at /expect: expected \"safe\", \"vacuous\", \"violation:mutual_exclusion\", "
        "\"violation:foreign_release\", "
        "\"violation:stale_write\", \"violation:lost_lease_renewed\", "
-       "\"violation:no_stuck_states\", \"violation:client_error\", "
+       "\"violation:no_stuck_states\", \"violation:some_contender_enters\", "
+       "\"violation:client_error\", "
        "\"violation:deadlock_free\", "
        "\"violation:starvation_free\", \"violation:no_orphaned_lock\"; got \"violation:deadlock\""},
       {"negative skew out of range",

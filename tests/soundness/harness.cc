@@ -338,7 +338,7 @@ Comparison CompareLoaded(const scenario::Scenario& s, Comparison c, const Limits
     c.disagreements.push_back(std::move(*d));
   }
   bool weighed = false;
-  if (std::optional<Disagreement> d = CompareProbabilistic(s, &weighed)) {
+  if (std::optional<Disagreement> d = CompareProbabilistic(s, c.plain_verdict, &weighed)) {
     c.disagreements.push_back(std::move(*d));
   }
   if (weighed) c.checks.push_back("probabilistic");

@@ -163,12 +163,17 @@ std::string LivenessOracle(const world::WorldConfig& config,
 std::optional<Disagreement> CompareLiveness(const scenario::Scenario& s, bool* compared,
                                             std::string* verdict = nullptr);
 
-// For a scenario with liveness properties and no horizon: explore::FindLasso
-// with draws weighed (WorldConfig::probabilistic) against LivenessOracle on
-// the same world. A violation with positive probability must be one of some
-// fair run; without draws the two must give the same verdict. Sets
-// `*compared` unless either ran out of states.
-std::optional<Disagreement> CompareProbabilistic(const scenario::Scenario& s, bool* compared);
+// With draws weighed (WorldConfig::probabilistic): the worst-case odds of
+// each safety property's violation (explore/violation_odds.h) with
+// ForgetHistory against those without, above 0 for some property iff
+// `plain_verdict` (plain enumeration's) is a violation, and each 0 or 1
+// without draws; then, for a scenario with liveness properties and no
+// horizon, explore::FindLasso against LivenessOracle on the same world: a
+// violation with positive probability must be one of some fair run;
+// without draws the two must give the same verdict. Sets `*compared` if
+// either comparison was made within kLivenessStates states.
+std::optional<Disagreement> CompareProbabilistic(const scenario::Scenario& s,
+                                                 const std::string& plain_verdict, bool* compared);
 
 // Plain enumeration of a scenario with its properties (or `mode`, plain
 // enumeration under a further bound), and whether it reaches a violation

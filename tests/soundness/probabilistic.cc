@@ -1,11 +1,13 @@
-// The probabilistic oracle (harness.h, CompareProbabilistic): the verdict
+// The probabilistic oracles (harness.h, CompareProbabilistic): the verdict
 // with random draws weighed against the liveness oracle's on the same
-// world, where every draw is the scheduler's.
+// world, where every draw is the scheduler's; the odds of a violation with
+// ForgetHistory and without, and against plain enumeration.
 #include <string>
 #include <vector>
 
 #include "sim/check/liveness.h"
 #include "sim/explore/liveness.h"
+#include "sim/explore/violation_odds.h"
 #include "tests/soundness/harness.h"
 
 namespace lockstep::soundness {
@@ -32,9 +34,61 @@ bool MayDraw(const nlohmann::json& doc) {
   return false;
 }
 
+bool Zero(const explore::PropertyOdds& o, bool least) {
+  return (least ? o.least_upper : o.greatest_upper) == 0;
+}
+bool ZeroOrOne(double lower, double upper) { return upper <= 1e-9 || lower >= 1 - 1e-9; }
+bool Overlap(double lower_a, double upper_a, double lower_b, double upper_b) {
+  return lower_a <= upper_b + 1e-9 && lower_b <= upper_a + 1e-9;
+}
+
+// The worst-case odds of each safety property's violation, with
+// ForgetHistory and without (the same graph, named apart), and against
+// plain enumeration: odds above 0 for some property iff it reaches a
+// violation; without draws, every odds 0 or 1.
+std::optional<Disagreement> CompareOdds(const scenario::Scenario& s,
+                                        const std::string& plain_verdict, bool* compared) {
+  world::WorldConfig weighed = s.world;
+  weighed.probabilistic = true;
+  const explore::OddsSearch forgetting =
+      explore::FindViolationOdds(weighed, s.properties, true, {}, kLivenessStates);
+  const explore::OddsSearch plain =
+      explore::FindViolationOdds(weighed, s.properties, false, {}, kLivenessStates);
+  if (forgetting.verdict != explore::Verdict::kSafe || plain.verdict != explore::Verdict::kSafe ||
+      plain_verdict == "incomplete") {
+    return std::nullopt;
+  }
+  *compared = true;
+  bool reachable = false;
+  for (size_t p = 0; p < plain.odds.size(); ++p) {
+    const explore::PropertyOdds& a = plain.odds[p];
+    const explore::PropertyOdds& b = forgetting.odds[p];
+    const std::string expected = a.property + " " + LeastText(a) + " to " + GreatestText(a);
+    const std::string found = b.property + " " + LeastText(b) + " to " + GreatestText(b);
+    const bool same =
+        a.exact && b.exact
+            ? a.least == b.least && a.greatest == b.greatest
+            : Overlap(a.least_lower, a.least_upper, b.least_lower, b.least_upper) &&
+                  Overlap(a.greatest_lower, a.greatest_upper, b.greatest_lower, b.greatest_upper);
+    if (!same) return Disagreement{"odds", "ForgetHistory", expected, found};
+    if (!MayDraw(s.document) && (!ZeroOrOne(a.least_lower, a.least_upper) ||
+                                 !ZeroOrOne(a.greatest_lower, a.greatest_upper))) {
+      return Disagreement{"odds", "without draws", "0 or 1", expected};
+    }
+    reachable = reachable || !Zero(a, false);
+  }
+  if (reachable != plain_verdict.starts_with("violation")) {
+    return Disagreement{"odds", "above 0 iff reached", plain_verdict,
+                        reachable ? "odds above 0" : "odds 0"};
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
-std::optional<Disagreement> CompareProbabilistic(const scenario::Scenario& s, bool* compared) {
+std::optional<Disagreement> CompareProbabilistic(const scenario::Scenario& s,
+                                                 const std::string& plain_verdict, bool* compared) {
+  if (std::optional<Disagreement> d = CompareOdds(s, plain_verdict, compared)) return d;
   const std::vector<std::string> liveness = check::LivenessIn(s.properties);
   if (liveness.empty() || s.world.horizon) return std::nullopt;
   world::WorldConfig weighed = s.world;
