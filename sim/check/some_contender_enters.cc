@@ -22,8 +22,8 @@ class SomeContenderEnters final : public Property {
     v.property = std::string(name());
     v.step = step;
     v.clients = m.client_names();
-    v.message = "every contender gave up (" + base::JoinWithAnd(v.clients) +
-                "), and none holds the lock";
+    v.message =
+        "every contender gave up (" + base::JoinWithAnd(v.clients) + "), and none holds the lock";
     return v;
   }
 };

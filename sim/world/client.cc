@@ -331,6 +331,12 @@ void Client::ForgetLock() {
 }
 
 void Client::GiveUp(Where where) {
+  // The start runs no ghost event: what its stretch of code says is lost.
+  if (!stepped_) {
+    throw LockMisuse(Source(where),
+                     "gives up before its first step (give up after the reply that ended the "
+                     "attempt)");
+  }
   if (inside_) {
     throw LockMisuse(Source(where), "gives up while inside the critical section (leave first)");
   }

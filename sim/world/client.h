@@ -215,7 +215,8 @@ class Client {
   void ForgetLock();
   // Its attempt to acquire ended without the lock (its retries ran out, as
   // a library's error says): the state remembers it until it enters again,
-  // for some_contender_enters. Throws LockMisuse when inside.
+  // for some_contender_enters. Throws LockMisuse before the first step or
+  // when inside.
   void GiveUp(Where where = Where::current());
 
   // --- State identity for the explorer. ---

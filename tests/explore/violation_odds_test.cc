@@ -2,12 +2,13 @@
 // (explore/violation_odds.h), a client's giving up (Client::GiveUp) and
 // some_contender_enters: exact where a hand can work them out, and on
 // node-redlock 5.0.0-beta.2's split vote (examples/lua/node_redlock_5.lua).
+#include "sim/explore/violation_odds.h"
+
 #include <string>
 #include <vector>
 
 #include <catch2/catch.hpp>
 
-#include "sim/explore/violation_odds.h"
 #include "sim/run/explore.h"
 #include "sim/scenario/scenario.h"
 #include "tests/test_util.h"
@@ -46,8 +47,9 @@ scenario::Scenario Coins(const testing::TempDir& tmp, int clients, int most, boo
               {"properties", {"mutual_exclusion", "some_contender_enters"}},
               {"probabilistic", probabilistic}};
   for (int i = 1; i <= clients; ++i) {
-    doc["clients"].push_back({{"name", "C" + std::to_string(i)},
-                              {"algorithm", {{"lua", "coin.lua"}, {"settings", {{"most", most}}}}}});
+    doc["clients"].push_back(
+        {{"name", "C" + std::to_string(i)},
+         {"algorithm", {{"lua", "coin.lua"}, {"settings", {{"most", most}}}}}});
   }
   return scenario::LoadScenario(doc, tmp.Write("coins.json", doc.dump()));
 }
@@ -62,8 +64,7 @@ const PropertyOdds& OddsOf(const run::ExploreResult& r, const std::string& prope
   throw;
 }
 
-TEST_CASE("every contender giving up is a violation of some_contender_enters",
-          "[explore][odds]") {
+TEST_CASE("every contender giving up is a violation of some_contender_enters", "[explore][odds]") {
   const testing::TempDir tmp;
   const run::ExploreResult r = run::Explore(Coins(tmp, 2, 1, false));
   REQUIRE(r.search.verdict == Verdict::kViolation);
@@ -76,12 +77,12 @@ TEST_CASE("every contender giving up is a violation of some_contender_enters",
   CHECK_FALSE(r.odds);
 }
 
-TEST_CASE("a client that gave up and then entered is a contender that entered",
-          "[explore][odds]") {
+TEST_CASE("a client that gave up and then entered is a contender that entered", "[explore][odds]") {
   // One client gives up, then takes the lock after all: never all given up.
   const testing::TempDir tmp;
   tmp.Write("again.lua", R"(
 local s = lock.settings
+redis.call("GET", s.key)
 lock.give_up()
 redis.call("SET", s.key, "v", "PX", s.ttl)
 lock.enter(lock.now() + s.ttl)
@@ -95,6 +96,25 @@ lock.leave()
   const run::ExploreResult r =
       run::Explore(scenario::LoadScenario(doc, tmp.Write("again.json", doc.dump())));
   CHECK(r.search.verdict == Verdict::kSafe);
+}
+
+TEST_CASE("a client gives up after a step, never before its first nor inside", "[explore][odds]") {
+  const testing::TempDir tmp;
+  for (const char* body : {"lock.give_up()\n",
+                           "redis.call('SET', lock.settings.key, 'v')\n"
+                           "lock.enter(lock.now() + 5)\nlock.give_up()\n"}) {
+    INFO(body);
+    tmp.Write("early.lua", body);
+    const json doc = {{"name", "early"},
+                      {"clients", {{{"name", "C1"}, {"algorithm", {{"lua", "early.lua"}}}}}},
+                      {"lock", {{"key", "lock.foo"}, {"ttl", 5}}},
+                      {"clock", {{"horizon", 3}}},
+                      {"properties", {"some_contender_enters"}}};
+    const testing::ProcessResult r =
+        testing::RunLockstep({"explore", tmp.Write("early.json", doc.dump())});
+    CHECK(r.exit_code == 2);
+    CHECK(testing::Has(r.err, "gives up"));
+  }
 }
 
 TEST_CASE("the odds of every contender giving up are the draws' product, whatever the scheduler",
@@ -143,16 +163,18 @@ TEST_CASE("node-redlock 5.0.0-beta.2: once the vote splits, every contender give
 TEST_CASE("a search that samples, splits or cuts runs is refused when draws are weighed",
           "[explore][odds]") {
   const std::string file = testing::SourceDir() + "/examples/lua/node-redlock-5-split-vote.json";
-  for (const std::vector<std::string>& extra :
-       {std::vector<std::string>{"--strategy", "random"}, {"--strategy", "distributed"},
-        {"--preemptions", "2"}, {"--max-steps", "20"}}) {
+  for (const std::vector<std::string>& extra : {std::vector<std::string>{"--strategy", "random"},
+                                                {"--strategy", "distributed"},
+                                                {"--preemptions", "2"},
+                                                {"--max-steps", "20"}}) {
     INFO(extra.front());
     std::vector<std::string> args = {"explore", file};
     args.insert(args.end(), extra.begin(), extra.end());
     const testing::ProcessResult r = testing::RunLockstep(args);
     CHECK(r.exit_code == 2);
     CHECK(testing::Has(r.err, extra.front()));
-    CHECK(testing::Has(r.err, "are judged on the whole state graph, in one process, over whole runs"));
+    CHECK(testing::Has(r.err,
+                       "are judged on the whole state graph, in one process, over whole runs"));
   }
   // Without weighing draws the same bound is a search's; --probabilistic refuses it.
   const std::string race = testing::ScenarioPath("setnx-docs-race.json");

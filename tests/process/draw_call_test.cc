@@ -37,13 +37,12 @@ std::string CoinScenario(const TempDir& dir, const std::string& script) {
         {{"name", name},
          {"algorithm", {{"process", {{"command", {"/usr/bin/python3", "client.py"}}}}}}});
   }
-  const nlohmann::json scenario = {
-      {"name", "coins"},
-      {"clients", clients},
-      {"lock", {{"key", "lock.foo"}, {"ttl", 5}}},
-      {"clock", {{"start", 0}, {"horizon", 3}}},
-      {"assumptions", {{"holders_release_in_time", true}}},
-      {"properties", {"mutual_exclusion", "some_contender_enters"}}};
+  const nlohmann::json scenario = {{"name", "coins"},
+                                   {"clients", clients},
+                                   {"lock", {{"key", "lock.foo"}, {"ttl", 5}}},
+                                   {"clock", {{"start", 0}, {"horizon", 3}}},
+                                   {"assumptions", {{"holders_release_in_time", true}}},
+                                   {"properties", {"mutual_exclusion", "some_contender_enters"}}};
   return dir.Write("scenario.json", scenario.dump(2));
 }
 
@@ -51,16 +50,16 @@ TEST_CASE("a process client's draws are steps, and weighed they give the odds of
           "[process]") {
   const TempDir dir;
   const std::string s = CoinScenario(dir, kCoin);
-  const auto chosen = testing::RunLockstep({"explore", "--allow-programs", s, "--out",
-                                            dir.File("out"), "--json"});
+  const auto chosen =
+      testing::RunLockstep({"explore", "--allow-programs", s, "--out", dir.File("out"), "--json"});
   INFO(chosen.err);
   REQUIRE(chosen.exit_code == 1);
   const nlohmann::json a = nlohmann::json::parse(chosen.out);
   CHECK(a["counterexample"]["violation"]["property"] == "some_contender_enters");
   CHECK(a["counterexample"]["schedule"] == nlohmann::json({"C1 draws 0", "C2 draws 0"}));
   CHECK_FALSE(a.contains("odds"));  // the scheduler's draws have no odds
-  const auto weighed = testing::RunLockstep({"explore", "--allow-programs", s, "--probabilistic",
-                                             "--out", dir.File("out2"), "--json"});
+  const auto weighed = testing::RunLockstep(
+      {"explore", "--allow-programs", s, "--probabilistic", "--out", dir.File("out2"), "--json"});
   INFO(weighed.err);
   REQUIRE(weighed.exit_code == 1);
   const nlohmann::json b = nlohmann::json::parse(weighed.out);
@@ -85,11 +84,10 @@ TEST_CASE("a malformed draw of a process client is a rule it broke", "[process]"
                         Case{"draw 0 5000", "a least and a most at most 999 above it"},
                         Case{"draw x 1", "an argument that is an integer"}}) {
     INFO(c.call);
-    const std::string s = CoinScenario(
-        dir, std::string("import redis, lockstep_client as l\n"
-                         "r = redis.Redis.from_url(l.redis_url())\n"
-                         "r.echo('lockstep:") +
-                 c.call + "')\n");
+    const std::string s = CoinScenario(dir, std::string("import redis, lockstep_client as l\n"
+                                                        "r = redis.Redis.from_url(l.redis_url())\n"
+                                                        "r.echo('lockstep:") +
+                                                c.call + "')\n");
     const auto r = testing::RunLockstep({"explore", "--allow-programs", s, "--out", dir.File("o")});
     CHECK(r.exit_code == 2);
     CHECK(Has(r.err, std::string("sent ECHO lockstep:draw with ") + c.expected));

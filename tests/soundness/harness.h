@@ -170,7 +170,8 @@ std::optional<Disagreement> CompareLiveness(const scenario::Scenario& s, bool* c
 // without draws; then, for a scenario with liveness properties and no
 // horizon, explore::FindLasso against LivenessOracle on the same world: a
 // violation with positive probability must be one of some fair run;
-// without draws the two must give the same verdict. Sets `*compared` if
+// without draws the two must give the same verdict; and FindLasso's verdict
+// with ForgetHistory is the one without. Sets `*compared` if
 // either comparison was made within kLivenessStates states.
 std::optional<Disagreement> CompareProbabilistic(const scenario::Scenario& s,
                                                  const std::string& plain_verdict, bool* compared);

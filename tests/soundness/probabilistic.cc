@@ -104,8 +104,15 @@ std::optional<Disagreement> CompareProbabilistic(const scenario::Scenario& s,
   // positive probability is violated in some fair run. Without draws every
   // choice has one outcome, and the end components are the fair cycles'.
   const bool agrees = MayDraw(s.document) ? found == "safe" || fair != "safe" : found == fair;
-  if (agrees) return std::nullopt;
-  return Disagreement{"probabilistic", "fair end components", fair, found};
+  if (!agrees) return Disagreement{"probabilistic", "fair end components", fair, found};
+  // ForgetHistory names the same graph's states apart, and changes nothing.
+  const explore::LassoSearch whole = explore::FindLasso(weighed, liveness, false, kLivenessStates);
+  if (whole.verdict == explore::Verdict::kIncomplete) return std::nullopt;
+  const std::string unforgetting = whole.verdict == explore::Verdict::kViolation
+                                       ? "violation:" + whole.violation->property
+                                       : explore::VerdictText(whole.verdict);
+  if (unforgetting == found) return std::nullopt;
+  return Disagreement{"probabilistic", "ForgetHistory", unforgetting, found};
 }
 
 }  // namespace lockstep::soundness

@@ -128,6 +128,31 @@ TEST_CASE("the README's picture is the documented race as lockstep render draws 
   CHECK(committed == trace::RenderSvg(Replayed("setnx-docs-race.json")));
 }
 
+TEST_CASE("the README's picture of node-redlock 5's split vote is its counterexample as drawn") {
+  const std::string file = testing::SourceDir() + "/examples/lua/node-redlock-5-split-vote.json";
+  const run::ExploreResult r = run::Explore(scenario::LoadScenarioFile(file));
+  REQUIRE(r.counterexample);
+  const std::string committed =
+      testing::ReadText(testing::SourceDir() + "/viewer/node-redlock-5-split-vote.svg");
+  INFO("regenerate it: lockstep explore " << file
+                                          << " --out counterexamples, then lockstep render "
+                                             "the trace it saved --svg "
+                                             "viewer/node-redlock-5-split-vote.svg");
+  CHECK(committed == trace::RenderSvg(r.counterexample->trace));
+}
+
+TEST_CASE("the README's picture of a split vote without jitter is its lasso's cycle as drawn") {
+  const std::string file = testing::SourceDir() + "/examples/lua/redlock-no-jitter.json";
+  const run::ExploreResult r = run::Explore(scenario::LoadScenarioFile(file));
+  REQUIRE(r.counterexample);
+  const std::string committed =
+      testing::ReadText(testing::SourceDir() + "/viewer/redlock-no-jitter-cycle.svg");
+  INFO("regenerate it: lockstep render the trace explore saves of "
+       << file << " --steps 1..17 --svg viewer/redlock-no-jitter-cycle.svg");
+  CHECK(committed ==
+        trace::RenderSvg(r.counterexample->trace, {.diagram = {.from_step = 1, .to_step = 17}}));
+}
+
 TEST_CASE("lockstep render writes the SVG and the HTML of a trace") {
   testing::TempDir tmp;
   const trace::Trace t = Replayed("setnx-docs-race.json");
