@@ -32,6 +32,8 @@ std::vector<std::string> FeatureNames() {
           "lock.renew",
           "lock.sleep(least, most)",
           "lock.random",
+          "lock.draw",
+          "lock.give_up",
           "lock.clock_plus and sent_timestamp",
           "a lock over several masters released without a script",
           "more than 3 contenders",
@@ -62,6 +64,8 @@ std::vector<std::string> Covered(const json& doc, const Comparison& c) {
   if (Has(lua, "lock.renew(")) out.emplace_back("lock.renew");
   if (Has(lua, "lock.sleep(s.retry_delay, ")) out.emplace_back("lock.sleep(least, most)");
   if (Has(lua, "lock.random()")) out.emplace_back("lock.random");
+  if (Has(lua, "lock.draw(")) out.emplace_back("lock.draw");
+  if (Has(lua, "lock.give_up()")) out.emplace_back("lock.give_up");
   if (Has(lua, "lock.clock_plus(") && Has(lua, "lock.sent_timestamp()")) {
     out.emplace_back("lock.clock_plus and sent_timestamp");
   }

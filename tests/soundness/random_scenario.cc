@@ -228,6 +228,44 @@ void AddLaterDraws(Rng& more, int masters, json& doc) {
   if (doc["clock"]["horizon"].is_null() && more.Chance(12)) AddOrphaningCrash(more, doc);
 }
 
+// A generated Lua lock's back-off made a draw (retry_delay plus 0 or 1),
+// and its retries counted out: after the third failed attempt it gives up
+// (lock.give_up), judged by some_contender_enters. Every client runs the
+// same source, so each is changed alike. `last` draws only here, after
+// every other draw, so that the scenarios drawn before keep theirs.
+void AddDrawsAndGivingUp(Rng& last, json& doc) {
+  const std::string loop = "  while true do\n    lock.forget_history(\"acquire\", {round})\n";
+  const std::string wait = "    lock.sleep(s.retry_delay)\n";
+  const bool draw = last.Chance(35);
+  const bool give_up = last.Chance(35);
+  bool gives_up = false;
+  for (json& c : doc["clients"]) {
+    if (!c.contains("algorithm") || !c["algorithm"].is_object() ||
+        !c["algorithm"].contains("lua_inline")) {
+      continue;
+    }
+    std::string src = c["algorithm"]["lua_inline"];
+    const size_t at = src.find(loop);
+    if (at == std::string::npos) continue;
+    const size_t sleep = src.find(wait, at);
+    if (draw && sleep != std::string::npos) {
+      src.replace(sleep, wait.size(), "    lock.sleep(s.retry_delay + lock.draw(0, 1))\n");
+    }
+    const size_t retry = src.find("    lock.sleep(s.retry_delay", at);
+    if (give_up && retry != std::string::npos) {
+      src.insert(retry,
+                 "    tries = tries + 1\n"
+                 "    if tries > 2 then lock.give_up() return end\n");
+      src.replace(at, loop.size(),
+                  "  local tries = 0\n  while true do\n"
+                  "    lock.forget_history(\"acquire\", {round, tries})\n");
+      gives_up = true;
+    }
+    c["algorithm"]["lua_inline"] = src;
+  }
+  if (gives_up) doc["properties"].push_back("some_contender_enters");
+}
+
 }  // namespace
 
 bool RunsLua(const json& doc) {
@@ -399,6 +437,8 @@ json RandomScenario(uint64_t seed) {
   // scenarios the harness drew before there was a renewal to judge.
   if (rng.Chance(30)) doc["properties"].push_back("lost_lease_renewed");
   AddLaterDraws(more, masters, doc);
+  Rng last(seed ^ 0xbb67ae8584caa73bULL);
+  AddDrawsAndGivingUp(last, doc);
   return doc;
 }
 
