@@ -37,12 +37,11 @@ OddsSearch FindViolationOdds(const world::WorldConfig& config,
                              const std::atomic<bool>* interrupted) {
   const auto started = std::chrono::steady_clock::now();
   OddsSearch out;
-  // The safety properties among them: liveness has no odds here.
+  // The safety properties among them (MakeProperties leaves out liveness,
+  // which has no odds here).
+  const Properties checked = MakeProperties(properties);
   std::vector<std::string> names;
-  for (const std::string& name : properties) {
-    if (check::MakeProperty(name)) names.push_back(name);
-  }
-  const Properties checked = MakeProperties(names);
+  for (const auto& p : checked) names.emplace_back(p->name());
   StateSpace space(config, checked,
                    {.forget_history = forget_history,
                     .abstract_identity = forget_history,
@@ -133,6 +132,17 @@ OddsSearch FindViolationOdds(const world::WorldConfig& config,
   out.stats.states = static_cast<uint64_t>(nodes);
   if (out.verdict == Verdict::kSafe) {
     g.mdp.Check();
+    // The nodes of the schedule's states before its last step, in order (at
+    // its end the violation is certain by definition), as far as the graph
+    // has them.
+    std::vector<int> along;
+    world::WorldState at = initial;
+    for (size_t k = 0; k < schedule.size(); ++k) {
+      const auto found = index.find(space.Identity(at));
+      if (found == index.end()) break;
+      along.push_back(found->second);
+      if (space.Step(at, schedule[k], 0)) break;
+    }
     for (int p = 0; p < n_properties; ++p) {
       g.target[p].resize(g.mdp.size(), 0);
       const mdp::Probabilities least =
@@ -148,17 +158,11 @@ OddsSearch FindViolationOdds(const world::WorldConfig& config,
       o.least_upper = least.upper[0];
       o.greatest_lower = greatest.lower[0];
       o.greatest_upper = greatest.upper[0];
-      // The schedule's states before its last step, in order (at its end
-      // the violation is certain by definition).
-      world::WorldState at = initial;
-      for (size_t k = 0; k < schedule.size(); ++k) {
-        const auto found = index.find(space.Identity(at));
-        if (found == index.end()) break;
-        if (least.exact && least.value[found->second] == 1) {
+      for (size_t k = 0; least.exact && k < along.size(); ++k) {
+        if (least.value[along[k]] == 1) {
           o.certain_after = static_cast<int>(k);
           break;
         }
-        if (space.Step(at, schedule[k], 0)) break;
       }
       out.odds.push_back(std::move(o));
     }

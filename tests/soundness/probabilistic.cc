@@ -34,9 +34,6 @@ bool MayDraw(const nlohmann::json& doc) {
   return false;
 }
 
-bool Zero(const explore::PropertyOdds& o, bool least) {
-  return (least ? o.least_upper : o.greatest_upper) == 0;
-}
 bool ZeroOrOne(double lower, double upper) { return upper <= 1e-9 || lower >= 1 - 1e-9; }
 bool Overlap(double lower_a, double upper_a, double lower_b, double upper_b) {
   return lower_a <= upper_b + 1e-9 && lower_b <= upper_a + 1e-9;
@@ -75,7 +72,8 @@ std::optional<Disagreement> CompareOdds(const scenario::Scenario& s,
                                  !ZeroOrOne(a.greatest_lower, a.greatest_upper))) {
       return Disagreement{"odds", "without draws", "0 or 1", expected};
     }
-    reachable = reachable || !Zero(a, false);
+    // Odds of 0 come from the graph alone (no path): exactly 0.
+    reachable = reachable || a.greatest_upper > 0;
   }
   if (reachable != plain_verdict.starts_with("violation")) {
     return Disagreement{"odds", "above 0 iff reached", plain_verdict,

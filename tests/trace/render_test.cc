@@ -128,29 +128,32 @@ TEST_CASE("the README's picture is the documented race as lockstep render draws 
   CHECK(committed == trace::RenderSvg(Replayed("setnx-docs-race.json")));
 }
 
-TEST_CASE("the README's picture of node-redlock 5's split vote is its counterexample as drawn") {
-  const std::string file = testing::SourceDir() + "/examples/lua/node-redlock-5-split-vote.json";
-  const run::ExploreResult r = run::Explore(scenario::LoadScenarioFile(file));
+// The counterexample explore finds for examples/lua/`name`.
+trace::Trace ExampleCounterexample(const std::string& name) {
+  const std::string file = testing::SourceDir() + "/examples/lua/" + name;
+  run::ExploreResult r = run::Explore(scenario::LoadScenarioFile(file));
   REQUIRE(r.counterexample);
+  return std::move(r.counterexample->trace);
+}
+
+TEST_CASE("the README's picture of node-redlock 5's split vote is its counterexample as drawn") {
   const std::string committed =
       testing::ReadText(testing::SourceDir() + "/viewer/node-redlock-5-split-vote.svg");
-  INFO("regenerate it: lockstep explore " << file
-                                          << " --out counterexamples, then lockstep render "
-                                             "the trace it saved --svg "
-                                             "viewer/node-redlock-5-split-vote.svg");
-  CHECK(committed == trace::RenderSvg(r.counterexample->trace));
+  INFO(
+      "regenerate it: lockstep explore examples/lua/node-redlock-5-split-vote.json --out "
+      "counterexamples, then lockstep render the trace it saved --svg "
+      "viewer/node-redlock-5-split-vote.svg");
+  CHECK(committed == trace::RenderSvg(ExampleCounterexample("node-redlock-5-split-vote.json")));
 }
 
 TEST_CASE("the README's picture of a split vote without jitter is its lasso's cycle as drawn") {
-  const std::string file = testing::SourceDir() + "/examples/lua/redlock-no-jitter.json";
-  const run::ExploreResult r = run::Explore(scenario::LoadScenarioFile(file));
-  REQUIRE(r.counterexample);
   const std::string committed =
       testing::ReadText(testing::SourceDir() + "/viewer/redlock-no-jitter-cycle.svg");
-  INFO("regenerate it: lockstep render the trace explore saves of "
-       << file << " --steps 1..17 --svg viewer/redlock-no-jitter-cycle.svg");
-  CHECK(committed ==
-        trace::RenderSvg(r.counterexample->trace, {.diagram = {.from_step = 1, .to_step = 17}}));
+  INFO(
+      "regenerate it: lockstep render the trace explore saves of "
+      "examples/lua/redlock-no-jitter.json --steps 1..17 --svg viewer/redlock-no-jitter-cycle.svg");
+  CHECK(committed == trace::RenderSvg(ExampleCounterexample("redlock-no-jitter.json"),
+                                      {.diagram = {.from_step = 1, .to_step = 17}}));
 }
 
 TEST_CASE("lockstep render writes the SVG and the HTML of a trace") {
