@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sim/base/join.h"
+#include "sim/base/printable.h"
 #include "sim/trace/sources.h"
 #include "viewer/trace_pane.h"
 
@@ -32,8 +33,8 @@ void KeyspaceTable(const char* id, const std::vector<kv::Entry>& keyspace,
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(e.key.str().c_str());
     ImGui::TableNextColumn();
-    if (e.kind == kv::Entry::Kind::kList) {
-      ImGui::Text("(list of %zu)", e.list.size());
+    if (e.kind != kv::Entry::Kind::kString) {
+      ImGui::TextUnformatted(base::Printable(kv::ItemsSummary(e)).c_str());
     } else {
       ImGui::Text("\"%s\"", e.value.str().c_str());
     }

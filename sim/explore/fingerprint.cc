@@ -109,6 +109,33 @@ std::vector<std::vector<int>> SymmetryClasses(const world::WorldConfig& c) {
   return classes;
 }
 
+namespace {
+
+// Whether a time a client wrote is inside a list, hash or sorted set
+// (ZADD's score, HSET's value), where the fingerprint does not place it on
+// the clock's line: the state then keeps the clock as it is.
+bool TimesInItems(const world::WorldState& s) {
+  auto in_items = [](const kv::Entry& e) {
+    return e.kind != kv::Entry::Kind::kString && e.timestamp;
+  };
+  for (const world::ServerState& sv : s.servers) {
+    for (const kv::Entry& e : sv.keyspace.entries()) {
+      if (in_items(e)) return true;
+    }
+    for (const kv::Entry& e : sv.persisted.entries()) {
+      if (in_items(e)) return true;
+    }
+    for (const world::ReplicatedWrite& w : sv.backlog) {
+      for (const auto& k : w.keys) {
+        if (k.entry && in_items(*k.entry)) return true;
+      }
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
                               std::vector<int>* canonical, PackedState* packed) const {
   const int n = static_cast<int>(s.clients.size());
@@ -274,7 +301,8 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
   }
 
   Mixer prefix;
-  if (!relative_) {
+  const bool absolute_clock = !relative_ || TimesInItems(s);
+  if (absolute_clock) {
     prefix.Feed(static_cast<uint64_t>(s.now));
   } else {
     // The clock itself while a deadline may fall at or before time 0.
@@ -290,13 +318,24 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
       static_cast<uint64_t>(s.used.crash) | static_cast<uint64_t>(s.used.stall) << 10 |
       static_cast<uint64_t>(s.used.jump) << 20 | static_cast<uint64_t>(s.used.restart) << 30 |
       static_cast<uint64_t>(s.used.lose) << 40 | static_cast<uint64_t>(s.used.failover) << 50);
+  // A list's, hash's or sorted set's items. A sorted set orders members of
+  // equal scores by their bytes, which a renamed token would not keep: one
+  // that holds a token is not renamed, like a key.
+  auto feed_items = [&](const kv::Entry& e) {
+    for (size_t i = 0; i < e.items.size(); ++i) {
+      if (rename_tokens && e.kind == kv::Entry::Kind::kZset && i % 2 == 0) {
+        unrenamable |= world::HoldsToken(e.items[i], seed, n);
+      }
+      prefix.Feed(text_word(3, e.items[i]));
+    }
+  };
   auto feed_keyspace = [&](const kv::Keyspace& ks) {
     prefix.Feed(ks.size());
     for (const kv::Entry& e : ks.entries()) {
       prefix.Feed(key_word(1, e.key));
       prefix.Feed(value_word(e));
       prefix.Feed(static_cast<uint64_t>(e.kind));
-      for (const auto& item : e.list) prefix.Feed(text_word(3, item));
+      feed_items(e);
       prefix.Feed(e.deadline ? times.Of(*e.deadline) : 0x8000000000000000ULL);
     }
   };
@@ -316,7 +355,7 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
         if (k.entry) {
           prefix.Feed(value_word(*k.entry));
           prefix.Feed(static_cast<uint64_t>(k.entry->kind));
-          for (const auto& item : k.entry->list) prefix.Feed(text_word(3, item));
+          feed_items(*k.entry);
           prefix.Feed(k.entry->deadline ? times.Of(*k.entry->deadline) : 0x8000000000000000ULL);
         } else {
           prefix.Feed(0x7fffffffffffffffULL);
@@ -443,7 +482,9 @@ Fingerprint Fingerprinter::Of(const world::WorldState& s, const PathState* path,
   }
   if (canonical) canonical->assign(canonical_of.begin(), canonical_of.begin() + n);
   if (packed) {
-    Pack(s, path, {times, tokens, best_at.data(), canonical_of.data(), timed.data(), rename_tokens},
+    Pack(s, path,
+         {times, tokens, best_at.data(), canonical_of.data(), timed.data(), rename_tokens,
+          absolute_clock},
          packed);
   }
   return best;

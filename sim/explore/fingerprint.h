@@ -82,6 +82,7 @@ class Fingerprinter {
     const int* canonical_of;                              // canonical_of[i]: client i's place
     const world::ClientAutomaton::History* const* timed;  // timed[i]: TimedHistory of client i
     bool rename_tokens;
+    bool absolute_clock;  // the clock kept as it is (always, with a horizon)
   };
   void Pack(const world::WorldState& s, const PathState* path, const Canonical& c,
             PackedState* out) const;

@@ -43,8 +43,8 @@ void Fingerprinter::Pack(const world::WorldState& s, const PathState* path, cons
       text(e.value);
     }
     out->Word(static_cast<uint64_t>(e.kind));
-    out->Word(e.list.size());
-    for (const std::string& item : e.list) text(item);
+    out->Word(e.items.size());
+    for (const std::string& item : e.items) text(item);
     out->Word(e.deadline.has_value());
     if (e.deadline) time(*e.deadline);
   };
@@ -56,7 +56,7 @@ void Fingerprinter::Pack(const world::WorldState& s, const PathState* path, cons
     }
   };
 
-  if (!relative_) {
+  if (c.absolute_clock) {
     out->Signed(s.now);
   } else {
     const bool near_zero = s.now <= near_zero_until_;

@@ -84,6 +84,32 @@ Reply PersistCommand(Db& db, const Argv& argv);
 Reply TtlCommand(Db& db, const Argv& argv);
 Reply PttlCommand(Db& db, const Argv& argv);
 
+// hash_commands.cc
+Reply HsetCommand(Db& db, const Argv& argv);
+Reply HgetCommand(Db& db, const Argv& argv);
+Reply HdelCommand(Db& db, const Argv& argv);
+Reply HexistsCommand(Db& db, const Argv& argv);
+Reply HincrbyCommand(Db& db, const Argv& argv);
+Reply HlenCommand(Db& db, const Argv& argv);
+Reply HgetallCommand(Db& db, const Argv& argv);
+
+// zset_commands.cc
+Reply ZaddCommand(Db& db, const Argv& argv);
+Reply ZincrbyCommand(Db& db, const Argv& argv);
+Reply ZremCommand(Db& db, const Argv& argv);
+Reply ZscoreCommand(Db& db, const Argv& argv);
+Reply ZcardCommand(Db& db, const Argv& argv);
+Reply ZcountCommand(Db& db, const Argv& argv);
+Reply ZremrangebyscoreCommand(Db& db, const Argv& argv);
+Reply ZrankCommand(Db& db, const Argv& argv);
+Reply ZrevrankCommand(Db& db, const Argv& argv);
+
+// zset_range_commands.cc
+Reply ZrangeCommand(Db& db, const Argv& argv);
+Reply ZrangebyscoreCommand(Db& db, const Argv& argv);
+Reply ZrevrangeCommand(Db& db, const Argv& argv);
+Reply ZrevrangebyscoreCommand(Db& db, const Argv& argv);
+
 // eval_command.cc
 Reply EvalCommand(Db& db, const Argv& argv);
 

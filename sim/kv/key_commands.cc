@@ -31,7 +31,17 @@ Reply ExistsCommand(Db& db, const Argv& argv) {
 Reply TypeCommand(Db& db, const Argv& argv) {
   const Entry* entry = db.Lookup(argv[1]);
   if (entry == nullptr) return Reply::Status("none");
-  return Reply::Status(entry->kind == Entry::Kind::kString ? "string" : "list");
+  switch (entry->kind) {
+    case Entry::Kind::kString:
+      return Reply::Status("string");
+    case Entry::Kind::kList:
+      return Reply::Status("list");
+    case Entry::Kind::kHash:
+      return Reply::Status("hash");
+    case Entry::Kind::kZset:
+      return Reply::Status("zset");
+  }
+  return Reply::Status("none");
 }
 
 // pushGenericCommand (tail). Keeps the key's TTL.
@@ -44,9 +54,9 @@ Reply RpushCommand(Db& db, const Argv& argv) {
     entry = &db.Add(argv[1]);
     entry->kind = Entry::Kind::kList;
   }
-  entry->list.insert(entry->list.end(), argv.begin() + 2, argv.end());
+  entry->items.insert(entry->items.end(), argv.begin() + 2, argv.end());
   db.MarkWrote();
-  return Reply::Integer(static_cast<int64_t>(entry->list.size()));
+  return Reply::Integer(static_cast<int64_t>(entry->items.size()));
 }
 
 Reply LlenCommand(Db& db, const Argv& argv) {
@@ -55,7 +65,7 @@ Reply LlenCommand(Db& db, const Argv& argv) {
   if (entry->kind != Entry::Kind::kList) {
     return Reply::Error(std::string(kWrongType));
   }
-  return Reply::Integer(static_cast<int64_t>(entry->list.size()));
+  return Reply::Integer(static_cast<int64_t>(entry->items.size()));
 }
 
 }  // namespace lockstep::kv::internal

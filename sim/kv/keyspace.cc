@@ -16,14 +16,14 @@ void Keyspace::PutString(const std::string& key, const std::string& value,
   }
   it->kind = Entry::Kind::kString;
   it->value = Text(value);
-  it->list.clear();
+  it->items.clear();
   it->deadline = deadline;
 }
 
 void Keyspace::PutAll(std::vector<Entry> entries) {
   for (Entry& e : entries) {
     e.kind = Entry::Kind::kString;
-    e.list.clear();
+    e.items.clear();
   }
   // The present entries first, so that a new entry replaces its key's.
   entries.insert(entries.begin(), std::make_move_iterator(entries_.begin()),
@@ -76,10 +76,10 @@ uint64_t Keyspace::Hash() const {
   h.U64(entries_.size());
   for (const Entry& e : entries_) {
     h.Str(e.key);
-    h.U64(e.kind == Entry::Kind::kString ? 0 : 1);
+    h.U64(static_cast<uint64_t>(e.kind));
     h.Str(e.value);
-    h.U64(e.list.size());
-    for (const std::string& item : e.list) h.Str(item);
+    h.U64(e.items.size());
+    for (const std::string& item : e.items) h.Str(item);
     h.U64(e.deadline.has_value() ? 1 : 0);
     h.U64(static_cast<uint64_t>(e.deadline.value_or(0)));
   }

@@ -1,5 +1,6 @@
-// The model Redis server's data: a keyspace of string (and, so that
-// WRONGTYPE can happen, list) values with deadlines on virtual time. Plain
+// The model Redis server's data: a keyspace of string, hash and sorted-set
+// values (and, so that WRONGTYPE can happen, lists) with deadlines on
+// virtual time. Plain
 // data at the bottom of sim/kv: commands run on it through the dispatcher
 // (sim/kv/dispatch.h), which this header knows nothing of.
 //
@@ -25,11 +26,18 @@ namespace lockstep::kv {
 using Millis = int64_t;  // one virtual tick is one millisecond
 
 struct Entry {
-  enum class Kind { kString, kList };
+  enum class Kind { kString, kList, kHash, kZset };
   Text key;
   Kind kind = Kind::kString;
-  Text value;                      // kString
-  std::vector<std::string> list;   // kList, head first
+  Text value;  // kString
+  // Every other kind, flat, so that what copies, hashes, packs and renames
+  // a list's items covers them all:
+  //  - kList: the items, head first;
+  //  - kHash: field, value, field, value, ... in the order the fields were
+  //    added (Redis's listpack order, which HGETALL answers in);
+  //  - kZset: member, score, ... by score, then member bytes (Redis's order
+  //    in both encodings), each score as Redis 7.0 prints it (%.17g).
+  std::vector<std::string> items;
   std::optional<Millis> deadline;  // absolute, on the server's clock
   // Provenance, not Redis: the value is a time a client wrote (a clock
   // argument), which an all-time search keeps relative to the clock.
@@ -70,6 +78,24 @@ auto FindKey(Entries& entries, const Key& key) {
   auto it = LowerBound(entries, key);
   return it != entries.end() && it->key == key ? it : entries.end();
 }
+
+// "string", "list", "hash" or "zset", as TYPE answers.
+const char* KindName(Entry::Kind kind);
+
+// What a picture or a line of text shows for a list, hash or sorted set:
+// "(list of 3)", "{f=v, g=w}", "{m:1.5, n:2, o:3, +4 more}"; raw bytes, for
+// the caller to show as printable.
+std::string ItemsSummary(const Entry& e);
+
+// Why e's items cannot be what its kind keeps, or "": a hash's or sorted
+// set's odd count of words, a field or member twice, a score that is not
+// one Redis keeps as written (%.17g) or out of order. For entries read from
+// a file, which a model's state must never hold.
+std::string ItemsProblem(const Entry& e);
+
+// The one command that gives an absent key e's value on a real server,
+// without its deadline: SET, RPUSH, HSET or ZADD.
+std::vector<std::string> WriteCommand(const Entry& e);
 
 class Keyspace {
  public:

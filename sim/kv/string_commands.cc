@@ -118,7 +118,7 @@ Reply SetGeneric(Db& db, unsigned flags, Text key, Text value, const Text* expir
     entry = &db.Add(key);
   } else {
     entry->kind = Entry::Kind::kString;
-    entry->list.clear();
+    entry->items.clear();
     if (!(flags & kKeepTtl)) entry->deadline.reset();
   }
   entry->value = value;

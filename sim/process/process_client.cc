@@ -81,7 +81,7 @@ bool RunCommands(Client& c, ProcessSession& s, const std::string& label) {
       Stepped(c, s);
     }
     std::string out;
-    EncodeReply(reply, conn.resp3, out);
+    EncodeCommandReply(argv, reply, conn.resp3, out);
     s.Write(cmd->connection, out);
   }
   return any;

@@ -1,6 +1,9 @@
 #include "sim/process/resp.h"
 
+#include <algorithm>
 #include <charconv>
+
+#include "sim/kv/int_parse.h"
 
 namespace lockstep::process {
 namespace {
@@ -108,6 +111,49 @@ void EncodeReply(const kv::Reply& r, bool resp3, std::string& out) {
       for (const kv::Reply& e : r.elements) EncodeReply(e, resp3, out);
       return;
   }
+}
+
+namespace {
+
+// A score's text (%.17g, "inf", "-inf") as a RESP3 double.
+void EncodeDouble(const kv::Reply& score, std::string& out) {
+  out += ',' + score.text.str() + "\r\n";
+}
+
+bool IsRange(const std::string& name) {
+  return kv::EqualsUpper(name, "ZRANGE") || kv::EqualsUpper(name, "ZRANGEBYSCORE") ||
+         kv::EqualsUpper(name, "ZREVRANGE") || kv::EqualsUpper(name, "ZREVRANGEBYSCORE");
+}
+
+}  // namespace
+
+void EncodeCommandReply(const std::vector<std::string>& argv, const kv::Reply& reply, bool resp3,
+                        std::string& out) {
+  if (!resp3 || argv.empty() || reply.is_error()) return EncodeReply(reply, resp3, out);
+  const std::string& name = argv[0];
+  const bool pairs = reply.type == kv::Reply::Type::kArray && reply.elements.size() % 2 == 0;
+  if (kv::EqualsUpper(name, "HGETALL") && pairs) {
+    out += '%' + std::to_string(reply.elements.size() / 2) + "\r\n";
+    for (const kv::Reply& e : reply.elements) EncodeReply(e, resp3, out);
+    return;
+  }
+  const bool scored = kv::EqualsUpper(name, "ZSCORE") || kv::EqualsUpper(name, "ZINCRBY") ||
+                      kv::EqualsUpper(name, "ZADD");
+  if (scored && reply.type == kv::Reply::Type::kBulk) return EncodeDouble(reply, out);
+  const bool withscores =
+      IsRange(name) && std::any_of(argv.begin() + 1, argv.end(), [](const std::string& a) {
+        return kv::EqualsUpper(kv::AsCString(a), "WITHSCORES");
+      });
+  if (withscores && pairs) {
+    out += '*' + std::to_string(reply.elements.size() / 2) + "\r\n";
+    for (size_t i = 0; i < reply.elements.size(); i += 2) {
+      out += "*2\r\n";
+      EncodeReply(reply.elements[i], resp3, out);
+      EncodeDouble(reply.elements[i + 1], out);
+    }
+    return;
+  }
+  EncodeReply(reply, resp3, out);
 }
 
 }  // namespace lockstep::process

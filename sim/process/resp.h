@@ -29,4 +29,11 @@ std::optional<ParsedCommand> TakeCommand(std::string& buffer);
 // `reply` in RESP2 (`resp3` false) or RESP3, appended to `out`.
 void EncodeReply(const kv::Reply& reply, bool resp3, std::string& out);
 
+// The model's reply to `argv` (RESP2's shapes) as Redis 7.0 answers it on
+// the connection: in RESP3, HGETALL's fields and values are a map, a score
+// (ZSCORE, ZINCRBY, ZADD ... INCR) is a double, and a range WITHSCORES
+// holds [member, score] pairs.
+void EncodeCommandReply(const std::vector<std::string>& argv, const kv::Reply& reply, bool resp3,
+                        std::string& out);
+
 }  // namespace lockstep::process

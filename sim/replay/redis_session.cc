@@ -230,14 +230,7 @@ bool RedisSession::WriteInitialKeyspace() {
     const std::vector<kv::Entry>& entries =
         start.servers.empty() ? start.keyspace : start.servers[k].keyspace;
     for (const kv::Entry& e : entries) {
-      std::vector<Argv> setup;
-      if (e.kind == kv::Entry::Kind::kList) {
-        Argv push = {"RPUSH", e.key};
-        push.insert(push.end(), e.list.begin(), e.list.end());
-        setup.push_back(push);
-      } else {
-        setup.push_back({"SET", e.key, e.value});
-      }
+      std::vector<Argv> setup = {kv::WriteCommand(e)};
       if (e.deadline) setup.push_back({"PEXPIREAT", e.key, kv::FormatInt64(*e.deadline + offset_)});
       for (const Argv& argv : setup) {
         std::optional<kv::Reply> r = s.admin->Command(argv, &error_);

@@ -270,11 +270,9 @@ std::vector<Argv> RedisSession::KeyChanges(const std::vector<kv::Entry>& before,
   for (const kv::Entry& e : after) {
     const kv::Entry* was = find(before, e.key);
     if (was != nullptr && *was == e) continue;
-    if (e.kind == kv::Entry::Kind::kList) {
+    if (e.kind != kv::Entry::Kind::kString) {
       out.push_back({"DEL", e.key});
-      Argv push = {"RPUSH", e.key};
-      push.insert(push.end(), e.list.begin(), e.list.end());
-      out.push_back(push);
+      out.push_back(kv::WriteCommand(e));
       if (e.deadline) out.push_back({"PEXPIREAT", e.key, kv::FormatInt64(*e.deadline)});
     } else if (e.deadline) {
       out.push_back({"SET", e.key, e.value, "PXAT", kv::FormatInt64(*e.deadline)});

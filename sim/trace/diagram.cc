@@ -243,9 +243,8 @@ Diagram Layout(const Trace& t, const DiagramOptions& options) {
       span.present = c.entry.has_value();
       span.down = !c.available;
       if (c.entry) {
-        span.value = c.entry->kind == kv::Entry::Kind::kList
-                         ? "(list of " + std::to_string(c.entry->list.size()) + ")"
-                         : c.entry->value;
+        span.value = c.entry->kind == kv::Entry::Kind::kString ? c.entry->value.str()
+                                                               : kv::ItemsSummary(*c.entry);
         span.deadline = c.entry->deadline;
         span.writer = c.writer;
       }

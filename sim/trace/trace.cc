@@ -64,10 +64,10 @@ json KeyspaceJson(const std::vector<kv::Entry>& entries,
   json keyspace = json::array();
   for (const kv::Entry& e : entries) {
     json entry = {{"key", BytesJson(e.key)}};
-    if (e.kind == kv::Entry::Kind::kList) {
-      entry["list"] = BytesListJson(e.list);
-    } else {
+    if (e.kind == kv::Entry::Kind::kString) {
       entry["value"] = BytesJson(e.value);
+    } else {
+      entry[kv::KindName(e.kind)] = BytesListJson(e.items);
     }
     entry["deadline"] = e.deadline ? json(*e.deadline) : json(nullptr);
     auto w = writers.find(e.key);
@@ -87,12 +87,20 @@ std::vector<kv::Entry> KeyspaceFromJson(const jr::ObjectReader& o, const std::st
     jr::ObjectReader e(ks[i], o.PointerOf(field) + "/" + std::to_string(i));
     kv::Entry entry;
     entry.key = kv::Text(ReadBytes(e.Raw("key"), e.PointerOf("key")));
-    if (e.Has("list")) {
-      entry.kind = kv::Entry::Kind::kList;
-      entry.list = ReadBytesList(e.Raw("list"), e.PointerOf("list"));
-    } else {
-      entry.value = kv::Text(ReadBytes(e.Raw("value"), e.PointerOf("value")));
+    // A list's, a hash's or a sorted set's items, flat, under its kind's
+    // name; else a string's value.
+    bool read_items = false;
+    for (kv::Entry::Kind kind :
+         {kv::Entry::Kind::kList, kv::Entry::Kind::kHash, kv::Entry::Kind::kZset}) {
+      const char* name = kv::KindName(kind);
+      if (read_items || !e.Has(name)) continue;
+      entry.kind = kind;
+      entry.items = ReadBytesList(e.Raw(name), e.PointerOf(name));
+      const std::string problem = kv::ItemsProblem(entry);
+      if (!problem.empty()) throw jr::JsonError(e.PointerOf(name), problem);
+      read_items = true;
     }
+    if (!read_items) entry.value = kv::Text(ReadBytes(e.Raw("value"), e.PointerOf("value")));
     entry.deadline = e.NullableInt("deadline", INT64_MIN / 4, INT64_MAX / 4);
     if (e.Has("writer") && !e.Raw("writer").is_null()) (*writers)[entry.key] = e.String("writer");
     out.push_back(entry);
@@ -413,8 +421,8 @@ std::string EntriesText(const std::vector<kv::Entry>& entries,
   for (const kv::Entry& e : entries) {
     if (!s.empty()) s += "  ";
     s += base::Printable(e.key) + "=";
-    if (e.kind == kv::Entry::Kind::kList) {
-      s += "(list of " + std::to_string(e.list.size()) + ")";
+    if (e.kind != kv::Entry::Kind::kString) {
+      s += base::Printable(kv::ItemsSummary(e));
     } else {
       s += "\"" + base::Printable(e.value) + "\"";
     }

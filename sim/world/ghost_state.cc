@@ -12,7 +12,7 @@ namespace {
 
 // The same value, whatever its deadline: rewriting it keeps its owner.
 bool SameValue(const kv::Entry& a, const kv::Entry& b) {
-  return a.kind == b.kind && a.value == b.value && a.list == b.list;
+  return a.kind == b.kind && a.value == b.value && a.items == b.items;
 }
 
 }  // namespace
@@ -74,8 +74,14 @@ void Model::NoteWrites(WorldState& s, int server, int actor, const kv::CommandSp
       // Provenance travels with the entry: replication, persistence and
       // restarts copy it.
       kv::Entry& e = *now;
-      e.timestamp = e.kind == kv::Entry::Kind::kString &&
-                    std::find(stamps.begin(), stamps.end(), e.value) != stamps.end();
+      // A time in a list, hash or sorted set is marked too: the
+      // fingerprint then keeps the clock as it is (explore/fingerprint.cc).
+      auto stamped = [&](std::string_view v) {
+        return std::find(stamps.begin(), stamps.end(), v) != stamps.end();
+      };
+      e.timestamp = e.kind == kv::Entry::Kind::kString
+                        ? stamped(e.value)
+                        : std::any_of(e.items.begin(), e.items.end(), stamped);
       // A write that leaves the value as it was (PEXPIRE, PERSIST, SET ...
       // KEEPTTL of the same value, a script's write-back) keeps the value's
       // provenance whole: its writer too, or the client that extends another's

@@ -103,7 +103,8 @@ kv::Reply Model::Send(WorldState& s, const Action& a, const kv::Args& argv,
   if (effect.wrote && spec) NoteWrites(s, server, i, *spec, argv, stamps, before_keys);
   if (reply.type == kv::Reply::Type::kBulk) {
     for (const KeyBefore& k : before_keys) {
-      *reply_is_time |= k.entry && k.entry->timestamp && k.entry->value == reply.text;
+      *reply_is_time |= k.entry && k.entry->kind == kv::Entry::Kind::kString &&
+                        k.entry->timestamp && k.entry->value == reply.text;
     }
   }
   if (replicating) {

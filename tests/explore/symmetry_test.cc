@@ -54,7 +54,7 @@ world::WorldState Permute(const world::WorldState& s, const std::vector<int>& to
     std::string value = e.value;
     rename_text(value);
     e.value = kv::Text(value);
-    for (std::string& item : e.list) rename_text(item);
+    for (std::string& item : e.items) rename_text(item);
     e.writer = rename(e.writer);
     e.owner = rename(e.owner);
   };

@@ -23,10 +23,47 @@ TEST_CASE("The table holds every modelled command once, upper case", "[kv][table
     for (char c : name) CHECK((c >= 'A' && c <= 'Z'));
     names.insert(name);
   }
-  CHECK(names == std::set<std::string>{
-                     "GET",     "SET",  "SETNX",  "GETSET", "DEL",     "EXISTS",   "INCR",
-                     "INCRBY",  "DECR", "DECRBY", "EXPIRE", "PEXPIRE", "EXPIREAT", "PEXPIREAT",
-                     "PERSIST", "TTL",  "PTTL",   "RPUSH",  "LLEN",    "TYPE",     "EVAL"});
+  CHECK(names == std::set<std::string>{"GET",
+                                       "SET",
+                                       "SETNX",
+                                       "GETSET",
+                                       "DEL",
+                                       "EXISTS",
+                                       "INCR",
+                                       "INCRBY",
+                                       "DECR",
+                                       "DECRBY",
+                                       "EXPIRE",
+                                       "PEXPIRE",
+                                       "EXPIREAT",
+                                       "PEXPIREAT",
+                                       "PERSIST",
+                                       "TTL",
+                                       "PTTL",
+                                       "RPUSH",
+                                       "LLEN",
+                                       "TYPE",
+                                       "EVAL",
+                                       "HSET",
+                                       "HGET",
+                                       "HDEL",
+                                       "HEXISTS",
+                                       "HINCRBY",
+                                       "HLEN",
+                                       "HGETALL",
+                                       "ZADD",
+                                       "ZINCRBY",
+                                       "ZREM",
+                                       "ZSCORE",
+                                       "ZCARD",
+                                       "ZCOUNT",
+                                       "ZRANGE",
+                                       "ZRANGEBYSCORE",
+                                       "ZREVRANGE",
+                                       "ZREVRANGEBYSCORE",
+                                       "ZREMRANGEBYSCORE",
+                                       "ZRANK",
+                                       "ZREVRANK"});
   CHECK(names.size() == CommandTable().size());
 }
 

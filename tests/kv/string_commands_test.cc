@@ -387,7 +387,7 @@ TEST_CASE("RPUSH appends and LLEN counts", "[kv][list]") {
   CHECK(s.Run(0, {"LLEN", "l"}) == "(integer) 3");
   const Entry* e = s.ks.Find("l", 0);
   REQUIRE(e != nullptr);
-  CHECK(e->list == std::vector<std::string>{"a", "b", "c"});
+  CHECK(e->items == std::vector<std::string>{"a", "b", "c"});
 }
 
 TEST_CASE("EXPIRE - write on expire should work", "[kv][list][expire]") {

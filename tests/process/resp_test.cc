@@ -100,5 +100,26 @@ TEST_CASE(
   CHECK(run == Argv{"EVAL", script, "1", "k"});
 }
 
+TEST_CASE("in RESP3 a hash is a map, a score a double and a range WITHSCORES pairs", "[process]") {
+  using kv::Reply;
+  const auto encode = [](std::vector<std::string> argv, const Reply& r, bool resp3) {
+    std::string out;
+    EncodeCommandReply(argv, r, resp3, out);
+    return out;
+  };
+  const Reply fields = Reply::Array({Reply::Bulk("f"), Reply::Bulk("v")});
+  CHECK(encode({"hgetall", "h"}, fields, true) == "%1\r\n$1\r\nf\r\n$1\r\nv\r\n");
+  CHECK(encode({"HGETALL", "h"}, fields, false) == "*2\r\n$1\r\nf\r\n$1\r\nv\r\n");
+  CHECK(encode({"ZSCORE", "z", "m"}, Reply::Bulk("0.5"), true) == ",0.5\r\n");
+  CHECK(encode({"ZADD", "z", "INCR", "1", "m"}, Reply::Bulk("-inf"), true) == ",-inf\r\n");
+  CHECK(encode({"ZADD", "z", "XX", "INCR", "1", "m"}, Reply::Nil(), true) == "_\r\n");
+  CHECK(encode({"ZSCORE", "z", "m"}, Reply::Bulk("0.5"), false) == "$3\r\n0.5\r\n");
+  const Reply scored = Reply::Array({Reply::Bulk("m"), Reply::Bulk("2")});
+  CHECK(encode({"ZRANGE", "z", "0", "-1", "withscores"}, scored, true) ==
+        "*1\r\n*2\r\n$1\r\nm\r\n,2\r\n");
+  CHECK(encode({"ZRANGE", "z", "0", "-1"}, scored, true) == "*2\r\n$1\r\nm\r\n$1\r\n2\r\n");
+  CHECK(encode({"HGETALL", "s"}, Reply::Error("WRONGTYPE x"), true) == "-WRONGTYPE x\r\n");
+}
+
 }  // namespace
 }  // namespace lockstep::process

@@ -21,10 +21,10 @@ bool Printable(const std::string& s) {
 }
 
 kv::Entry Normalized(kv::Entry e) {
-  if (e.kind == kv::Entry::Kind::kList) {
+  if (e.kind != kv::Entry::Kind::kString) {
     e.value = kv::Text();
   } else {
-    e.list.clear();
+    e.items.clear();
   }
   return e;
 }
@@ -40,10 +40,10 @@ std::string Describe(const std::vector<kv::Entry>& v) {
   for (const kv::Entry& e : v) {
     if (!s.empty()) s += "  ";
     s += kv::Reply::Bulk(e.key).ToString() + "=";
-    if (e.kind == kv::Entry::Kind::kList) {
+    if (e.kind != kv::Entry::Kind::kString) {
       std::vector<kv::Reply> items;
-      for (const auto& x : e.list) items.push_back(kv::Reply::Bulk(x));
-      s += kv::Reply::Array(items).ToString();
+      for (const auto& x : e.items) items.push_back(kv::Reply::Bulk(x));
+      s += std::string(kv::KindName(e.kind)) + " " + kv::Reply::Array(items).ToString();
     } else {
       s += kv::Reply::Bulk(e.value).ToString();
     }
@@ -120,23 +120,34 @@ std::vector<kv::Entry> Runner::RealKeyspace() {
     reads.push_back({"TYPE", k});
     reads.push_back({"GET", k});
     reads.push_back({"LRANGE", k, "0", "-1"});
+    reads.push_back({"HGETALL", k});
+    reads.push_back({"ZRANGE", k, "0", "-1", "WITHSCORES"});
     reads.push_back({"PEXPIRETIME", k});
   }
+  constexpr size_t kReads = 6;
   std::vector<kv::Reply> r = reads.empty() ? std::vector<kv::Reply>() : Send(reads);
   std::vector<kv::Entry> out;
   for (size_t i = 0; i < names.size(); ++i) {
     kv::Entry e;
     e.key = kv::Text(names[i]);
-    const kv::Reply& type = r[4 * i];
+    const kv::Reply* read = &r[kReads * i];
+    const kv::Reply& type = read[0];
+    const auto items_of = [&](kv::Entry::Kind kind, const kv::Reply& all) {
+      e.kind = kind;
+      for (const auto& x : all.elements) e.items.push_back(x.text);
+    };
     if (type.text == "list") {
-      e.kind = kv::Entry::Kind::kList;
-      for (const auto& x : r[4 * i + 2].elements) e.list.push_back(x.text);
+      items_of(kv::Entry::Kind::kList, read[2]);
+    } else if (type.text == "hash") {
+      items_of(kv::Entry::Kind::kHash, read[3]);
+    } else if (type.text == "zset") {
+      items_of(kv::Entry::Kind::kZset, read[4]);
     } else if (type.text == "string") {
-      e.value = kv::Text(r[4 * i + 1].text);
+      e.value = kv::Text(read[1].text);
     } else {
       e.value = kv::Text("(unexpected type " + type.ToString() + ")");
     }
-    const kv::Reply& when = r[4 * i + 3];
+    const kv::Reply& when = read[5];
     if (when.integer >= 0) e.deadline = when.integer;
     out.push_back(e);
   }

@@ -34,6 +34,15 @@ const char* const kErrorKinds[] = {
     "Number of keys",
     "Error compiling script",
     "on @user_script:1.",
+    // Hashes and sorted sets.
+    "hash value is not an integer",
+    "value is not a valid float",
+    "min or max is not a float",
+    "not valid string range item",
+    "resulting score is not a number",
+    "INCR option supports a single",
+    "LIMIT is only supported",
+    "WITHSCORES not supported",
 };
 
 void RunSeeds(uint64_t first, uint64_t count) {
@@ -105,7 +114,23 @@ void RunSeeds(uint64_t first, uint64_t count) {
                         "EVAL:call",
                         "EVAL:pcall",
                         "EVAL:plain",
-                        "EVAL:numkeys-error"}) {
+                        "EVAL:numkeys-error",
+                        "HSET:odd",
+                        "ZADD:NX",
+                        "ZADD:XX",
+                        "ZADD:GT",
+                        "ZADD:LT",
+                        "ZADD:CH",
+                        "ZADD:INCR",
+                        "ZADD:odd",
+                        "score:edge",
+                        "range:open",
+                        "range:lex",
+                        "ZRANGE:BYSCORE",
+                        "ZRANGE:BYLEX",
+                        "ZRANGE:REV",
+                        "ZRANGE:LIMIT",
+                        "ZRANGE:WITHSCORES"}) {
     INFO(f);
     CHECK(features.count(f) == 1);
   }
@@ -119,6 +144,31 @@ void RunSeeds(uint64_t first, uint64_t count) {
     INFO(id);
     CHECK(std::any_of(std::begin(kKnownDepartures), std::end(kKnownDepartures),
                       [&](const Departure& d) { return d.id == id; }));
+  }
+}
+
+TEST_CASE("every command's arity, access and keys are redis-server's (COMMAND INFO)") {
+  testing::RedisServer server;
+  auto redis = server.Connect();
+  for (const kv::CommandSpec& spec : kv::CommandTable()) {
+    INFO(spec.name);
+    // EVAL's keys are counted by its numkeys (movablekeys), and the model
+    // takes it for a write, since the script may write.
+    if (spec.name == "EVAL") continue;
+    std::string error;
+    const std::optional<kv::Reply> info =
+        redis->Command({"COMMAND", "INFO", std::string(spec.name)}, &error);
+    REQUIRE(info.has_value());
+    REQUIRE(info->elements.size() == 1);
+    const std::vector<kv::Reply>& row = info->elements[0].elements;
+    REQUIRE(row.size() >= 6);
+    CHECK(row[1].integer == spec.arity);
+    std::set<std::string> flags;
+    for (const kv::Reply& f : row[2].elements) flags.insert(f.text);
+    CHECK(flags.count(spec.access == kv::Access::kWrite ? "write" : "readonly") == 1);
+    CHECK(row[3].integer == spec.first_key);
+    CHECK(row[4].integer == spec.last_key);
+    CHECK(row[5].integer == spec.key_step);
   }
 }
 
