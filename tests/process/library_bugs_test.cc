@@ -72,5 +72,57 @@ TEST_CASE("redis-semaphore 5.3.1's refresh never renews a lease another client t
   CHECK(Has(clean.out, "entered: C1 and C2 each enter the critical section in some schedule"));
 }
 
+// redis-semaphore 5.8.0's Semaphore keeps its holders in a sorted set
+// scored by each client's own clock, and its acquire script removes the
+// entries scored at or before the caller's clock less lockTimeout. A
+// client whose clock runs 2 ahead (less than lockTimeout 5, as the README
+// asks) removes a live holder's entry at clock 3, before the holder's
+// refresh (0.8 of lockTimeout) would learn of it: two holders, no stall.
+// The sorted set, its scores and the two holders reach the real server.
+TEST_CASE("redis-semaphore 5.8.0's Semaphore lets a client whose clock runs ahead evict a holder",
+          "[process][sweep]") {
+  REQUIRE(std::filesystem::exists(
+      Library("redis-semaphore/node_modules/redis-semaphore-5.8.0/package.json")));
+  TempDir dir;
+  const auto found = RunLockstep({"explore", "--allow-programs",
+                                  Library("redis-semaphore/semaphore-skew-5.8.0.json"),
+                                  "--strategy", "bfs", "--out", dir.File("")});
+  INFO(found.out << found.err);
+  CHECK(found.exit_code == 1);
+  CHECK(Has(found.out,
+            "VIOLATION of mutual_exclusion at step 6: C1 and C2 are in the critical section at "
+            "once"));
+  CHECK(Has(found.out, "counterexample: 6 steps (shortest, by breadth-first search"));
+  // C1's entry, scored 0 by its clock, is gone once C2's clock reads 5.
+  CHECK(Has(found.out, "semaphore:lock.foo={54177089-9f90-4fe1-a8d6-5229530047f2:0} until 5"));
+  CHECK(Has(found.out, "semaphore:lock.foo={21e81625-b379-4796-acba-c605380ee72c:5} until 8"));
+  const std::string trace =
+      dir.File("redis-semaphore-5-8-0-semaphore-skew-mutual_exclusion-2clients.json");
+  const auto replay = RunLockstep({"replay", "--allow-programs", trace});
+  CHECK(replay.exit_code == 1);
+  CHECK(Has(replay.out, "replay reproduces the trace byte for byte"));
+  const auto svg = RunLockstep({"render", trace, "--svg", dir.File("skew.svg")});
+  CHECK(svg.exit_code == 0);
+  CHECK(Has(testing::ReadText(dir.File("skew.svg")), ">semaphore:lock.foo<"));
+  const auto real = RunLockstep({"replay", "--allow-programs", trace, "--redis-server"});
+  CHECK(real.exit_code == 1);
+  CHECK(Has(real.out, "mutual_exclusion reproduced on the real server at step 6"));
+}
+
+// The reference: the Mutex of the same version, whose lease the server
+// ends (SET NX PX), under the same bounds and skew, every schedule.
+TEST_CASE("redis-semaphore 5.8.0's Mutex keeps one holder whatever the clients' clocks",
+          "[process][sweep]") {
+  const auto clean =
+      RunLockstep({"explore", "--allow-programs", Library("redis-semaphore/mutex-skew-5.8.0.json"),
+                   "--strategy", "bfs"});
+  INFO(clean.out << clean.err);
+  CHECK(clean.exit_code == 0);
+  CHECK(Has(clean.out,
+            "SAFE: no violation of mutual_exclusion, client_error in any schedule within these "
+            "bounds (horizon 4)"));
+  CHECK(Has(clean.out, "entered: C1 and C2 each enter the critical section in some schedule"));
+}
+
 }  // namespace
 }  // namespace lockstep

@@ -74,6 +74,50 @@ TEST_CASE("a trace of another format version is refused, naming the field") {
                     "2305843009213693951], got string \"ten\"");
 }
 
+// A client that leaves a hash and a sorted set behind.
+trace::Trace Collections() {
+  testing::TempDir dir;
+  return run::ReplaySchedule(scenario::LoadScenarioFile(dir.Write("c.json", R"json({
+    "name":"collections",
+    "clients":[{"name":"C1","algorithm":{"lua_inline":
+      "redis.call('HSET', 'h', 'f', 'v', 'g', 'w')\nredis.call('ZADD', 'z', 2, 'b', 1.5, 'a')"}}],
+    "clock":{"start":0,"horizon":2},"properties":["mutual_exclusion"],
+    "schedule":["C1","C1"]})json")));
+}
+
+TEST_CASE(
+    "a trace keeps a hash's and a sorted set's items, and refuses ones the model never "
+    "holds, naming the place") {
+  const trace::Trace t = Collections();
+  nlohmann::json j = trace::ToJson(t);
+  const nlohmann::json& last = j["steps"].back()["keyspace"];
+  REQUIRE(last.size() == 2);
+  CHECK(last[0]["hash"] == nlohmann::json({"f", "v", "g", "w"}));
+  CHECK(last[1]["zset"] == nlohmann::json({"a", "1.5", "b", "2"}));
+  CHECK(trace::ToJsonText(trace::FromJson(j, "c.json")) == trace::ToJsonText(t));
+  CHECK(trace::EntriesText(t.steps.back().keyspace, t.steps.back().writers) ==
+        "h={f=v, g=w} by C1  z={a:1.5, b:2} by C1");
+  const std::string at = "/steps/" + std::to_string(j["steps"].size() - 1) + "/keyspace/1/zset";
+  const struct {
+    nlohmann::json items;
+    std::string message;
+  } bad[] = {
+      {{"b", "2", "a", "1.5"},
+       "expected members by score, then by their bytes; word 2 is out of order"},
+      {{"a", "1.50", "b", "2"}, "expected a score as Redis writes it (%.17g) at word 1"},
+      {{"a", "nan", "b", "2"}, "expected a score as Redis writes it (%.17g) at word 1"},
+      {{"a", "1", "a", "2"}, "expected each member once; got the member at word 2 twice"},
+      {{"a", "1", "b"}, "expected member, score pairs; got an odd count of words"},
+      {nlohmann::json::array(), "expected at least one member: Redis keeps no empty zset"},
+  };
+  for (const auto& b : bad) {
+    INFO(b.items.dump());
+    nlohmann::json tampered = j;
+    tampered["steps"].back()["keyspace"][1]["zset"] = b.items;
+    CHECK_THROWS_WITH(trace::FromJson(tampered, "c.json"), "c.json: at " + at + ": " + b.message);
+  }
+}
+
 TEST_CASE("the timeline has a column per client and marks the violating step") {
   std::string text = trace::Timeline(DocsRace());
   INFO(text);

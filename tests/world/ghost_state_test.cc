@@ -1,9 +1,12 @@
 // A key's writer and owner live in its entry: what a restart gets back is
 // kept without them, and a key that comes back keeps the facts it had
-// before the restart; a key that does not exist has none.
+// before the restart; a key that does not exist has none. Its provenance
+// as a time a client wrote is marked in whatever kind of value holds it.
 #include "sim/world/ghost_state.h"
 
 #include <catch2/catch.hpp>
+
+#include "sim/world/world.h"
 
 namespace lockstep::world {
 namespace {
@@ -52,6 +55,33 @@ TEST_CASE("a negative writer forgets both facts, and a key without an entry take
   SetGhost(s, "absent", {1, 1});
   CHECK(s.keyspace.size() == 1);
   CHECK(Model::GhostOf(s, "absent") == ValueGhost{});
+}
+
+// A time a client sends (a ClockPlus argument) is marked where it is kept:
+// a string's value, or an item of a sorted set or hash, so that a search
+// without a horizon keeps such a state's clock (explore/fingerprint.cc).
+TEST_CASE("a time a client writes into a sorted set or a hash marks its entry as a timestamp") {
+  for (const char* kind : {"ZADD", "HSET", "SET", "plain ZADD"}) {
+    INFO(kind);
+    WorldConfig cfg;
+    cfg.horizon = 3;
+    ClientSetup c;
+    c.name = "C1";
+    c.algorithm = "test";
+    const std::string what = kind;
+    c.body = [what](Client& client) {
+      if (what == "ZADD") client.Call({"ZADD", "k", Client::ClockPlus(2), "m"});
+      if (what == "HSET") client.Call({"HSET", "k", "f", Client::ClockPlus(2)});
+      if (what == "SET") client.Call({"SET", "k", Client::ClockPlus(2)});
+      if (what == "plain ZADD") client.Call({"ZADD", "k", "2", "m"});
+    };
+    cfg.clients.push_back(std::move(c));
+    World w(std::move(cfg));
+    w.Apply(Action::Step(0));
+    const kv::Entry* e = w.state().servers[0].keyspace.Find("k", 0);
+    REQUIRE(e != nullptr);
+    CHECK(e->timestamp == (what != "plain ZADD"));
+  }
 }
 
 }  // namespace
