@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,6 +36,10 @@ class Db {
 
   // Removes e. Invalidates Entry pointers.
   void Remove(const Entry& e);
+
+  // Lookup, for a command on one kind of value: the live entry of `kind`,
+  // or nullptr; for one of another kind, nullptr and *error is WRONGTYPE.
+  Entry* LookupKind(Text key, Entry::Kind kind, Reply* error);
 
   // Records that the command wrote (Redis's server.dirty++).
   void MarkWrote() { effect_.wrote = true; }
@@ -83,6 +88,14 @@ Reply PexpireatCommand(Db& db, const Argv& argv);
 Reply PersistCommand(Db& db, const Argv& argv);
 Reply TtlCommand(Db& db, const Argv& argv);
 Reply PttlCommand(Db& db, const Argv& argv);
+
+// pairs.cc: a hash's fields and a sorted set's members, each the first of
+// a pair in the entry's items.
+// The index of the pair whose first word is `name` (items[2 * index]).
+std::optional<size_t> FindPair(const Entry& e, std::string_view name);
+// HDEL and ZREM: removes the pairs argv[2...] name from the `kind` at
+// argv[1], and the key once it has none; the count removed.
+Reply RemovePairs(Db& db, const Argv& argv, Entry::Kind kind);
 
 // hash_commands.cc
 Reply HsetCommand(Db& db, const Argv& argv);

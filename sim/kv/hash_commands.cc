@@ -19,10 +19,8 @@ constexpr size_t kListpackValue = 64;
 
 // The place of field's value in e.items, or npos.
 size_t ValueAt(const Entry& e, std::string_view field) {
-  for (size_t i = 0; i + 1 < e.items.size(); i += 2) {
-    if (e.items[i] == field) return i + 1;
-  }
-  return std::string::npos;
+  const std::optional<size_t> pair = FindPair(e, field);
+  return pair ? 2 * *pair + 1 : std::string::npos;
 }
 
 // hashTypeLookupWriteOrCreate: the hash at key, created empty if there is
@@ -53,16 +51,6 @@ bool SetField(Db& db, Entry& e, std::string_view field, std::string_view value) 
   return true;
 }
 
-// The hash at key for reading: nullptr and no error when there is none.
-Entry* ReadHash(Db& db, Text key, Reply* error) {
-  Entry* entry = db.Lookup(key);
-  if (entry != nullptr && entry->kind != Entry::Kind::kHash) {
-    *error = Reply::Error(std::string(kWrongType));
-    return nullptr;
-  }
-  return entry;
-}
-
 }  // namespace
 
 // hsetCommand: an odd count of field-value words is an arity error.
@@ -80,38 +68,17 @@ Reply HsetCommand(Db& db, const Argv& argv) {
 
 Reply HgetCommand(Db& db, const Argv& argv) {
   Reply error;
-  Entry* entry = ReadHash(db, argv[1], &error);
+  Entry* entry = db.LookupKind(argv[1], Entry::Kind::kHash, &error);
   if (error.is_error()) return error;
   const size_t at = entry != nullptr ? ValueAt(*entry, argv[2]) : std::string::npos;
   return at == std::string::npos ? Reply::Nil() : Reply::Bulk(entry->items[at]);
 }
 
-// hdelCommand: an emptied hash is deleted.
-Reply HdelCommand(Db& db, const Argv& argv) {
-  Reply error;
-  Entry* found = ReadHash(db, argv[1], &error);
-  if (error.is_error()) return error;
-  if (found == nullptr) return Reply::Integer(0);
-  Entry& entry = *found;
-  int64_t deleted = 0;
-  for (size_t j = 2; j < argv.size(); ++j) {
-    const size_t at = ValueAt(entry, argv[j]);
-    if (at == std::string::npos) continue;
-    entry.items.erase(entry.items.begin() + static_cast<std::ptrdiff_t>(at - 1),
-                      entry.items.begin() + static_cast<std::ptrdiff_t>(at + 1));
-    ++deleted;
-    if (entry.items.empty()) {
-      db.Remove(entry);
-      break;
-    }
-  }
-  if (deleted > 0) db.MarkWrote();
-  return Reply::Integer(deleted);
-}
+Reply HdelCommand(Db& db, const Argv& argv) { return RemovePairs(db, argv, Entry::Kind::kHash); }
 
 Reply HexistsCommand(Db& db, const Argv& argv) {
   Reply error;
-  Entry* entry = ReadHash(db, argv[1], &error);
+  Entry* entry = db.LookupKind(argv[1], Entry::Kind::kHash, &error);
   if (error.is_error()) return error;
   return Reply::Integer(entry != nullptr && ValueAt(*entry, argv[2]) != std::string::npos);
 }
@@ -143,7 +110,7 @@ Reply HincrbyCommand(Db& db, const Argv& argv) {
 
 Reply HlenCommand(Db& db, const Argv& argv) {
   Reply error;
-  Entry* entry = ReadHash(db, argv[1], &error);
+  Entry* entry = db.LookupKind(argv[1], Entry::Kind::kHash, &error);
   if (error.is_error()) return error;
   return Reply::Integer(entry != nullptr ? static_cast<int64_t>(entry->items.size() / 2) : 0);
 }
@@ -151,7 +118,7 @@ Reply HlenCommand(Db& db, const Argv& argv) {
 // Fields and values alternating, in the hash's order.
 Reply HgetallCommand(Db& db, const Argv& argv) {
   Reply error;
-  Entry* entry = ReadHash(db, argv[1], &error);
+  Entry* entry = db.LookupKind(argv[1], Entry::Kind::kHash, &error);
   if (error.is_error()) return error;
   std::vector<Reply> out;
   if (entry != nullptr) {

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "sim/kv/commands.h"
+
 namespace lockstep::kv::internal {
 
 std::optional<double> ParseScore(std::string_view s) {
@@ -31,12 +33,7 @@ std::string FormatScore(double score) {
 
 double Zset::score(size_t i) const { return std::strtod(score_text(i).c_str(), nullptr); }
 
-std::optional<size_t> Zset::Find(std::string_view m) const {
-  for (size_t i = 0; i < size(); ++i) {
-    if (member(i) == m) return i;
-  }
-  return std::nullopt;
-}
+std::optional<size_t> Zset::Find(std::string_view m) const { return FindPair(e_, m); }
 
 void Zset::Insert(std::string_view m, double s) {
   // A listpack keeps an integral score as an integer (zzlInsertAt's

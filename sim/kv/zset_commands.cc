@@ -42,16 +42,6 @@ Added ZsetAdd(Zset& z, double score, std::string_view member, const ZaddFlags& f
   return Added::kUpdated;
 }
 
-// A sorted set to read: nullptr and no error when there is none.
-Entry* ReadZset(Db& db, Text key, Reply* error) {
-  Entry* entry = db.Lookup(key);
-  if (entry != nullptr && entry->kind != Entry::Kind::kZset) {
-    *error = Reply::Error(std::string(kWrongType));
-    return nullptr;
-  }
-  return entry;
-}
-
 // zaddGenericCommand: options, then score-member pairs, every score parsed
 // before the set is touched, so that a bad one changes nothing.
 Reply ZaddGeneric(Db& db, const Argv& argv, bool incr_command) {
@@ -137,7 +127,7 @@ RangeTarget ScoreRangeTarget(Db& db, const Argv& argv) {
   }
   t.range = *r;
   Reply error;
-  t.entry = ReadZset(db, argv[1], &error);
+  t.entry = db.LookupKind(argv[1], Entry::Kind::kZset, &error);
   if (error.is_error()) {
     t.reply = error;
   } else if (t.entry == nullptr) {
@@ -146,15 +136,22 @@ RangeTarget ScoreRangeTarget(Db& db, const Argv& argv) {
   return t;
 }
 
+// ZSCORE's and ZRANK's lookup: the set at argv[1] and the index of member
+// argv[2] in it, or nullopt and the reply (WRONGTYPE, or nil).
+std::optional<size_t> MemberOf(Db& db, const Argv& argv, Entry** entry, Reply* reply) {
+  *reply = Reply::Nil();
+  *entry = db.LookupKind(argv[1], Entry::Kind::kZset, reply);
+  if (*entry == nullptr) return std::nullopt;
+  return Zset(**entry).Find(argv[2]);
+}
+
 Reply RankGeneric(Db& db, const Argv& argv, bool reverse) {
-  Reply error;
-  Entry* entry = ReadZset(db, argv[1], &error);
-  if (error.is_error()) return error;
-  if (entry == nullptr) return Reply::Nil();
-  const Zset z(*entry);
-  const std::optional<size_t> at = z.Find(argv[2]);
-  if (!at) return Reply::Nil();
-  return Reply::Integer(static_cast<int64_t>(reverse ? z.size() - 1 - *at : *at));
+  Entry* entry = nullptr;
+  Reply reply;
+  const std::optional<size_t> at = MemberOf(db, argv, &entry, &reply);
+  if (!at) return reply;
+  const size_t last = Zset(*entry).size() - 1;
+  return Reply::Integer(static_cast<int64_t>(reverse ? last - *at : *at));
 }
 
 }  // namespace
@@ -162,42 +159,18 @@ Reply RankGeneric(Db& db, const Argv& argv, bool reverse) {
 Reply ZaddCommand(Db& db, const Argv& argv) { return ZaddGeneric(db, argv, false); }
 Reply ZincrbyCommand(Db& db, const Argv& argv) { return ZaddGeneric(db, argv, true); }
 
-// zremCommand: an emptied set is deleted.
-Reply ZremCommand(Db& db, const Argv& argv) {
-  Reply error;
-  Entry* found = ReadZset(db, argv[1], &error);
-  if (error.is_error()) return error;
-  if (found == nullptr) return Reply::Integer(0);
-  Entry& entry = *found;
-  Zset z(entry);
-  int64_t deleted = 0;
-  for (size_t j = 2; j < argv.size(); ++j) {
-    const std::optional<size_t> at = z.Find(argv[j]);
-    if (!at) continue;
-    z.Erase(*at);
-    ++deleted;
-    if (z.size() == 0) {
-      db.Remove(entry);
-      break;
-    }
-  }
-  if (deleted > 0) db.MarkWrote();
-  return Reply::Integer(deleted);
-}
+Reply ZremCommand(Db& db, const Argv& argv) { return RemovePairs(db, argv, Entry::Kind::kZset); }
 
 Reply ZscoreCommand(Db& db, const Argv& argv) {
-  Reply error;
-  Entry* entry = ReadZset(db, argv[1], &error);
-  if (error.is_error()) return error;
-  if (entry == nullptr) return Reply::Nil();
-  const Zset z(*entry);
-  const std::optional<size_t> at = z.Find(argv[2]);
-  return at ? Reply::Bulk(z.score_text(*at)) : Reply::Nil();
+  Entry* entry = nullptr;
+  Reply reply;
+  const std::optional<size_t> at = MemberOf(db, argv, &entry, &reply);
+  return at ? Reply::Bulk(Zset(*entry).score_text(*at)) : reply;
 }
 
 Reply ZcardCommand(Db& db, const Argv& argv) {
   Reply error;
-  Entry* entry = ReadZset(db, argv[1], &error);
+  Entry* entry = db.LookupKind(argv[1], Entry::Kind::kZset, &error);
   if (error.is_error()) return error;
   return Reply::Integer(entry != nullptr ? static_cast<int64_t>(entry->items.size() / 2) : 0);
 }
