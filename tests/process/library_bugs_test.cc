@@ -21,6 +21,25 @@ std::string Library(const std::string& name) {
   return testing::SourceDir() + "/examples/libraries/" + name;
 }
 
+// What every finding must do, besides what its case checks of the search:
+// its counterexample, saved as `trace_name`, replays byte for byte, draws
+// with `key` as a keyspace column, and reproduces on a real redis-server
+// at `step`.
+void CheckFinding(const TempDir& dir, const std::string& trace_name, const std::string& key,
+                  const std::string& property, int step) {
+  const std::string trace = dir.File(trace_name);
+  const auto replay = RunLockstep({"replay", "--allow-programs", trace});
+  CHECK(replay.exit_code == 1);
+  CHECK(Has(replay.out, "replay reproduces the trace byte for byte"));
+  const auto svg = RunLockstep({"render", trace, "--svg", dir.File("finding.svg")});
+  CHECK(svg.exit_code == 0);
+  CHECK(Has(testing::ReadText(dir.File("finding.svg")), ">" + key + "<"));
+  const auto real = RunLockstep({"replay", "--allow-programs", trace, "--redis-server"});
+  INFO(real.out << real.err);
+  CHECK(real.exit_code == 1);
+  CHECK(Has(real.out, property + " reproduced on the real server at step " + std::to_string(step)));
+}
+
 // redis-semaphore issue 175: 5.3.0's refresh script, finding its key gone,
 // sets it again and answers 1. C1 stalls past its lease, C2 acquires,
 // leaves and releases, and C1's late refresh re-creates the key: the Mutex
@@ -41,18 +60,9 @@ TEST_CASE("redis-semaphore 5.3.0's refresh re-creates a key it lost and tells it
             "acquired the lock: it lost the lock and was not told"));
   CHECK(Has(found.out, "counterexample: 9 steps (shortest, by breadth-first search"));
   CHECK(Has(found.out, "STALLS (clock passes its bound)"));
-  const std::string trace =
-      dir.File("redis-semaphore-5-3-0-refresh-lost_lease_renewed-2clients.json");
-  const auto replay = RunLockstep({"replay", "--allow-programs", trace});
-  CHECK(replay.exit_code == 1);
-  CHECK(Has(replay.out, "replay reproduces the trace byte for byte"));
-  const auto svg = RunLockstep({"render", trace, "--svg", dir.File("refresh.svg")});
-  CHECK(svg.exit_code == 0);
   // The key the Mutex holds (its "mutex:" prefix) has the keyspace column.
-  CHECK(Has(testing::ReadText(dir.File("refresh.svg")), ">mutex:lock.foo<"));
-  const auto real = RunLockstep({"replay", "--allow-programs", trace, "--redis-server"});
-  CHECK(real.exit_code == 1);
-  CHECK(Has(real.out, "lost_lease_renewed reproduced on the real server at step 9"));
+  CheckFinding(dir, "redis-semaphore-5-3-0-refresh-lost_lease_renewed-2clients.json",
+               "mutex:lock.foo", "lost_lease_renewed", 9);
 }
 
 // 5.3.1 dropped that branch: the refresh answers 0 for a key that is gone,
@@ -96,17 +106,8 @@ TEST_CASE("redis-semaphore 5.8.0's Semaphore lets a client whose clock runs ahea
   // C1's entry, scored 0 by its clock, is gone once C2's clock reads 5.
   CHECK(Has(found.out, "semaphore:lock.foo={54177089-9f90-4fe1-a8d6-5229530047f2:0} until 5"));
   CHECK(Has(found.out, "semaphore:lock.foo={21e81625-b379-4796-acba-c605380ee72c:5} until 8"));
-  const std::string trace =
-      dir.File("redis-semaphore-5-8-0-semaphore-skew-mutual_exclusion-2clients.json");
-  const auto replay = RunLockstep({"replay", "--allow-programs", trace});
-  CHECK(replay.exit_code == 1);
-  CHECK(Has(replay.out, "replay reproduces the trace byte for byte"));
-  const auto svg = RunLockstep({"render", trace, "--svg", dir.File("skew.svg")});
-  CHECK(svg.exit_code == 0);
-  CHECK(Has(testing::ReadText(dir.File("skew.svg")), ">semaphore:lock.foo<"));
-  const auto real = RunLockstep({"replay", "--allow-programs", trace, "--redis-server"});
-  CHECK(real.exit_code == 1);
-  CHECK(Has(real.out, "mutual_exclusion reproduced on the real server at step 6"));
+  CheckFinding(dir, "redis-semaphore-5-8-0-semaphore-skew-mutual_exclusion-2clients.json",
+               "semaphore:lock.foo", "mutual_exclusion", 6);
 }
 
 // The reference: the Mutex of the same version, whose lease the server
