@@ -28,6 +28,7 @@ enum class Timing {
   kDuration,       // EXPIRE, PEXPIRE: argv[2] is a time from now
   kInstant,        // EXPIREAT, PEXPIREAT: argv[2] is an instant on the clock
   kSetOptions,     // SET: EX/PX durations, EXAT/PXAT instants among its options
+  kReadsClock,     // TIME: the reply is the clock itself
 };
 
 struct CommandSpec {

@@ -77,6 +77,7 @@ Reply DecrbyCommand(Db& db, const Argv& argv);
 Reply DelCommand(Db& db, const Argv& argv);
 Reply ExistsCommand(Db& db, const Argv& argv);
 Reply TypeCommand(Db& db, const Argv& argv);
+Reply TimeCommand(Db& db, const Argv& argv);
 Reply RpushCommand(Db& db, const Argv& argv);
 Reply LlenCommand(Db& db, const Argv& argv);
 

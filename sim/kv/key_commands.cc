@@ -1,8 +1,9 @@
-// DEL, EXISTS, TYPE (src/db.c) and RPUSH, LLEN (src/t_list.c). Lists exist
-// only so that WRONGTYPE can arise; they never become empty, since the model
-// has no pops.
+// DEL, EXISTS, TYPE (src/db.c), TIME (src/server.c) and RPUSH, LLEN
+// (src/t_list.c). Lists exist only so that WRONGTYPE can arise; they never
+// become empty, since the model has no pops.
 #include "sim/kv/commands.h"
 #include "sim/kv/error_text.h"
+#include "sim/kv/int_parse.h"
 
 namespace lockstep::kv::internal {
 
@@ -42,6 +43,15 @@ Reply TypeCommand(Db& db, const Argv& argv) {
       return Reply::Status("zset");
   }
   return Reply::Status("none");
+}
+
+// timeCommand: the server's clock as Unix seconds and microseconds. A
+// virtual tick is a millisecond, so the microseconds are whole thousands.
+Reply TimeCommand(Db& db, const Argv&) {
+  const Millis now = db.now();
+  const Millis seconds = now >= 0 ? now / 1000 : -((999 - now) / 1000);
+  const Millis micros = (now - seconds * 1000) * 1000;
+  return Reply::Array({Reply::Bulk(FormatInt64(seconds)), Reply::Bulk(FormatInt64(micros))});
 }
 
 // pushGenericCommand (tail). Keeps the key's TTL.

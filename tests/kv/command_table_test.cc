@@ -63,7 +63,8 @@ TEST_CASE("The table holds every modelled command once, upper case", "[kv][table
                                        "ZREVRANGEBYSCORE",
                                        "ZREMRANGEBYSCORE",
                                        "ZRANK",
-                                       "ZREVRANK"});
+                                       "ZREVRANK",
+                                       "TIME"});
   CHECK(names.size() == CommandTable().size());
 }
 

@@ -411,5 +411,13 @@ TEST_CASE("Effect marks writes and not reads", "[kv][effect]") {
   CHECK(s.last_effect.wrote);
 }
 
+TEST_CASE("TIME is the server's clock in Unix seconds and microseconds", "[kv][keys]") {
+  Server s;
+  CHECK(s.Run(1500, {"TIME"}) == R"(["1", "500000"])");
+  CHECK(s.Run(0, {"TIME"}) == R"(["0", "0"])");
+  CHECK(s.Run(-1, {"TIME"}) == R"(["-1", "999000"])");  // a clock skewed before 1970
+  CHECK(s.Run(0, {"TIME", "x"}) == "(error) ERR wrong number of arguments for 'time' command");
+}
+
 }  // namespace
 }  // namespace lockstep::kv

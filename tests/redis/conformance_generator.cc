@@ -103,6 +103,13 @@ void Expire(Gen& g, Command* c, bool seconds, bool absolute) {
 
 const std::map<std::string_view, Builder>& Builders();
 
+// Whether `spec` may come up in a sequence of g's: TIME only where the
+// server's clock is lockstep's (timed), since a free-running clock's
+// microseconds are no instant the model can run at.
+bool ClockSet(const Gen& g, const kv::CommandSpec& spec) {
+  return g.timed() || spec.timing != kv::Timing::kReadsClock;
+}
+
 // Verbatim from the Redis distributed-locks page.
 constexpr std::string_view kReleaseScript =
     "if redis.call(\"get\",KEYS[1]) == ARGV[1] then\n"
@@ -213,7 +220,7 @@ void Eval(Gen& g, Command* c) {
     c->args.push_back(Gen::Lit("0"));
     const std::span<const kv::CommandSpec> table = kv::CommandTable();
     const kv::CommandSpec* spec = &table[g.Below(table.size())];
-    while (spec->name == "EVAL") spec = &table[g.Below(table.size())];
+    while (spec->name == "EVAL" || !ClockSet(g, *spec)) spec = &table[g.Below(table.size())];
     c->args.push_back(Gen::Lit(g.Cased(spec->name)));
     c->features.push_back("EVAL:call:" + std::string(spec->name));
     Builders().at(spec->name)(g, c);
@@ -250,6 +257,7 @@ const std::map<std::string_view, Builder>& Builders() {
       {"RPUSH", Rpush},
       {"LLEN", OneKey},
       {"TYPE", OneKey},
+      {"TIME", [](Gen&, Command*) {}},
       {"HSET", Hset},
       {"HGET", HashField},
       {"HDEL", Hdel},
@@ -328,6 +336,7 @@ Sequence GenerateWith(Gen& g) {
       Unknown(g, &c);
     } else {
       const kv::CommandSpec* pick = &table[g.Below(table.size())];
+      while (!ClockSet(g, *pick)) pick = &table[g.Below(table.size())];
       // A timed sequence is about deadlines: a hash or sorted-set command
       // (H..., Z...), which takes no time, is drawn again two times in
       // three, so that TTLs near their rounding points still come up.

@@ -77,7 +77,7 @@ inline constexpr Departure kKnownDepartures[] = {
      "empty table, and table.insert(string, x) succeeds for the rest of that script (it is "
      "undone before the next)."},
     {"lua-commands-outside-model",
-     "Not generated. redis.call of a command the model does not implement (HSET, PING, ...) "
+     "Not generated. redis.call of a command the model does not implement (SADD, PING, ...) "
      "gets \"Unknown Redis command called from script\"; redis.acl_check_cmd likewise refuses "
      "it. RESP3 (redis.setresp(3)) is accepted but replies still convert as RESP2; the shebang "
      "line is split on spaces without quotes, and of its flags only no-writes is enforced."},
