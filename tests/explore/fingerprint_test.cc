@@ -68,7 +68,7 @@ world::WorldState WithEntry(world::Model& model, kv::Entry::Kind kind,
 }
 
 TEST_CASE(
-    "a sorted set that holds a client's token is hashed unrenamed; a list's token is "
+    "a sorted set that holds a client's token is hashed unrenamed, and a list's token "
     "renamed with its client") {
   testing::TempDir dir;
   const scenario::Scenario sc = LoadAlike(dir, "1003");

@@ -12,7 +12,7 @@ namespace {
 
 using testing::Server;
 
-TEST_CASE("HGETALL answers in the order fields were added; a field set again keeps its place",
+TEST_CASE("HGETALL answers in the order fields were added, a field set again keeping its place",
           "[kv][hash]") {
   Server s;
   CHECK(s.Run(0, {"HSET", "h", "b", "1", "a", "2"}) == "(integer) 2");
@@ -159,7 +159,8 @@ TEST_CASE("ZRANGE's options: BYSCORE, BYLEX, REV and LIMIT, and their conflicts"
   CHECK(s.Run(0, {"ZREVRANGE", "z", "0", "0", "WITHSCORES"}) == R"(["d", "0"])");
 }
 
-TEST_CASE("ZREM of a set's last member deletes the key; wrong types are refused", "[kv][zset]") {
+TEST_CASE("ZREM of a set's last member deletes the key, and wrong types are refused",
+          "[kv][zset]") {
   Server s;
   s.Run(0, {"ZADD", "z", "1", "a"});
   CHECK(s.Run(0, {"ZREM", "z", "a", "a"}) == "(integer) 1");
@@ -178,7 +179,7 @@ TEST_CASE("ZREM of a set's last member deletes the key; wrong types are refused"
   }
 }
 
-TEST_CASE("hash and sorted-set reads commute; writes to one key do not", "[kv][conflicts]") {
+TEST_CASE("hash and sorted-set reads commute, and writes to one key do not", "[kv][conflicts]") {
   CHECK(CommandsCommute({"HGET", "h", "f"}, {"ZSCORE", "h", "m"}));
   CHECK(CommandsCommute({"ZADD", "a", "1", "m"}, {"HSET", "b", "f", "v"}));
   CHECK_FALSE(CommandsCommute({"ZADD", "a", "1", "m"}, {"ZRANGE", "a", "0", "-1"}));
