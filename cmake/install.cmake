@@ -12,7 +12,7 @@ include(CMakePackageConfigHelpers)
 # themselves when it is loaded, and a program's own algorithms register into
 # the same table. Its private dependencies (Boost.Fiber, Lua with cjson and
 # bit, nettle) stay behind it; its headers need only nlohmann_json.
-set(LOCKSTEP_LAYERS lockstep_lang lockstep_kv lockstep_world lockstep_algo lockstep_process lockstep_check lockstep_trace
+set(LOCKSTEP_LAYERS lockstep_mdp lockstep_lang lockstep_kv lockstep_world lockstep_algo lockstep_process lockstep_check lockstep_trace
   lockstep_scenario lockstep_explore lockstep_run lockstep_api)
 add_library(lockstep_shared SHARED)
 foreach(layer IN LISTS LOCKSTEP_LAYERS)
