@@ -76,12 +76,17 @@ void Model::NoteWrites(WorldState& s, int server, int actor, const kv::CommandSp
       kv::Entry& e = *now;
       // A time in a list, hash or sorted set is marked too: the
       // fingerprint then keeps the clock as it is (explore/fingerprint.cc).
+      // A string's value is written whole; a collection keeps the items an
+      // earlier command wrote, and so its mark (sound, if one outlives its
+      // item).
       auto stamped = [&](std::string_view v) {
         return std::find(stamps.begin(), stamps.end(), v) != stamps.end();
       };
+      const kv::Entry* was_entry = before[k].entry ? &*before[k].entry : nullptr;
+      const bool kept_mark = was_entry && was_entry->kind == e.kind && was_entry->timestamp;
       e.timestamp = e.kind == kv::Entry::Kind::kString
                         ? stamped(e.value)
-                        : std::any_of(e.items.begin(), e.items.end(), stamped);
+                        : kept_mark || std::any_of(e.items.begin(), e.items.end(), stamped);
       // A write that leaves the value as it was (PEXPIRE, PERSIST, SET ...
       // KEEPTTL of the same value, a script's write-back) keeps the value's
       // provenance whole: its writer too, or the client that extends another's

@@ -84,5 +84,36 @@ TEST_CASE("a time a client writes into a sorted set or a hash marks its entry as
   }
 }
 
+// A later write to the same collection that sends no time leaves the time
+// an earlier one wrote in it: the mark stays.
+TEST_CASE("a collection keeps its timestamp mark through a later write that sends no time") {
+  for (const char* kind : {"ZADD", "HSET"}) {
+    INFO(kind);
+    WorldConfig cfg;
+    cfg.horizon = 3;
+    ClientSetup c;
+    c.name = "C1";
+    c.algorithm = "test";
+    const std::string what = kind;
+    c.body = [what](Client& client) {
+      if (what == "ZADD") {
+        client.Call({"ZADD", "k", Client::ClockPlus(2), "m"});
+        client.Call({"ZADD", "k", "7", "n"});
+      } else {
+        client.Call({"HSET", "k", "f", Client::ClockPlus(2)});
+        client.Call({"HSET", "k", "g", "7"});
+      }
+    };
+    cfg.clients.push_back(std::move(c));
+    World w(std::move(cfg));
+    w.Apply(Action::Step(0));
+    w.Apply(Action::Step(0));
+    const kv::Entry* e = w.state().servers[0].keyspace.Find("k", 0);
+    REQUIRE(e != nullptr);
+    CHECK(e->items.size() == 4);
+    CHECK(e->timestamp);
+  }
+}
+
 }  // namespace
 }  // namespace lockstep::world
