@@ -135,8 +135,9 @@ int Wait(pid_t pid) {
 }
 
 long CpuTicks(pid_t pid) {
-  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  // ReadText, which gives "" for a process that ends as it is read.
+  const std::string text = ReadText("/proc/" + std::to_string(pid) + "/stat");
+  if (text.rfind(')') == std::string::npos) return 0;
   // Fields after the command name, which is in parentheses and may hold spaces.
   std::istringstream rest(text.substr(text.rfind(')') + 2));
   std::string field;

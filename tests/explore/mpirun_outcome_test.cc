@@ -91,8 +91,8 @@ std::vector<pid_t> RanksOf(pid_t mpirun) {
   for (const auto& e : fs::directory_iterator("/proc")) {
     const std::string name = e.path().filename();
     if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream stat(e.path() / "stat");
-    std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+    // ReadText gives "" for a process that ends while it is read.
+    const std::string text = testing::ReadText(e.path() / "stat");
     const size_t close = text.rfind(')');
     if (close == std::string::npos || text.find("(lockstep)") == std::string::npos) continue;
     std::istringstream rest(text.substr(close + 2));

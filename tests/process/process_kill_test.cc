@@ -20,9 +20,10 @@ namespace {
 using testing::TempDir;
 
 // Whether `pid` still runs (a zombie has ended).
+// ReadText, not an istreambuf_iterator: a process reaped between the open
+// and the read makes the read fail with ESRCH, which the iterator throws.
 bool Alive(pid_t pid) {
-  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  const std::string text = testing::ReadText("/proc/" + std::to_string(pid) + "/stat");
   if (text.empty()) return false;
   const size_t paren = text.rfind(')');
   return paren == std::string::npos || text.substr(paren + 2, 1) != "Z";
