@@ -38,6 +38,7 @@ constexpr auto kRows = std::to_array<Row>({
     {{"RPUSH", -3, Access::kWrite, 1, 1, 1}, internal::RpushCommand},
     {{"LLEN", 2, Access::kRead, 1, 1, 1}, internal::LlenCommand},
     {{"TYPE", 2, Access::kRead, 1, 1, 1}, internal::TypeCommand},
+    {{"SELECT", 2, Access::kRead, 0, 0, 0}, internal::SelectCommand},
     {{"TIME", 1, Access::kRead, 0, 0, 0, 0, Timing::kReadsClock}, internal::TimeCommand},
     {{"HSET", -4, Access::kWrite, 1, 1, 1}, internal::HsetCommand},
     {{"HGET", 3, Access::kRead, 1, 1, 1}, internal::HgetCommand},

@@ -78,6 +78,7 @@ Reply DelCommand(Db& db, const Argv& argv);
 Reply ExistsCommand(Db& db, const Argv& argv);
 Reply TypeCommand(Db& db, const Argv& argv);
 Reply TimeCommand(Db& db, const Argv& argv);
+Reply SelectCommand(Db& db, const Argv& argv);
 Reply RpushCommand(Db& db, const Argv& argv);
 Reply LlenCommand(Db& db, const Argv& argv);
 

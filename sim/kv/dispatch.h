@@ -5,6 +5,7 @@
 
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/kv/keyspace.h"
@@ -30,6 +31,11 @@ struct Effect {
 // found in the keyspace by its address, and a value argument is stored as
 // it is, without being looked up again.
 using Args = std::vector<Text>;
+
+// What SELECT `index` answers, as selectCommand does. Database 0 is the
+// model's only one: `other` is set for one a real server has besides (1 to
+// 15), which is refused, since a real server would switch to it.
+Reply SelectReply(std::string_view index, bool* other = nullptr);
 
 // Executes one command atomically on `keyspace` at time `now`. Never throws
 // for bad input: unknown commands, wrong arity, syntax and type errors come

@@ -1,4 +1,4 @@
-// DEL, EXISTS, TYPE (src/db.c), TIME (src/server.c) and RPUSH, LLEN
+// DEL, EXISTS, TYPE, SELECT (src/db.c), TIME (src/server.c) and RPUSH, LLEN
 // (src/t_list.c). Lists exist only so that WRONGTYPE can arise; they never
 // become empty, since the model has no pops.
 #include "sim/kv/commands.h"
@@ -45,6 +45,14 @@ Reply TypeCommand(Db& db, const Argv& argv) {
   return Reply::Status("none");
 }
 
+// selectCommand, as a script sends it.
+Reply SelectCommand(Db& db, const Argv& argv) {
+  bool other = false;
+  Reply reply = SelectReply(argv[1], &other);
+  if (other) db.MarkUnvouched("a SELECT of a database other than 0, which the model does not keep");
+  return reply;
+}
+
 // timeCommand: the server's clock as Unix seconds and microseconds. A
 // virtual tick is a millisecond, so the microseconds are whole thousands.
 Reply TimeCommand(Db& db, const Argv&) {
@@ -79,3 +87,20 @@ Reply LlenCommand(Db& db, const Argv& argv) {
 }
 
 }  // namespace lockstep::kv::internal
+
+namespace lockstep::kv {
+
+Reply SelectReply(std::string_view index, bool* other) {
+  constexpr int64_t kRedisDatabases = 16;  // redis.conf's default `databases`
+  int64_t id = 0;
+  if (!ParseInt64(index, &id)) return Reply::Error(std::string(kNotAnInteger));
+  if (id < INT32_MIN || id > INT32_MAX) {  // getIntFromObjectOrReply's words
+    return Reply::Error("ERR value is out of range, value must between -2147483648 and 2147483647");
+  }
+  if (id < 0 || id >= kRedisDatabases) return Reply::Error("ERR DB index is out of range");
+  if (id == 0) return Reply::Ok();
+  if (other != nullptr) *other = true;
+  return Reply::Error("ERR DB index is out of range (lockstep models database 0)");
+}
+
+}  // namespace lockstep::kv

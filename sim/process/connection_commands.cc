@@ -2,6 +2,7 @@
 
 #include <cctype>
 
+#include "sim/kv/dispatch.h"
 #include "sim/kv/reply.h"
 #include "sim/kv/sha1.h"
 #include "sim/process/resp.h"
@@ -124,8 +125,7 @@ std::optional<std::string> AnswerLocally(std::vector<std::string>& argv, Connect
   }
   if (name == "SELECT") {
     if (argv.size() != 2) return WrongArity("select");
-    if (argv[1] == "0") return Encoded(Reply::Ok(), conn);
-    return Encoded(Reply::Error("ERR DB index is out of range (lockstep models database 0)"), conn);
+    return Encoded(kv::SelectReply(argv[1]), conn);
   }
   if (name == "CLIENT") return Client(argv, conn);
   if (name == "INFO") return Encoded(Reply::Bulk(InfoText()), conn);

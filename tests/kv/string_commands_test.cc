@@ -419,5 +419,25 @@ TEST_CASE("TIME is the server's clock in Unix seconds and microseconds", "[kv][k
   CHECK(s.Run(0, {"TIME", "x"}) == "(error) ERR wrong number of arguments for 'time' command");
 }
 
+TEST_CASE("SELECT keeps database 0 and refuses another, unvouched where Redis has it",
+          "[kv][keys]") {
+  Server s;
+  CHECK(s.Run(0, {"SELECT", "0"}) == "OK");
+  CHECK(s.last_effect.unvouched == nullptr);
+  CHECK(s.Run(0, {"SELECT", "16"}) == "(error) ERR DB index is out of range");
+  CHECK(s.Run(0, {"SELECT", "-1"}) == "(error) ERR DB index is out of range");
+  CHECK(s.Run(0, {"SELECT", "00"}) == "(error) ERR value is not an integer or out of range");
+  CHECK(s.Run(0, {"SELECT", "4294967296"}) ==
+        "(error) ERR value is out of range, value must between -2147483648 and 2147483647");
+  CHECK(s.last_effect.unvouched == nullptr);
+  // A real server would switch to database 3: the model cannot vouch.
+  CHECK(s.Run(0, {"SELECT", "3"}) ==
+        "(error) ERR DB index is out of range (lockstep models database 0)");
+  CHECK(s.last_effect.unvouched != nullptr);
+  // As @sesamecare-oss/redlock's scripts begin.
+  CHECK(s.Run(0, {"EVAL", "return redis.pcall('SELECT', tonumber(ARGV[1]))", "0", "0"}) == "OK");
+  CHECK(s.last_effect.unvouched == nullptr);
+}
+
 }  // namespace
 }  // namespace lockstep::kv

@@ -235,6 +235,14 @@ void Eval(Gen& g, Command* c) {
   }
 }
 
+// SELECT of database 0 or of an index a real server refuses: one it has
+// besides (1 to 15) is unvouched, and would switch the connection.
+void Select(Gen& g, Command* c) {
+  static const std::vector<std::string> indexes = {"0", "16", "-1", "abc", "00", "4294967296"};
+  c->args.push_back(Gen::Lit(g.Pick(indexes)));
+  c->features.push_back("SELECT");
+}
+
 const std::map<std::string_view, Builder>& Builders() {
   static const std::map<std::string_view, Builder> builders = {
       {"GET", OneKey},
@@ -258,6 +266,7 @@ const std::map<std::string_view, Builder>& Builders() {
       {"LLEN", OneKey},
       {"TYPE", OneKey},
       {"TIME", [](Gen&, Command*) {}},
+      {"SELECT", Select},
       {"HSET", Hset},
       {"HGET", HashField},
       {"HDEL", Hdel},

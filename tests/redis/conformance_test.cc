@@ -410,8 +410,9 @@ TEST_CASE("at virtual times the model gives redis-server's replies and keyspace 
   // Live keys' TTLs, near their rounding points: about one a tenth of the
   // seeds gives one (94 in the first 1000).
   CHECK(ttl_replies > seeds / 20);
-  for (const char* f : {"duration:near", "unix-time:near", "EXPIRE:GT", "EXPIRE:LT", "SET:PX",
-                        "SET:EXAT", "EVAL:acquire", "TIME", "EVAL:call:TIME"}) {
+  for (const char* f :
+       {"duration:near", "unix-time:near", "EXPIRE:GT", "EXPIRE:LT", "SET:PX", "SET:EXAT",
+        "EVAL:acquire", "TIME", "EVAL:call:TIME", "SELECT", "EVAL:call:SELECT"}) {
     INFO(f);
     CHECK(features.count(f) == 1);
   }

@@ -43,7 +43,8 @@ const Hostile kHostile[] = {
     {"flushall", "redis.pcall('FLUSHALL')\nredis.call('SET', 'lock.foo', 'x')\n", 2,
      "step 1: C1 sends FLUSHALL: a command the model does not implement"},
     {"select", "redis.pcall('SELECT', '3')\nredis.pcall('DEL', 'precious')\n", 2,
-     "step 1: C1 sends SELECT 3: a command the model does not implement"},
+     "step 1: C1 sends SELECT 3: a SELECT of a database other than 0, which the model does not "
+     "keep"},
     {"shutdown", "redis.pcall('GET', 'lock.foo')\nredis.pcall('SHUTDOWN', 'NOSAVE')\n", 2,
      "step 2: C1 sends SHUTDOWN NOSAVE: a command the model does not implement"},
     {"script-flushall", "redis.pcall('EVAL', \"redis.call('FLUSHALL')\", '0')\n", 1,
@@ -52,7 +53,7 @@ const Hostile kHostile[] = {
     {"script-pcall-flushall",
      "redis.pcall('EVAL', \"redis.pcall('SELECT', '3') redis.pcall('FLUSHDB') return 1\", "
      "'0')\n",
-     1, "its script calls a command the model does not implement"},
+     1, "a SELECT of a database other than 0, which the model does not keep"},
     {"script-instructions", "redis.pcall('EVAL', 'while true do end', '0')\n", 1,
      "its script ran into the model's instruction limit"},
 };
