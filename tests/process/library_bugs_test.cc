@@ -23,10 +23,10 @@ std::string Library(const std::string& name) {
 
 // What every finding must do, besides what its case checks of the search:
 // its counterexample, saved as `trace_name`, replays byte for byte, draws
-// with `key` as a keyspace column, and reproduces on a real redis-server
-// at `step`.
+// with `key` as a keyspace column, and reproduces on real redis-servers
+// (one per instance, `servers` of them) at `step`.
 void CheckFinding(const TempDir& dir, const std::string& trace_name, const std::string& key,
-                  const std::string& property, int step) {
+                  const std::string& property, int step, int servers = 1) {
   const std::string trace = dir.File(trace_name);
   const auto replay = RunLockstep({"replay", "--allow-programs", trace});
   CHECK(replay.exit_code == 1);
@@ -37,7 +37,20 @@ void CheckFinding(const TempDir& dir, const std::string& trace_name, const std::
   const auto real = RunLockstep({"replay", "--allow-programs", trace, "--redis-server"});
   INFO(real.out << real.err);
   CHECK(real.exit_code == 1);
-  CHECK(Has(real.out, property + " reproduced on the real server at step " + std::to_string(step)));
+  CHECK(Has(real.out, property + " reproduced on the real server" + (servers > 1 ? "s" : "") +
+                          " at step " + std::to_string(step) + ":"));
+}
+
+// A reference version's search: `scenario` (under examples/libraries/)
+// is SAFE for `properties` within horizon 4, and each client enters.
+void CheckClean(const std::string& scenario, const std::string& properties) {
+  const auto clean =
+      RunLockstep({"explore", "--allow-programs", Library(scenario), "--strategy", "bfs"});
+  INFO(clean.out << clean.err);
+  CHECK(clean.exit_code == 0);
+  CHECK(Has(clean.out, "SAFE: no violation of " + properties +
+                           " in any schedule within these bounds (horizon 4)"));
+  CHECK(Has(clean.out, "entered: C1 and C2 each enter the critical section in some schedule"));
 }
 
 // redis-semaphore issue 175: 5.3.0's refresh script, finding its key gone,
@@ -71,15 +84,7 @@ TEST_CASE("redis-semaphore 5.3.1's refresh never renews a lease another client t
           "[process][sweep]") {
   REQUIRE(std::filesystem::exists(
       Library("redis-semaphore/node_modules/redis-semaphore-5.3.1/package.json")));
-  const auto clean =
-      RunLockstep({"explore", "--allow-programs", Library("redis-semaphore/refresh-5.3.1.json"),
-                   "--strategy", "bfs"});
-  INFO(clean.out << clean.err);
-  CHECK(clean.exit_code == 0);
-  CHECK(Has(clean.out,
-            "SAFE: no violation of lost_lease_renewed, client_error in any schedule within these "
-            "bounds (horizon 4)"));
-  CHECK(Has(clean.out, "entered: C1 and C2 each enter the critical section in some schedule"));
+  CheckClean("redis-semaphore/refresh-5.3.1.json", "lost_lease_renewed, client_error");
 }
 
 // redis-semaphore 5.8.0's Semaphore keeps its holders in a sorted set
@@ -114,15 +119,42 @@ TEST_CASE("redis-semaphore 5.8.0's Semaphore lets a client whose clock runs ahea
 // ends (SET NX PX), under the same bounds and skew, every schedule.
 TEST_CASE("redis-semaphore 5.8.0's Mutex keeps one holder whatever the clients' clocks",
           "[process][sweep]") {
-  const auto clean =
-      RunLockstep({"explore", "--allow-programs", Library("redis-semaphore/mutex-skew-5.8.0.json"),
-                   "--strategy", "bfs"});
-  INFO(clean.out << clean.err);
-  CHECK(clean.exit_code == 0);
-  CHECK(Has(clean.out,
-            "SAFE: no violation of mutual_exclusion, client_error in any schedule within these "
-            "bounds (horizon 4)"));
-  CHECK(Has(clean.out, "entered: C1 and C2 each enter the critical section in some schedule"));
+  CheckClean("redis-semaphore/mutex-skew-5.8.0.json", "mutual_exclusion, client_error");
+}
+
+// node-redlock 5.0.0-beta.2 and its fork @sesamecare-oss/redlock 1.4.0
+// return a Lock without checking that its expiration (the attempt's start +
+// ttl - drift) is still ahead (node-redlock #296, #299, PR #369). C1's
+// script reaches A and B at clock 0 and C only at 4, when its keys on A and
+// B have expired: it counts a majority and enters with a lock valid until
+// 1, holding C alone, while C2, starting at 4, takes A and B and enters.
+// The three real servers show the same.
+TEST_CASE("node-redlock 5.0.0-beta.2 and its fork return a lock that has expired",
+          "[process][sweep]") {
+  INFO("the npm packages: bash .ci/install-deps (npm ci in examples/libraries/node-redlock)");
+  const auto [version, trace] = GENERATE(table<std::string, std::string>(
+      {{"5.0.0-beta.2", "redlock-5-0-0-beta-2-slow-acquire-mutual_exclusion-2clients.json"},
+       {"sesamecare-1.4.0",
+        "redlock-sesamecare-1-4-0-slow-acquire-mutual_exclusion-2clients.json"}}));
+  INFO(version);
+  TempDir dir;
+  const auto found = RunLockstep({"explore", "--allow-programs",
+                                  Library("node-redlock/slow-acquire-" + version + ".json"),
+                                  "--strategy", "bfs", "--out", dir.File("")});
+  INFO(found.out << found.err);
+  CHECK(found.exit_code == 1);
+  CHECK(Has(found.out,
+            "VIOLATION of mutual_exclusion at step 10: C1 and C2 are in the critical section at "
+            "once"));
+  CHECK(Has(found.out, "counterexample: 10 steps (shortest, by breadth-first search"));
+  CheckFinding(dir, trace, "lock.foo", "mutual_exclusion", 10, 3);
+}
+
+// 4.2.0 returns a lock only while its expiration is ahead of the clock,
+// and otherwise unlocks every instance: the same bounds, every schedule.
+TEST_CASE("node-redlock 4.2.0 never returns a lock that has expired", "[process][sweep]") {
+  REQUIRE(std::filesystem::exists(Library("node-redlock/node_modules/redlock-4.2.0/package.json")));
+  CheckClean("node-redlock/slow-acquire-4.2.0.json", "mutual_exclusion, client_error");
 }
 
 }  // namespace
