@@ -43,6 +43,7 @@ TEST_CASE("The table holds every modelled command once, upper case", "[kv][table
                                        "RPUSH",
                                        "LLEN",
                                        "TYPE",
+                                       "SELECT",
                                        "EVAL",
                                        "HSET",
                                        "HGET",

@@ -347,9 +347,13 @@ Sequence GenerateWith(Gen& g) {
       const kv::CommandSpec* pick = &table[g.Below(table.size())];
       while (!ClockSet(g, *pick)) pick = &table[g.Below(table.size())];
       // A timed sequence is about deadlines: a hash or sorted-set command
-      // (H..., Z...), which takes no time, is drawn again two times in
-      // three, so that TTLs near their rounding points still come up.
-      if (g.timed() && (pick->name[0] == 'H' || pick->name[0] == 'Z') && g.Chance(67)) {
+      // (H..., Z...) or SELECT, which take no time and are half the table,
+      // is kept one time in four and otherwise drawn again, so that TTLs
+      // near their rounding points still come up.
+      auto timeless = [](const kv::CommandSpec& spec) {
+        return spec.name[0] == 'H' || spec.name[0] == 'Z' || spec.name == "SELECT";
+      };
+      while (g.timed() && timeless(*pick) && !g.Chance(25)) {
         pick = &table[g.Below(table.size())];
       }
       const kv::CommandSpec& spec = *pick;

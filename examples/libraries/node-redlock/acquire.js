@@ -4,7 +4,8 @@
 // or sesamecare-1.4.0 (the fork @sesamecare-oss/redlock).
 //
 // The client acquires (the library's own retries: RETRY_COUNT of them,
-// retry_delay apart, no jitter), enters believing the lock valid until the
+// retry_delay apart, no jitter; out of them it gives up, which the property
+// some_contender_enters judges), enters believing the lock valid until the
 // Lock's `expiration` (the library's own word for its validity), leaves
 // and releases. START_DELAY_MS: the client first sleeps that long.
 'use strict';
@@ -61,6 +62,7 @@ async function main() {
     lock = await library.acquire(redlock, s.key, s.ttl);
   } catch (e) {
     await say.because('gave up: ' + e.message);
+    await say.giveUp();
   }
   if (lock) {
     await say.enter(lock.expiration);
