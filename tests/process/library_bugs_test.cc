@@ -41,6 +41,19 @@ void CheckFinding(const TempDir& dir, const std::string& trace_name, const std::
                           " at step " + std::to_string(step) + ":"));
 }
 
+// A finding's search: breadth first over `scenario` (under
+// examples/libraries/), a violation whose counterexample, `steps` long and
+// shortest, is saved in `dir`.
+testing::ProcessResult FindShortest(const TempDir& dir, const std::string& scenario, int steps) {
+  auto found = RunLockstep({"explore", "--allow-programs", Library(scenario), "--strategy", "bfs",
+                            "--out", dir.File("")});
+  INFO(found.out << found.err);
+  CHECK(found.exit_code == 1);
+  CHECK(Has(found.out, "counterexample: " + std::to_string(steps) +
+                           " steps (shortest, by breadth-first search"));
+  return found;
+}
+
 // A reference version's search: `scenario` (under examples/libraries/)
 // is SAFE for `properties` within horizon 4, and each client enters. Depth
 // first, the default: a clean search visits every state in any order, and
@@ -65,15 +78,11 @@ TEST_CASE("redis-semaphore 5.3.0's refresh re-creates a key it lost and tells it
   REQUIRE(std::filesystem::exists(
       Library("redis-semaphore/node_modules/redis-semaphore-5.3.0/package.json")));
   TempDir dir;
-  const auto found =
-      RunLockstep({"explore", "--allow-programs", Library("redis-semaphore/refresh-5.3.0.json"),
-                   "--strategy", "bfs", "--out", dir.File("")});
+  const auto found = FindShortest(dir, "redis-semaphore/refresh-5.3.0.json", 9);
   INFO(found.out << found.err);
-  CHECK(found.exit_code == 1);
   CHECK(Has(found.out,
             "VIOLATION of lost_lease_renewed at step 9: C1's lease was renewed after C2 had "
             "acquired the lock: it lost the lock and was not told"));
-  CHECK(Has(found.out, "counterexample: 9 steps (shortest, by breadth-first search"));
   CHECK(Has(found.out, "STALLS (clock passes its bound)"));
   // The key the Mutex holds (its "mutex:" prefix) has the keyspace column.
   CheckFinding(dir, "redis-semaphore-5-3-0-refresh-lost_lease_renewed-2clients.json",
@@ -101,15 +110,11 @@ TEST_CASE("redis-semaphore 5.8.0's Semaphore lets a client whose clock runs ahea
   REQUIRE(std::filesystem::exists(
       Library("redis-semaphore/node_modules/redis-semaphore-5.8.0/package.json")));
   TempDir dir;
-  const auto found = RunLockstep({"explore", "--allow-programs",
-                                  Library("redis-semaphore/semaphore-skew-5.8.0.json"),
-                                  "--strategy", "bfs", "--out", dir.File("")});
+  const auto found = FindShortest(dir, "redis-semaphore/semaphore-skew-5.8.0.json", 6);
   INFO(found.out << found.err);
-  CHECK(found.exit_code == 1);
   CHECK(Has(found.out,
             "VIOLATION of mutual_exclusion at step 6: C1 and C2 are in the critical section at "
             "once"));
-  CHECK(Has(found.out, "counterexample: 6 steps (shortest, by breadth-first search"));
   // C1's entry, scored 0 by its clock, is gone once C2's clock reads 5.
   CHECK(Has(found.out, "semaphore:lock.foo={54177089-9f90-4fe1-a8d6-5229530047f2:0} until 5"));
   CHECK(Has(found.out, "semaphore:lock.foo={21e81625-b379-4796-acba-c605380ee72c:5} until 8"));
@@ -140,15 +145,11 @@ TEST_CASE("node-redlock 5.0.0-beta.2 and its fork return a lock that has expired
         "redlock-sesamecare-1-4-0-slow-acquire-mutual_exclusion-2clients.json"}}));
   INFO(version);
   TempDir dir;
-  const auto found = RunLockstep({"explore", "--allow-programs",
-                                  Library("node-redlock/slow-acquire-" + version + ".json"),
-                                  "--strategy", "bfs", "--out", dir.File("")});
+  const auto found = FindShortest(dir, "node-redlock/slow-acquire-" + version + ".json", 10);
   INFO(found.out << found.err);
-  CHECK(found.exit_code == 1);
   CHECK(Has(found.out,
             "VIOLATION of mutual_exclusion at step 10: C1 and C2 are in the critical section at "
             "once"));
-  CHECK(Has(found.out, "counterexample: 10 steps (shortest, by breadth-first search"));
   CheckFinding(dir, trace, "lock.foo", "mutual_exclusion", 10, 3);
 }
 

@@ -202,11 +202,10 @@ TEST_CASE("a process that opens more connections than lockstep can hold is told 
     // With every descriptor taken, a sanitizer could not open a log file
     // (log_path) for what it writes, and would abort: it writes to stderr,
     // which is checked below.
-    std::string options;
     for (const char* name : {"ASAN_OPTIONS", "UBSAN_OPTIONS"}) {
       const char* value = std::getenv(name);
-      options = std::string(name) + "=" + (value ? value : "") + ":log_path=stderr";
-      argv.insert(argv.begin(), options);
+      argv.insert(argv.begin(),
+                  std::string(name) + "=" + (value ? value : "") + ":log_path=stderr");
     }
     argv.insert(argv.begin(), "/usr/bin/env");
   }

@@ -110,6 +110,12 @@ bool ClockSet(const Gen& g, const kv::CommandSpec& spec) {
   return g.timed() || spec.timing != kv::Timing::kReadsClock;
 }
 
+// A hash's or sorted set's command (H..., Z...) or SELECT: none takes or
+// sets a time.
+bool TakesNoTime(const kv::CommandSpec& spec) {
+  return spec.name[0] == 'H' || spec.name[0] == 'Z' || spec.name == "SELECT";
+}
+
 // Verbatim from the Redis distributed-locks page.
 constexpr std::string_view kReleaseScript =
     "if redis.call(\"get\",KEYS[1]) == ARGV[1] then\n"
@@ -346,14 +352,10 @@ Sequence GenerateWith(Gen& g) {
     } else {
       const kv::CommandSpec* pick = &table[g.Below(table.size())];
       while (!ClockSet(g, *pick)) pick = &table[g.Below(table.size())];
-      // A timed sequence is about deadlines: a hash or sorted-set command
-      // (H..., Z...) or SELECT, which take no time and are half the table,
-      // is kept one time in four and otherwise drawn again, so that TTLs
-      // near their rounding points still come up.
-      auto timeless = [](const kv::CommandSpec& spec) {
-        return spec.name[0] == 'H' || spec.name[0] == 'Z' || spec.name == "SELECT";
-      };
-      while (g.timed() && timeless(*pick) && !g.Chance(25)) {
+      // A timed sequence is about deadlines: a command that takes no time,
+      // half the table, is kept one time in four and otherwise drawn
+      // again, so that TTLs near their rounding points still come up.
+      while (g.timed() && TakesNoTime(*pick) && !g.Chance(25)) {
         pick = &table[g.Below(table.size())];
       }
       const kv::CommandSpec& spec = *pick;

@@ -4,6 +4,8 @@
 // as a time a client wrote is marked in whatever kind of value holds it.
 #include "sim/world/ghost_state.h"
 
+#include <functional>
+
 #include <catch2/catch.hpp>
 
 #include "sim/world/world.h"
@@ -57,26 +59,31 @@ TEST_CASE("a negative writer forgets both facts, and a key without an entry take
   CHECK(Model::GhostOf(s, "absent") == ValueGhost{});
 }
 
+// A world of one client, C1, running `body`, horizon 3.
+WorldConfig OneClient(std::function<void(Client&)> body) {
+  WorldConfig cfg;
+  cfg.horizon = 3;
+  ClientSetup c;
+  c.name = "C1";
+  c.algorithm = "test";
+  c.body = std::move(body);
+  cfg.clients.push_back(std::move(c));
+  return cfg;
+}
+
 // A time a client sends (a ClockPlus argument) is marked where it is kept:
 // a string's value, or an item of a sorted set or hash, so that a search
 // without a horizon keeps such a state's clock (explore/fingerprint.cc).
 TEST_CASE("a time a client writes into a sorted set or a hash marks its entry as a timestamp") {
   for (const char* kind : {"ZADD", "HSET", "SET", "plain ZADD"}) {
     INFO(kind);
-    WorldConfig cfg;
-    cfg.horizon = 3;
-    ClientSetup c;
-    c.name = "C1";
-    c.algorithm = "test";
     const std::string what = kind;
-    c.body = [what](Client& client) {
+    World w(OneClient([what](Client& client) {
       if (what == "ZADD") client.Call({"ZADD", "k", Client::ClockPlus(2), "m"});
       if (what == "HSET") client.Call({"HSET", "k", "f", Client::ClockPlus(2)});
       if (what == "SET") client.Call({"SET", "k", Client::ClockPlus(2)});
       if (what == "plain ZADD") client.Call({"ZADD", "k", "2", "m"});
-    };
-    cfg.clients.push_back(std::move(c));
-    World w(std::move(cfg));
+    }));
     w.Apply(Action::Step(0));
     const kv::Entry* e = w.state().servers[0].keyspace.Find("k", 0);
     REQUIRE(e != nullptr);
@@ -89,13 +96,8 @@ TEST_CASE("a time a client writes into a sorted set or a hash marks its entry as
 TEST_CASE("a collection keeps its timestamp mark through a later write that sends no time") {
   for (const char* kind : {"ZADD", "HSET"}) {
     INFO(kind);
-    WorldConfig cfg;
-    cfg.horizon = 3;
-    ClientSetup c;
-    c.name = "C1";
-    c.algorithm = "test";
     const std::string what = kind;
-    c.body = [what](Client& client) {
+    World w(OneClient([what](Client& client) {
       if (what == "ZADD") {
         client.Call({"ZADD", "k", Client::ClockPlus(2), "m"});
         client.Call({"ZADD", "k", "7", "n"});
@@ -103,9 +105,7 @@ TEST_CASE("a collection keeps its timestamp mark through a later write that send
         client.Call({"HSET", "k", "f", Client::ClockPlus(2)});
         client.Call({"HSET", "k", "g", "7"});
       }
-    };
-    cfg.clients.push_back(std::move(c));
-    World w(std::move(cfg));
+    }));
     w.Apply(Action::Step(0));
     w.Apply(Action::Step(0));
     const kv::Entry* e = w.state().servers[0].keyspace.Find("k", 0);
